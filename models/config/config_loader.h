@@ -1,0 +1,29 @@
+// Building the run configuration: defaults (the field initialisers of sim_config.h), then a
+// YAML file, then `--set key=value` overrides in order, then validate(). Every problem is a
+// one-line `config_error` naming the source, the key and the reason.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "config/config_source.h"
+#include "config/sim_config.h"
+
+namespace ndr::cfg {
+
+/// Defaults < YAML file at `yaml_path_or_empty` (skipped if empty) < each `key=value` of `sets`
+/// in order; then validate(). The file may use nested sections (`switch: {ports: 8}`), dotted
+/// keys (`switch.ports: 8`) or both; a key set twice in the file is an error. A validation
+/// failure names the line or `--set` that set the offending key, if any.
+config load_config(const std::string& yaml_path_or_empty, const std::vector<std::string>& sets);
+
+/// Applies one `key=value` override (as given to `--set`): parses and range-checks the value,
+/// errors read `--set KEY: REASON`. Does not run the cross-field validate().
+void apply_set(config& c, const std::string& key_eq_value);
+
+/// Sets `key` from its text form, e.g. ("switch.buffer_per_vl", "16KiB"), with the range check
+/// of that key alone; `where` names the source in errors (e.g. config_source::flag("--ports")
+/// for a CLI flag mapped onto a key). On error `c` is unchanged.
+void set_value(config& c, const std::string& key, const std::string& value,
+               const config_source& where);
+
+}  // namespace ndr::cfg

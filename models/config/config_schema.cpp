@@ -1,0 +1,377 @@
+#include "config/config_schema.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "config/config_error.h"
+#include "config/scalar_parse.h"
+#include "config/unit_parse.h"
+#include "config/weighted_list.h"
+#include "golden/credit_fc.h"
+
+namespace ndr::cfg {
+namespace {
+
+/// Accessor for `config.section.field`: the pointer-to-member pair of one key.
+template <class S, class T>
+struct field_ref {
+    S config::*section;
+    T S::*field;
+    T& operator()(config& c) const { return (c.*section).*field; }
+    const T& operator()(const config& c) const { return (c.*section).*field; }
+};
+
+template <class S, class T>
+field_ref<S, T> at(S config::*section, T S::*field) {
+    return field_ref<S, T>{section, field};
+}
+
+/// A single-field check on the raw value: "" = valid, else the reason.
+template <class V>
+using checker = std::function<std::string(V)>;
+
+/// Completes a key: wraps the value check so that the reason also names the offending value.
+void attach_check(config_key& k, std::function<std::string(const config&)> raw_check) {
+    auto fmt_value = k.format;
+    k.check = [raw_check = std::move(raw_check), fmt_value](const config& c) -> std::string {
+        std::string why = raw_check(c);
+        if (!why.empty()) why += ", got " + fmt_value(c);
+        return why;
+    };
+}
+
+config_key base(std::string key, value_kind kind, std::string unit, std::string range,
+                std::string help) {
+    config_key k;
+    k.key = std::move(key);
+    k.kind = kind;
+    k.unit = std::move(unit);
+    k.range = std::move(range);
+    k.help = std::move(help);
+    return k;
+}
+
+template <class S, class T>
+config_key uint_key(std::string key, field_ref<S, T> f, uint64_t lo, uint64_t hi,
+                    std::string help, std::string range_text = "") {
+    const uint64_t type_max = std::numeric_limits<T>::max();
+    std::string range = !range_text.empty() ? std::move(range_text)
+                        : hi >= type_max    ? (lo == 0 ? "any" : fmt::format(">= {}", lo))
+                                            : fmt::format("{}..{}", lo, hi);
+    config_key k = base(std::move(key), value_kind::uint, "", std::move(range), std::move(help));
+    k.parse = [f, type_max](config& c, std::string_view t) {
+        f(c) = static_cast<T>(parse_uint(t, type_max));
+    };
+    k.format = [f](const config& c) { return std::to_string(f(c)); };
+    attach_check(k, [f, lo, hi](const config& c) -> std::string {
+        const uint64_t v = f(c);
+        if (v < lo || v > hi) return fmt::format("must be in {}..{}", lo, hi);
+        return {};
+    });
+    return k;
+}
+
+struct real_bounds {
+    double lo;
+    bool lo_inclusive;
+    double hi;
+    bool hi_inclusive;
+    std::string text;  ///< e.g. `0 < x <= 1`
+};
+
+template <class S>
+config_key real_key(std::string key, field_ref<S, double> f, real_bounds b, std::string help) {
+    config_key k = base(std::move(key), value_kind::real, "", b.text, std::move(help));
+    k.parse = [f](config& c, std::string_view t) { f(c) = parse_real(t); };
+    k.format = [f](const config& c) { return format_real(f(c)); };
+    attach_check(k, [f, b](const config& c) -> std::string {
+        const double v = f(c);
+        const bool lo_ok = b.lo_inclusive ? v >= b.lo : v > b.lo;
+        const bool hi_ok = b.hi_inclusive ? v <= b.hi : v < b.hi;
+        if (!(lo_ok && hi_ok)) return "must be " + b.text;
+        return {};
+    });
+    return k;
+}
+
+template <class S>
+config_key bool_key(std::string key, field_ref<S, bool> f, std::string help) {
+    config_key k = base(std::move(key), value_kind::boolean, "", "true|false", std::move(help));
+    k.parse = [f](config& c, std::string_view t) { f(c) = parse_bool(t); };
+    k.format = [f](const config& c) -> std::string { return f(c) ? "true" : "false"; };
+    k.check = [](const config&) { return std::string(); };
+    return k;
+}
+
+template <class S>
+config_key choice_key(std::string key, field_ref<S, std::string> f,
+                      std::vector<std::string> choices, std::string help) {
+    const std::string joined = fmt::format("{}", fmt::join(choices, "|"));
+    config_key k = base(std::move(key), value_kind::choice, "", joined, std::move(help));
+    k.choices = choices;
+    k.parse = [f, choices](config& c, std::string_view t) {
+        for (const std::string& ch : choices) {
+            if (ch == t) {
+                f(c) = ch;
+                return;
+            }
+        }
+        throw config_error(fmt::format("expected one of {}, got '{}'", fmt::join(choices, ", "),
+                                       t));
+    };
+    k.format = [f](const config& c) { return f(c); };
+    attach_check(k, [f, choices, joined](const config& c) -> std::string {
+        for (const std::string& ch : choices) {
+            if (ch == f(c)) return {};
+        }
+        return "must be one of " + joined;
+    });
+    return k;
+}
+
+/// A free string whose syntax is checked by `syntax` ("" = valid); nullptr = checked only by
+/// validate() because it depends on other fields.
+template <class S>
+config_key text_key(std::string key, field_ref<S, std::string> f, std::string range,
+                    checker<const std::string&> syntax, std::string help) {
+    config_key k = base(std::move(key), value_kind::text, "", std::move(range), std::move(help));
+    k.parse = [f](config& c, std::string_view t) { f(c) = std::string(t); };
+    k.format = [f](const config& c) { return f(c); };
+    k.check = [f, syntax](const config& c) -> std::string {
+        return syntax ? syntax(f(c)) : std::string();
+    };
+    return k;
+}
+
+// Unit-bearing types: parse, print, raw integer, kind and unit per type.
+void parse_into(std::string_view t, bytes_t& v) { v = parse_bytes(t); }
+void parse_into(std::string_view t, time_ps_t& v) { v = parse_time(t); }
+void parse_into(std::string_view t, rate_bps_t& v) { v = parse_rate(t); }
+void parse_into(std::string_view t, length_mm_t& v) { v = parse_length(t); }
+std::string format_of(bytes_t v) { return format_bytes(v); }
+std::string format_of(time_ps_t v) { return format_time(v); }
+std::string format_of(rate_bps_t v) { return format_rate(v); }
+std::string format_of(length_mm_t v) { return format_length(v); }
+uint64_t raw(bytes_t v) { return v.count; }
+uint64_t raw(time_ps_t v) { return v.ps; }
+uint64_t raw(rate_bps_t v) { return v.bps; }
+uint64_t raw(length_mm_t v) { return v.mm; }
+std::pair<value_kind, const char*> kind_of(bytes_t) { return {value_kind::bytes, "B"}; }
+std::pair<value_kind, const char*> kind_of(time_ps_t) { return {value_kind::time, "ps"}; }
+std::pair<value_kind, const char*> kind_of(rate_bps_t) { return {value_kind::rate, "bps"}; }
+std::pair<value_kind, const char*> kind_of(length_mm_t) { return {value_kind::length, "mm"}; }
+
+/// A size, time, rate or length; `check` gets the value in the base unit (nullptr = any).
+/// `in_base_unit` prints the value as an integer in the base unit (`4096B` rather than `4KiB`,
+/// for sizes that IB documents in bytes such as the MTU).
+template <class S, class T>
+config_key unit_key(std::string key, field_ref<S, T> f, std::string range, checker<uint64_t> check,
+                    std::string help, bool in_base_unit = false) {
+    const auto [kind, unit] = kind_of(T{});
+    config_key k = base(std::move(key), kind, unit, std::move(range), std::move(help));
+    k.parse = [f](config& c, std::string_view t) { parse_into(t, f(c)); };
+    k.format = [f, in_base_unit, u = k.unit](const config& c) {
+        return in_base_unit ? std::to_string(raw(f(c))) + u : format_of(f(c));
+    };
+    attach_check(k, [f, check](const config& c) -> std::string {
+        return check ? check(raw(f(c))) : std::string();
+    });
+    return k;
+}
+
+std::string positive(uint64_t v) { return v == 0 ? "must be > 0" : ""; }
+
+/// One of the listed values (e.g. MTUs), printed with `unit`.
+checker<uint64_t> one_of(std::vector<uint64_t> allowed, std::string unit) {
+    return [allowed = std::move(allowed), unit = std::move(unit)](uint64_t v) -> std::string {
+        for (uint64_t a : allowed) {
+            if (a == v) return {};
+        }
+        std::string list;
+        for (uint64_t a : allowed) list += (list.empty() ? "" : "|") + std::to_string(a) + unit;
+        return "must be one of " + list;
+    };
+}
+
+/// A credit-managed buffer: whole 64-byte blocks, at most 2048 blocks outstanding per VL
+/// (DOMAIN.md §2.2). The lower bound (one MTU packet) is a cross-field check in validate().
+std::string credit_buffer(uint64_t v) {
+    const uint64_t block = golden::CREDIT_BLOCK_BYTES;
+    const uint64_t max_bytes = uint64_t{golden::FC_MAX_OUTSTANDING} * block;
+    if (v % block != 0) return "must be a whole number of 64-byte credit blocks";
+    if (v > max_bytes)
+        return fmt::format("must be at most {} credit blocks ({}) per VL, the most that may be "
+                           "outstanding (DOMAIN.md §2.2)",
+                           golden::FC_MAX_OUTSTANDING, format_bytes(bytes_t{max_bytes}));
+    return {};
+}
+
+checker<const std::string&> weighted(uint64_t lo, uint64_t hi) {
+    return [lo, hi](const std::string& text) -> std::string {
+        try {
+            parse_weighted_list(text, lo, hi);
+        } catch (const config_error& e) {
+            return e.reason;
+        }
+        return {};
+    };
+}
+
+constexpr uint64_t U32_MAX = std::numeric_limits<uint32_t>::max();
+constexpr uint64_t U64_MAX = std::numeric_limits<uint64_t>::max();
+
+std::vector<config_key> build_schema() {
+    const auto L = &config::link;
+    const auto W = &config::sw;
+    const auto E = &config::endpoint;
+    const auto T = &config::traffic;
+    const auto M = &config::sim;
+    const std::string credit_range = ">= 1 MTU packet, <= 128KiB, multiple of 64B";
+    std::vector<config_key> keys;
+
+    // link
+    keys.push_back(unit_key("link.rate", at(L, &link_config::rate), "> 0", positive,
+        "data rate per link direction; DOMAIN.md §13 'Port data rate' (4x NDR 400 Gb/s, §5)"));
+    keys.push_back(unit_key("link.fec_latency", at(L, &link_config::fec_latency), "any", nullptr,
+        "FEC + PHY latency per link; DOMAIN.md §13 'FEC + PHY per link' (RS(544,514) 100 ns; "
+        "low-latency FEC 50 ns; DAC without FEC 0)"));
+    keys.push_back(unit_key("link.cable_length", at(L, &link_config::cable_length), "any",
+        nullptr, "cable length of every link; DOMAIN.md §13 'Cable' (2-3 m DAC in rack; "
+        "30-100 m optics between tiers)"));
+    keys.push_back(unit_key("link.propagation_per_m", at(L, &link_config::propagation_per_m),
+        "any", nullptr, "signal propagation time per metre of cable; DOMAIN.md §13 'Cable' "
+        "(5 ns/m, §5)"));
+    keys.push_back(unit_key("link.fc_processing", at(L, &link_config::fc_processing), "any",
+        nullptr, "time to generate or consume an FC packet, at each end; DOMAIN.md §13 "
+        "'FC packet processing' (2-4 cycles, ~5 ns)"));
+    keys.push_back(unit_key("link.fc_refresh_period", at(L, &link_config::fc_refresh_period),
+        "> 0", positive, "forced per-VL flow-control refresh period; DOMAIN.md §13 "
+        "'FC update policy' (4.096 us, §2.3)"));
+
+    // switch
+    keys.push_back(uint_key("switch.ports", at(W, &switch_config::ports), 2, 64,
+        "switch radix (ports simulated); DOMAIN.md §13 'Ports / aggregate' (Quantum-2: "
+        "64 x 400G)"));
+    keys.push_back(uint_key("switch.vls", at(W, &switch_config::vls), 1, 15,
+        "data VLs VL0..vls-1 (VL15 comes on top); DOMAIN.md §13 'Data VLs' (2: bulk + SHARP, "
+        "§3)"));
+    keys.push_back(unit_key("switch.buffer_per_vl", at(W, &switch_config::buffer_per_vl),
+        credit_range, credit_buffer, "input buffer per port per data VL; DOMAIN.md §13 "
+        "'Input buffer per port per VL' (32 KiB = 512 blocks)"));
+    keys.push_back(unit_key("switch.latency", at(W, &switch_config::latency), "any", nullptr,
+        "port-to-port latency, header in to header out, zero load, no FEC/cable; DOMAIN.md §13 "
+        "'Switch port-to-port latency' (300 ns; sweep 130-400 ns)"));
+    keys.push_back(bool_key("switch.cut_through", at(W, &switch_config::cut_through),
+        "true = cut-through, false = store-and-forward; DOMAIN.md §13 'Switch port-to-port "
+        "latency' (cut-through)"));
+    keys.push_back(choice_key("switch.queueing", at(W, &switch_config::queueing),
+        {"voq", "fifo"}, "input queues: voq = one virtual output queue per output and VL, "
+        "fifo = one FIFO per VL (head-of-line blocking, DOMAIN.md §4); model choice"));
+    keys.push_back(choice_key("switch.allocator", at(W, &switch_config::allocator),
+        {"islip", "rr"}, "crossbar allocator: islip = iterative SLIP, rr = round-robin per "
+        "output; model choice"));
+    keys.push_back(uint_key("switch.islip_iterations", at(W, &switch_config::islip_iterations),
+        1, 8, "iSLIP request-grant-accept iterations per cycle; model choice"));
+    keys.push_back(real_key("switch.speedup", at(W, &switch_config::speedup),
+        real_bounds{1.0, true, 4.0, true, "1.0 <= x <= 4.0"},
+        "crossbar speed-up over the link rate; DOMAIN.md §13 'Crossbar speed-up' (1.25x)"));
+    keys.push_back(unit_key("switch.output_buffer", at(W, &switch_config::output_buffer),
+        ">= 1 MTU packet", nullptr, "egress staging buffer per output port; model choice "
+        "(two 4 KiB-MTU packets)"));
+    keys.push_back(unit_key("switch.datapath_width", at(W, &switch_config::datapath_width),
+        "16B|32B|64B|128B|256B", one_of({16, 32, 64, 128, 256}, "B"),
+        "bytes per core-clock beat; cycle = width / link rate (64 B at 400 Gb/s = 1.28 ns); "
+        "DOMAIN.md §13 'Core clock x datapath'", true));
+    keys.push_back(unit_key("switch.mtu", at(W, &switch_config::mtu),
+        "256B|512B|1024B|2048B|4096B", one_of({256, 512, 1024, 2048, 4096}, "B"),
+        "payload MTU; DOMAIN.md §13 'MTU / largest packet' (4096 B, §1)", true));
+    keys.push_back(text_key("switch.vl_arb_high", at(W, &switch_config::vl_arb_high),
+        "'vl:weight,...', vl < vls, weight 0..255", nullptr,
+        "high-priority VL arbitration table (weights in 64 B units); empty = no high table; "
+        "DOMAIN.md §13 'VL arbitration' (low table only, §3)"));
+    keys.push_back(text_key("switch.vl_arb_low", at(W, &switch_config::vl_arb_low),
+        "'vl:weight,...', vl < vls, weight 0..255", nullptr,
+        "low-priority VL arbitration table (weights in 64 B units); empty = weight 64 for every "
+        "data VL; DOMAIN.md §13 'VL arbitration' (§3)"));
+    keys.push_back(uint_key("switch.vl_arb_limit_of_high",
+        at(W, &switch_config::vl_arb_limit_of_high), 0, 255,
+        "LimitOfHighPriority in 4 KiB units (255 = unbounded, 0 = one packet); DOMAIN.md §13 "
+        "'VL arbitration' (high limit unused, §3)"));
+    keys.push_back(text_key("switch.sl2vl", at(W, &switch_config::sl2vl),
+        "16 VLs, each < vls or 15", nullptr,
+        "SL-to-VL table: 16 comma-separated VLs, entry i for SL i (15 = drop); empty = "
+        "SL mod vls; DOMAIN.md §3"));
+
+    // endpoint
+    keys.push_back(unit_key("endpoint.rx_buffer_per_vl",
+        at(E, &endpoint_config::rx_buffer_per_vl), credit_range, credit_buffer,
+        "endpoint receive buffer per VL; DOMAIN.md §13 'Input buffer per port per VL' "
+        "(32 KiB, as the switch)"));
+    keys.push_back(unit_key("endpoint.rx_processing", at(E, &endpoint_config::rx_processing),
+        "any", nullptr, "delay from a packet's tail arriving at the endpoint to its credits "
+        "being freed; 0 = drains at line rate (model choice)"));
+
+    // traffic
+    keys.push_back(choice_key("traffic.pattern", at(T, &traffic_config::pattern),
+        {"uniform", "permutation", "hotspot", "incast", "bitcomp"},
+        "destination pattern: uniform random, fixed random permutation, hotspot, incast, "
+        "bit complement (needs a power-of-two switch.ports)"));
+    keys.push_back(real_key("traffic.load", at(T, &traffic_config::load),
+        real_bounds{0.0, false, 1.0, true, "0 < x <= 1"},
+        "offered load per source, fraction of the link rate"));
+    keys.push_back(text_key("traffic.size", at(T, &traffic_config::size),
+        "'N' or 'N@w,M@w,...', N 1..switch.mtu", weighted(1, 4096),
+        "payload bytes per packet, one size or a weighted mix; default one MTU, DOMAIN.md §13 "
+        "'MTU / largest packet'"));
+    keys.push_back(text_key("traffic.sl", at(T, &traffic_config::sl),
+        "'s' or 's@w,t@w,...', s 0..15", weighted(0, 15),
+        "service levels used, one SL or a weighted mix (SL2VL picks the VL, DOMAIN.md §3)"));
+    keys.push_back(real_key("traffic.hotspot_fraction", at(T, &traffic_config::hotspot_fraction),
+        real_bounds{0.0, true, 1.0, true, "0 <= x <= 1"},
+        "hotspot: share of each source's traffic sent to traffic.hot_port"));
+    keys.push_back(uint_key("traffic.hot_port", at(T, &traffic_config::hot_port), 0, U32_MAX,
+        "hotspot/incast destination port", "< switch.ports"));
+    keys.push_back(uint_key("traffic.incast_sources", at(T, &traffic_config::incast_sources), 0,
+        U32_MAX, "incast: number of sending ports, 0 = all other ports",
+        "0..switch.ports-1"));
+
+    // sim
+    keys.push_back(uint_key("sim.seed", at(M, &sim_config::seed), 0, U64_MAX,
+        "random seed; the same seed and config give the same run"));
+    keys.push_back(uint_key("sim.warmup_cycles", at(M, &sim_config::warmup_cycles), 0, U64_MAX,
+        "core cycles simulated before the measurement window (not measured)"));
+    keys.push_back(uint_key("sim.measure_cycles", at(M, &sim_config::measure_cycles), 1, U64_MAX,
+        "core cycles in the measurement window"));
+    keys.push_back(uint_key("sim.drain_cycles", at(M, &sim_config::drain_cycles), 0, U64_MAX,
+        "max core cycles after the window to deliver the packets created in it"));
+    keys.push_back(bool_key("sim.check_invariants", at(M, &sim_config::check_invariants),
+        "check lossless flow-control invariants at every event (slower)"));
+    return keys;
+}
+
+}  // namespace
+
+const std::vector<config_key>& config_schema() {
+    static const std::vector<config_key> keys = build_schema();
+    return keys;
+}
+
+const config_key* find_config_key(std::string_view key) {
+    for (const config_key& k : config_schema()) {
+        if (k.key == key) return &k;
+    }
+    return nullptr;
+}
+
+const std::vector<std::string>& config_sections() {
+    static const std::vector<std::string> sections{"link", "switch", "endpoint", "traffic",
+                                                    "sim"};
+    return sections;
+}
+
+}  // namespace ndr::cfg

@@ -1,0 +1,22 @@
+// The single registry of every configuration key: `section.field` (the C++ member `sw` is the
+// YAML section `switch`), kind, unit, range and help. The loader, `ndrsim config show/keys`,
+// JSON reports and docs/configuration.md all follow this list and its order.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/config_key.h"
+
+namespace ndr::cfg {
+
+/// Every key, in section order (link, switch, endpoint, traffic, sim) then field order.
+const std::vector<config_key>& config_schema();
+
+/// The entry for a dotted key, or nullptr if there is none.
+const config_key* find_config_key(std::string_view key);
+
+/// The YAML section names in order: link, switch, endpoint, traffic, sim.
+const std::vector<std::string>& config_sections();
+
+}  // namespace ndr::cfg

@@ -1,0 +1,78 @@
+// The typed configuration of one ndrsim run. Field initialisers are THE defaults (one source):
+// a Quantum-2-class NDR switch with ConnectX-class endpoints, DOMAIN.md §13 "Realistic defaults".
+// YAML key = section.field (e.g. `switch.buffer_per_vl: 32KiB`); config_schema.cpp registers
+// every field with its key, unit, range and help text.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "config/units.h"
+
+namespace ndr::cfg {
+
+/// One physical link (both directions are identical).
+struct link_config {
+    rate_bps_t rate{400'000'000'000ULL};   ///< data rate per direction, 4x NDR (§5)
+    time_ps_t fec_latency{100'000};        ///< FEC + PHY per link, RS(544,514) (§13)
+    length_mm_t cable_length{3'000};       ///< cable length (§13: 2-3 m DAC in rack)
+    time_ps_t propagation_per_m{5'000};    ///< signal propagation per metre of cable (§5)
+    time_ps_t fc_processing{5'000};        ///< FC packet generate+consume, both ends (§13)
+    time_ps_t fc_refresh_period{4'096'000};///< forced per-VL FC refresh (§2.3)
+};
+
+/// The switch ASIC.
+struct switch_config {
+    uint32_t ports = 64;                  ///< radix, 2..64
+    uint32_t vls = 2;                     ///< data VLs (VL0..vls-1), 1..15; VL15 extra (§3)
+    bytes_t buffer_per_vl{32 * 1024};     ///< input buffer per port per data VL (§13)
+    time_ps_t latency{300'000};           ///< port-to-port, header in -> header out, zero load
+    bool cut_through = true;              ///< false = store-and-forward
+    std::string queueing = "voq";         ///< `voq` | `fifo`
+    std::string allocator = "islip";      ///< `islip` | `rr`
+    uint32_t islip_iterations = 2;        ///< 1..8
+    double speedup = 1.25;                ///< crossbar speed-up over link rate, 1.0..4.0
+    bytes_t output_buffer{8 * 1024};      ///< egress staging per output port, >= 1 MTU packet
+    bytes_t datapath_width{64};           ///< bytes per core-clock beat; cycle = width / rate
+    bytes_t mtu{4096};                    ///< payload MTU: 256/512/1024/2048/4096
+    std::string vl_arb_high = "";         ///< high table "vl:weight,..." (weights 64 B units)
+    std::string vl_arb_low = "";          ///< low table; empty = every data VL weight 64
+    uint32_t vl_arb_limit_of_high = 0;    ///< LimitOfHighPriority, 0..255
+    std::string sl2vl = "";               ///< 16 comma-separated VLs; empty = SL mod vls
+};
+
+/// Endpoint (HCA port) as seen by the switch testbench.
+struct endpoint_config {
+    bytes_t rx_buffer_per_vl{32 * 1024};  ///< receive buffer per VL at the endpoint
+    time_ps_t rx_processing{0};           ///< delay from tail arrival to freeing credits
+};
+
+/// Synthetic traffic (`ndrsim traffic`).
+struct traffic_config {
+    std::string pattern = "uniform";  ///< uniform|permutation|hotspot|incast|bitcomp
+    double load = 0.5;                ///< offered load, fraction of line rate, 0 < load <= 1
+    std::string size = "4096";        ///< payload bytes: `N` or `N@w,M@w,...` (weighted mix)
+    std::string sl = "0";             ///< SLs used: `s` or `s@w,t@w` (weighted mix)
+    double hotspot_fraction = 0.2;    ///< hotspot: share of traffic to the hot port
+    uint32_t hot_port = 0;            ///< hotspot/incast destination
+    uint32_t incast_sources = 0;      ///< incast: senders (0 = all other ports)
+};
+
+/// Run control.
+struct sim_config {
+    uint64_t seed = 1;
+    uint64_t warmup_cycles = 20'000;      ///< not measured
+    uint64_t measure_cycles = 100'000;    ///< measurement window
+    uint64_t drain_cycles = 200'000;      ///< max cycles after the window to deliver
+                                          ///< packets created in it
+    bool check_invariants = true;         ///< lossless checks every event
+};
+
+struct config {
+    link_config link;
+    switch_config sw;  ///< YAML section `switch`
+    endpoint_config endpoint;
+    traffic_config traffic;
+    sim_config sim;
+};
+
+}  // namespace ndr::cfg

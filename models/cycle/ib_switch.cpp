@@ -1,0 +1,295 @@
+#include "cycle/ib_switch.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "cycle/bits.h"
+#include "cycle/invariant_error.h"
+
+namespace ndr::cycle {
+
+ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool,
+                     golden::lft routes)
+    : tm_(tm),
+      ports_(c.sw.ports),
+      vls_(c.sw.vls),
+      voq_(c.sw.queueing == "voq"),
+      islip_(c.sw.allocator == "islip"),
+      iterations_(c.sw.islip_iterations),
+      cut_through_(c.sw.cut_through),
+      check_(c.sim.check_invariants),
+      pool_(pool),
+      routes_(std::move(routes)),
+      sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)) {
+    if (ports_ > 64) throw std::invalid_argument("ib_switch: at most 64 ports");
+    const auto table = golden::vl_arb_table::parse(
+        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high),
+        vls_);
+    const uint32_t max_beats = 4096 / tm_.block_bytes * 2 + 64;
+    xbar_cycles_.resize(max_beats + 1);
+    for (uint32_t b = 0; b <= max_beats; ++b) {
+        xbar_cycles_[b] = std::max(
+            1U, static_cast<uint32_t>(std::ceil(static_cast<double>(b) / tm_.speedup - 1e-9)));
+    }
+    const std::size_t pv = std::size_t{ports_} * vls_;
+    peers_.resize(ports_);
+    in_rx_.assign(pv, golden::credit_receiver(tm_.buffer_blocks));
+    out_tx_.assign(pv, golden::credit_sender(0));
+    out_arb_.assign(ports_, golden::vl_arbiter(table));
+    link_free_.assign(ports_, 0);
+    queues_.assign(voq_ ? pv * ports_ : pv, packet_queue{});
+    if (!voq_) fifo_req_count_.assign(pv * ports_, 0);
+    req_.assign(pv, 0);
+    in_req_out_.assign(ports_, 0);
+    out_req_vls_.assign(ports_, 0);
+    grant_ptr_.assign(ports_, 0);
+    accept_ptr_.assign(ports_, 0);
+    fc_dirty_flag_.assign(pv, 0);
+    occ_.assign(pv, occupancy_stat{});
+    stalled_.assign(vls_, 0);
+    stall_since_.assign(pv, 0);
+    blocked_now_.assign(vls_, 0);
+    out_grant_.assign(ports_, grant{});
+    in_grants_.assign(ports_, 0);
+    stats_.buffer.assign(vls_, {});
+    stats_.credit_stall_cycles.assign(vls_, 0);
+    stats_.out_blocks.assign(ports_, 0);
+    stats_.out_busy_cycles.assign(ports_, 0);
+}
+
+void ib_switch::connect(uint16_t port, link_peer peer, uint32_t peer_buffer_blocks) {
+    peers_[port] = peer;
+    for (uint32_t vl = 0; vl < vls_; ++vl) {
+        out_tx_[port * vls_ + vl] = golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
+    }
+}
+
+void ib_switch::set_window(cycle_t start, cycle_t end) {
+    win_start_ = start;
+    win_end_ = end;
+    schedule(start, event{EV_WIN_START, 0, 0, 0, 0, 0});
+    schedule(end, event{EV_WIN_END, 0, 0, 0, 0, 0});
+}
+
+void ib_switch::start(cycle_t now) {
+    schedule(now + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});
+}
+
+void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
+    // An FC packet's FCTBS covers every packet whose header arrived before this cycle; a packet
+    // arriving in the same cycle left the partner after the FC packet. Check those first.
+    for (const event& e : events) {
+        if (e.kind == EV_FCTBS) check_fctbs(t, e);
+    }
+    for (const event& e : events) {
+        switch (e.kind) {
+            case EV_HDR: on_header(t, e.port, e.pkt); break;
+            case EV_ELIG: on_eligible(e.port, e.pkt); break;
+            case EV_XBAR_DONE: on_xbar_done(t, e); break;
+            case EV_BUF_FREE: free_input_blocks(t, e.port, e.vl, e.b); break;
+            case EV_FC: {
+                auto& tx = out_tx_[e.port * vls_ + e.vl];
+                try {
+                    tx.on_fccl(e.a);
+                } catch (const std::logic_error& err) {
+                    throw invariant_error(fmt::format("cycle {}: switch output port {} VL {}: {}",
+                                                      t, e.port, e.vl, err.what()));
+                }
+                break;
+            }
+            case EV_FCTBS: break;  // checked above
+            case EV_REFRESH:
+                refresh_due_ = true;
+                schedule(t + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});
+                break;
+            case EV_WIN_START: window_start(t); break;
+            case EV_WIN_END: window_end(t); break;
+            case EV_WAKE: break;
+            default: throw std::logic_error("ib_switch: unknown event kind");
+        }
+    }
+    allocate(t);
+    if (refresh_due_) refresh(t);
+    send_fc(t);
+}
+
+// Forced FC round (every link.fc_refresh_period): FCCL of every input VL is re-advertised and
+// every output VL's FCTBS goes to the partner after all packets committed to the link so far,
+// so the partner can check that no block was lost (ABR must equal FCTBS on arrival).
+void ib_switch::refresh(cycle_t t) {
+    refresh_due_ = false;
+    for (uint32_t p = 0; p < ports_; ++p) {
+        if (peers_[p].engine == nullptr) continue;
+        const cycle_t depart = std::max(t, link_free_[p]);
+        for (uint32_t vl = 0; vl < vls_; ++vl) {
+            const uint32_t k = p * vls_ + vl;
+            if (!fc_dirty_flag_[k]) {
+                fc_dirty_flag_[k] = 1;
+                fc_dirty_.push_back(k);
+            }
+            peers_[p].engine->schedule(depart + tm_.link_cycles,
+                                       event{EV_FCTBS, static_cast<uint8_t>(vl), peers_[p].port,
+                                             0, out_tx_[k].fctbs(), 0});
+        }
+    }
+}
+
+void ib_switch::check_fctbs(cycle_t t, const event& e) {
+    golden::credit_receiver& rx = in_rx_[e.port * vls_ + e.vl];
+    const uint32_t abr = rx.abr();
+    if (!rx.on_fctbs(e.a)) {
+        throw invariant_error(fmt::format(
+            "cycle {}: switch input port {} VL {}: FCTBS {} from the link partner disagrees with "
+            "blocks received (ABR {}): a packet was lost on the link",
+            t, e.port, e.vl, e.a, abr));
+    }
+}
+
+void ib_switch::on_header(cycle_t t, uint16_t in, uint32_t pkt) {
+    packet& p = pool_[pkt];
+    const uint8_t out = routes_.port(static_cast<uint16_t>(p.dst + 1U));
+    if (out == golden::LFT_NO_ROUTE || out >= ports_) {
+        throw invariant_error(fmt::format(
+            "cycle {}: switch input port {}: no LFT route for DLID {} (packet {})", t, in,
+            p.dst + 1U, p.id));
+    }
+    p.out_port = out;
+    p.out_vl = sl2vl_.vl(p.sl);
+    p.hdr_in = t;
+    golden::credit_receiver& rx = in_rx_[in * vls_ + p.vl];
+    if (rx.free_blocks() < p.blocks) {
+        throw invariant_error(fmt::format(
+            "cycle {}: switch input port {} VL {}: buffer over capacity: packet {} needs {} "
+            "blocks, {} of {} free (the sender ignored credits)",
+            t, in, p.vl, p.id, p.blocks, rx.free_blocks(), rx.capacity()));
+    }
+    rx.on_receive(p.blocks);
+    occ_[in * vls_ + p.vl].update(t, rx.occupied());
+    ++inside_;
+    const cycle_t pipe = tm_.switch_cycles - 1U;
+    const cycle_t elig = cut_through_ ? t + pipe : t + (p.beats - 1U) + pipe;
+    schedule(elig, event{EV_ELIG, 0, in, pkt, 0, 0});
+}
+
+void ib_switch::on_eligible(uint16_t in, uint32_t pkt) {
+    const packet& p = pool_[pkt];
+    if (voq_) {
+        const uint32_t q = voq_index(in, p.out_port, p.out_vl);
+        const bool was_empty = queues_[q].empty();
+        queues_[q].push(pool_, pkt);
+        if (was_empty) set_request(in, p.out_port, p.out_vl, true);
+    } else {
+        const uint32_t q = in * vls_ + p.vl;
+        const bool was_empty = queues_[q].empty();
+        queues_[q].push(pool_, pkt);
+        if (was_empty) request_head(q);
+    }
+}
+
+void ib_switch::on_xbar_done(cycle_t t, const event& e) {
+    in_busy_ &= ~bit(e.port);
+    out_busy_ &= ~bit(e.a);
+    free_input_blocks(t, e.port, e.vl, e.b);
+    --inside_;
+}
+
+void ib_switch::free_input_blocks(cycle_t t, uint32_t port, uint32_t vl, uint32_t blocks) {
+    const uint32_t k = port * vls_ + vl;
+    in_rx_[k].on_free(blocks);
+    occ_[k].update(t, in_rx_[k].occupied());
+    if (!fc_dirty_flag_[k]) {
+        fc_dirty_flag_[k] = 1;
+        fc_dirty_.push_back(k);
+    }
+}
+
+void ib_switch::set_request(uint32_t in, uint32_t out, uint32_t vl, bool on) {
+    uint64_t& m = req_[out * vls_ + vl];
+    if (on) {
+        m |= bit(in);
+        out_req_vls_[out] |= 1U << vl;
+        out_req_any_ |= bit(out);
+        in_req_out_[in] |= bit(out);
+        return;
+    }
+    m &= ~bit(in);
+    if (m == 0) {
+        out_req_vls_[out] &= ~(1U << vl);
+        if (out_req_vls_[out] == 0) out_req_any_ &= ~bit(out);
+    }
+    bool other = false;
+    for (uint32_t v = 0; v < vls_; ++v) other = other || (req_[out * vls_ + v] & bit(in)) != 0;
+    if (!other) in_req_out_[in] &= ~bit(out);
+}
+
+void ib_switch::request_head(uint32_t queue) {
+    const packet& p = pool_[queues_[queue].head];
+    const uint32_t in = queue / vls_;
+    const uint32_t key = voq_index(in, p.out_port, p.out_vl);
+    if (fifo_req_count_[key]++ == 0) set_request(in, p.out_port, p.out_vl, true);
+}
+
+void ib_switch::withdraw_head(uint32_t queue) {
+    const packet& p = pool_[queues_[queue].head];
+    const uint32_t in = queue / vls_;
+    const uint32_t key = voq_index(in, p.out_port, p.out_vl);
+    if (--fifo_req_count_[key] == 0) set_request(in, p.out_port, p.out_vl, false);
+}
+
+uint32_t ib_switch::queue_for(uint32_t in, uint32_t out, uint32_t vl) const {
+    if (voq_) return voq_index(in, out, vl);
+    for (uint32_t v = 0; v < vls_; ++v) {
+        const uint32_t q = in * vls_ + v;
+        if (queues_[q].empty()) continue;
+        const packet& p = pool_[queues_[q].head];
+        if (p.out_port == out && p.out_vl == vl) return q;
+    }
+    throw std::logic_error("ib_switch: request without a queue head");
+}
+
+void ib_switch::send_fc(cycle_t t) {
+    for (uint32_t k : fc_dirty_) {
+        fc_dirty_flag_[k] = 0;
+        const uint32_t port = k / vls_;
+        const link_peer& peer = peers_[port];
+        if (peer.engine == nullptr) continue;
+        peer.engine->schedule(t + tm_.fc_cycles,
+                              event{EV_FC, static_cast<uint8_t>(k % vls_), peer.port, 0,
+                                    in_rx_[k].fccl(), 0});
+        if (in_window_) ++stats_.fc_packets;
+    }
+    fc_dirty_.clear();
+}
+
+void ib_switch::window_start(cycle_t t) {
+    in_window_ = true;
+    for (auto& o : occ_) o.reset(t);
+    for (uint32_t vl = 0; vl < vls_; ++vl) {
+        for_each_bit(stalled_[vl], [&](uint32_t o) { stall_since_[o * vls_ + vl] = t; });
+    }
+}
+
+void ib_switch::window_end(cycle_t t) {
+    for (uint32_t vl = 0; vl < vls_; ++vl) {
+        for_each_bit(stalled_[vl], [&](uint32_t o) {
+            stats_.credit_stall_cycles[vl] += t - stall_since_[o * vls_ + vl];
+            stall_since_[o * vls_ + vl] = t;
+        });
+        uint32_t mx = 0;
+        double sum = 0.0;
+        for (uint32_t p = 0; p < ports_; ++p) {
+            occupancy_stat& o = occ_[p * vls_ + vl];
+            o.close(t, win_start_);
+            mx = std::max(mx, o.max());
+            sum += o.mean();
+        }
+        stats_.buffer[vl].max_blocks = mx;
+        stats_.buffer[vl].mean_blocks = sum / ports_;
+    }
+    in_window_ = false;
+}
+
+}  // namespace ndr::cycle

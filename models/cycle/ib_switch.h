@@ -1,0 +1,159 @@
+// Cycle-level model of an InfiniBand switch ASIC (Quantum-2 class by default).
+//
+// Per cycle (one 64-byte beat, 1.28 ns at 400 Gb/s), in this order:
+//   1. apply the cycle's events: header arrivals (route by LFT, SL->VL, credit the input buffer),
+//      packets becoming eligible after the ingress pipeline, crossbar transfers completing
+//      (input buffer freed -> FC update), FC updates from downstream (FCCL);
+//   2. allocate: per output, the VL arbiter (IB high/low tables) picks a VL among those with a
+//      requesting input whose head packet fits the downstream credits and the egress staging
+//      buffer; iSLIP (or a separable round-robin allocator) matches inputs to outputs;
+//   3. commit the matches: crossbar transfer at `speedup` x line rate, egress link transmission,
+//      credits consumed; FC updates for buffers freed this cycle depart.
+// The whole switch is one engine (one SystemC process): cost scales with packets, not ports.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "config/sim_config.h"
+#include "cycle/cycle_engine.h"
+#include "cycle/occupancy_stat.h"
+#include "cycle/packet.h"
+#include "cycle/timing.h"
+#include "golden/credit_fc.h"
+#include "golden/lft.h"
+#include "golden/sl2vl.h"
+#include "golden/vl_arb.h"
+
+namespace ndr::cycle {
+
+/// Statistics of one switch over the measurement window.
+struct switch_stats {
+    struct vl_buffer {
+        uint32_t max_blocks = 0;     ///< max over ports
+        double mean_blocks = 0.0;    ///< mean over ports and time
+    };
+    std::vector<vl_buffer> buffer;            ///< per data VL (input buffers)
+    std::vector<uint64_t> credit_stall_cycles;///< per VL, summed over output ports
+    std::vector<uint64_t> out_blocks;         ///< per output port, blocks started on the link
+    std::vector<uint64_t> out_busy_cycles;    ///< per output port
+    uint64_t xbar_transfers = 0;
+    uint64_t fc_packets = 0;
+};
+
+class ib_switch : public cycle_engine {
+public:
+    ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, golden::lft routes);
+
+    /// Connects port p to a peer (an HCA/endpoint port or another switch's port) whose receive
+    /// buffer holds peer_buffer_blocks per VL: the initial credit limit of every output VL.
+    void connect(uint16_t port, link_peer peer, uint32_t peer_buffer_blocks);
+    /// Schedules the measurement window [start, end).
+    void set_window(cycle_t start, cycle_t end);
+    /// Schedules the first forced FC refresh round.
+    void start(cycle_t now);
+    const switch_stats& stats() const { return stats_; }
+    /// Packets buffered or in the crossbar (for conservation checks).
+    uint64_t packets_inside() const { return inside_; }
+    uint32_t ports() const { return ports_; }
+    uint32_t buffer_occupancy(uint16_t port, uint8_t vl) const {
+        return in_rx_[port * vls_ + vl].occupied();
+    }
+
+protected:
+    void run_cycle(cycle_t t, const std::vector<event>& events) override;
+
+private:
+    enum : uint8_t {
+        EV_ELIG = EV_PRIVATE,
+        EV_XBAR_DONE,
+        EV_BUF_FREE,
+        EV_REFRESH,
+        EV_WIN_START,
+        EV_WIN_END
+    };
+    /// Blocks freed together as the crossbar reads a packet out of an input buffer (1 KiB).
+    static constexpr uint32_t CREDIT_RETURN_CHUNK = 16;
+
+    struct grant {
+        uint16_t in = 0;
+        uint16_t out = 0;
+        uint8_t vl = 0;
+        uint32_t queue = 0;
+        uint32_t pkt = 0;
+    };
+
+    void check_fctbs(cycle_t t, const event& e);
+    void on_header(cycle_t t, uint16_t in, uint32_t pkt);
+    void on_eligible(uint16_t in, uint32_t pkt);
+    void on_xbar_done(cycle_t t, const event& e);
+    void free_input_blocks(cycle_t t, uint32_t port, uint32_t vl, uint32_t blocks);
+    void allocate(cycle_t t);
+    bool output_grant(cycle_t t, uint16_t o, uint64_t avail_in, grant& g);
+    void commit(cycle_t t, const grant& g);
+    void send_fc(cycle_t t);
+    void refresh(cycle_t t);
+    void track_stalls(cycle_t t, const std::vector<uint64_t>& blocked_now);
+    void window_start(cycle_t t);
+    void window_end(cycle_t t);
+    // Queue helpers: VOQ index (in, out, out_vl) or FIFO index (in, in_vl).
+    uint32_t voq_index(uint32_t in, uint32_t out, uint32_t vl) const {
+        return (in * ports_ + out) * vls_ + vl;
+    }
+    uint32_t queue_for(uint32_t in, uint32_t out, uint32_t vl) const;
+    void set_request(uint32_t in, uint32_t out, uint32_t vl, bool on);
+    void request_head(uint32_t queue);   ///< fifo: head of FIFO `queue` requests its output
+    void withdraw_head(uint32_t queue);  ///< fifo: head of FIFO `queue` stops requesting
+
+    // Configuration.
+    timing tm_;
+    uint32_t ports_;
+    uint32_t vls_;
+    bool voq_;
+    bool islip_;
+    uint32_t iterations_;
+    bool cut_through_;
+    bool check_;
+    packet_pool& pool_;
+    golden::lft routes_;
+    golden::sl2vl_table sl2vl_;
+    std::vector<uint32_t> xbar_cycles_;  ///< by beats: ceil(beats / speedup)
+
+    // Ports.
+    std::vector<link_peer> peers_;
+    std::vector<golden::credit_receiver> in_rx_;  ///< [in*vls + vl]
+    std::vector<golden::credit_sender> out_tx_;   ///< [out*vls + vl]
+    std::vector<golden::vl_arbiter> out_arb_;
+    std::vector<cycle_t> link_free_;              ///< per output: cycle its link is free
+    std::vector<packet_queue> queues_;            ///< VOQs or FIFOs
+    std::vector<uint16_t> fifo_req_count_;        ///< fifo: heads requesting (in,out,vl)
+    std::vector<uint64_t> req_;                   ///< [out*vls + vl]: bitmask of inputs
+    std::vector<uint64_t> in_req_out_;            ///< [in]: outputs requested (any VL)
+    uint64_t out_req_any_ = 0;                    ///< outputs with any request
+    std::vector<uint32_t> out_req_vls_;           ///< [out]: bitmask of VLs with requests
+    uint64_t in_busy_ = 0;
+    uint64_t out_busy_ = 0;
+    std::vector<uint16_t> grant_ptr_;             ///< per output
+    std::vector<uint16_t> accept_ptr_;            ///< per input
+    std::vector<uint32_t> fc_dirty_;              ///< (port*vls+vl) whose FCCL changed
+    std::vector<uint8_t> fc_dirty_flag_;
+    std::vector<occupancy_stat> occ_;             ///< [in*vls + vl]
+    std::vector<uint64_t> stalled_;               ///< per VL: outputs credit-stalled
+    std::vector<cycle_t> stall_since_;            ///< [out*vls + vl]
+    uint64_t inside_ = 0;
+    bool refresh_due_ = false;
+
+    // Scratch for allocation (kept to avoid per-cycle allocation).
+    std::vector<grant> grants_;
+    std::vector<uint64_t> blocked_now_;
+    cycle_t backlog_wake_ = NEVER;
+    std::vector<grant> out_grant_;
+    std::vector<uint64_t> in_grants_;
+
+    // Measurement.
+    cycle_t win_start_ = 0;
+    cycle_t win_end_ = 0;
+    bool in_window_ = false;
+    switch_stats stats_;
+};
+
+}  // namespace ndr::cycle

@@ -1,0 +1,205 @@
+// Switch allocation (evaluate) and crossbar/egress commit of ib_switch.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "cycle/bits.h"
+#include "cycle/ib_switch.h"
+#include "cycle/invariant_error.h"
+
+namespace ndr::cycle {
+
+// Evaluate one output: per VL with requesting inputs in `avail`, the first input from the
+// output's round-robin pointer whose head packet fits the egress staging buffer and the
+// downstream credits; then the VL arbiter picks among those VLs. Side-effect free except for
+// recording credit-blocked VLs and the cycle a full staging buffer drains enough.
+bool ib_switch::output_grant(cycle_t t, uint16_t o, uint64_t avail, grant& g) {
+    const cycle_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
+    uint32_t eligible = 0;
+    grant cand[16];
+    uint32_t vls = out_req_vls_[o];
+    while (vls != 0) {
+        const uint32_t vl = static_cast<uint32_t>(__builtin_ctz(vls));
+        vls &= vls - 1;
+        uint64_t m = req_[o * vls_ + vl] & avail;
+        if (m == 0) continue;
+        uint32_t min_fail = 0xFFFFFFFFU;
+        const golden::credit_sender& tx = out_tx_[o * vls_ + vl];
+        // Visit inputs in round-robin order from the grant pointer.
+        const uint32_t from = grant_ptr_[o];
+        const uint64_t hi = from < 64 ? (m & (~uint64_t{0} << from)) : 0;
+        const uint64_t order[2] = {hi, m & ~hi};
+        bool found = false;
+        bool credit_blocked = false;
+        for (uint64_t part : order) {
+            while (part != 0 && !found) {
+                const uint32_t i = static_cast<uint32_t>(__builtin_ctzll(part));
+                part &= part - 1;
+                const uint32_t q = queue_for(i, o, vl);
+                const uint32_t pkt = queues_[q].head;
+                const packet& p = pool_[pkt];
+                if (p.blocks >= min_fail) continue;
+                if (backlog + p.beats > tm_.outbuf_beats) {
+                    const cycle_t clear = link_free_[o] - 1 - (tm_.outbuf_beats - p.beats);
+                    backlog_wake_ = std::min(backlog_wake_, clear);
+                    continue;
+                }
+                if (!tx.can_send(p.blocks)) {
+                    min_fail = p.blocks;
+                    credit_blocked = true;
+                    continue;
+                }
+                cand[vl] = grant{static_cast<uint16_t>(i), o, static_cast<uint8_t>(vl), q, pkt};
+                eligible |= 1U << vl;
+                found = true;
+            }
+        }
+        if (!found && credit_blocked) blocked_now_[vl] |= bit(o);
+    }
+    if (eligible == 0) return false;
+    const int vl = out_arb_[o].pick(eligible);
+    g = cand[vl];
+    return true;
+}
+
+void ib_switch::allocate(cycle_t t) {
+    std::fill(blocked_now_.begin(), blocked_now_.end(), 0);
+    if (out_req_any_ == 0) {
+        track_stalls(t, blocked_now_);
+        return;
+    }
+    backlog_wake_ = NEVER;
+    grants_.clear();
+    const uint64_t port_mask = ports_ == 64 ? ~uint64_t{0} : (bit(ports_) - 1);
+    const uint64_t free_in = ~in_busy_ & port_mask;
+    const uint64_t free_out = out_req_any_ & ~out_busy_;
+    uint64_t matched_in = 0;
+    uint64_t matched_out = 0;
+    bool retry = false;
+
+    if (islip_) {
+        for (uint32_t it = 0; it < iterations_; ++it) {
+            uint64_t granted_in = 0;
+            for_each_bit(free_out & ~matched_out, [&](uint32_t o) {
+                grant g;
+                if (!output_grant(t, static_cast<uint16_t>(o), free_in & ~matched_in, g)) return;
+                out_grant_[o] = g;
+                in_grants_[g.in] |= bit(o);
+                granted_in |= bit(g.in);
+            });
+            if (granted_in == 0) break;
+            bool lost = false;
+            for_each_bit(granted_in, [&](uint32_t i) {
+                const uint64_t m = in_grants_[i];
+                in_grants_[i] = 0;
+                const uint32_t o = rr_pick(m, accept_ptr_[i]);
+                lost = lost || (m & ~bit(o)) != 0;
+                matched_in |= bit(i);
+                matched_out |= bit(o);
+                grants_.push_back(out_grant_[o]);
+                if (it == 0) {  // iSLIP: pointers move only on first-iteration accepts
+                    grant_ptr_[o] = static_cast<uint16_t>((i + 1) % ports_);
+                    accept_ptr_[i] = static_cast<uint16_t>((o + 1) % ports_);
+                }
+            });
+            if (!lost) break;
+            if (it + 1 == iterations_) retry = true;
+        }
+    } else {
+        // Separable input-first round-robin: each free input picks one requested free output,
+        // each output grants one of the inputs that picked it.
+        for_each_bit(free_in, [&](uint32_t i) {
+            const uint64_t m = in_req_out_[i] & free_out;
+            if (m == 0) return;
+            const uint32_t o = rr_pick(m, accept_ptr_[i]);
+            in_grants_[o] |= bit(i);  // reused here as "inputs that picked output o"
+        });
+        for_each_bit(free_out, [&](uint32_t o) {
+            const uint64_t picks = in_grants_[o];
+            if (picks == 0) return;
+            in_grants_[o] = 0;
+            grant g;
+            if (!output_grant(t, static_cast<uint16_t>(o), picks, g)) return;
+            if ((picks & ~bit(g.in)) != 0) retry = true;
+            grants_.push_back(g);
+            matched_out |= bit(o);
+            grant_ptr_[o] = static_cast<uint16_t>((g.in + 1) % ports_);
+            accept_ptr_[g.in] = static_cast<uint16_t>((o + 1) % ports_);
+        });
+    }
+    for (uint64_t& b : blocked_now_) b &= ~matched_out;
+    track_stalls(t, blocked_now_);
+    for (const grant& g : grants_) commit(t, g);
+    if (retry) schedule(t + 1, event{EV_WAKE, 0, 0, 0, 0, 0});
+    if (backlog_wake_ != NEVER) {
+        schedule(std::max(backlog_wake_, t + 1), event{EV_WAKE, 0, 0, 0, 0, 0});
+    }
+}
+
+void ib_switch::commit(cycle_t t, const grant& g) {
+    if (voq_) {
+        queues_[g.queue].pop(pool_);
+        if (queues_[g.queue].empty()) set_request(g.in, g.out, g.vl, false);
+    } else {
+        withdraw_head(g.queue);
+        queues_[g.queue].pop(pool_);
+        if (!queues_[g.queue].empty()) request_head(g.queue);
+    }
+    packet& p = pool_[g.pkt];
+    const uint32_t n = p.blocks;
+    const uint32_t beats = p.beats;
+    // Crossbar: `speedup` x line rate, but never ahead of the packet's arrival (cut-through).
+    const cycle_t xbar_end = std::max(t + xbar_cycles_[beats], p.hdr_in + beats);
+    in_busy_ |= bit(g.in);
+    out_busy_ |= bit(g.out);
+    // Input-buffer blocks are freed (and credited back) as the crossbar reads them out, in
+    // chunks of CREDIT_RETURN_CHUNK blocks; the last chunk when the transfer completes.
+    uint32_t freed = 0;
+    for (uint32_t end = CREDIT_RETURN_CHUNK; end < n; end += CREDIT_RETURN_CHUNK) {
+        const uint32_t end_beats =
+            std::min<uint32_t>(beats, (end * golden::CREDIT_BLOCK_BYTES + tm_.block_bytes - 1) /
+                                          tm_.block_bytes);
+        const cycle_t at = std::max(t + xbar_cycles_[end_beats], p.hdr_in + end_beats);
+        schedule(at, event{EV_BUF_FREE, p.vl, g.in, g.pkt, 0, CREDIT_RETURN_CHUNK});
+        freed += CREDIT_RETURN_CHUNK;
+    }
+    schedule(xbar_end, event{EV_XBAR_DONE, p.vl, g.in, g.pkt, g.out, n - freed});
+    // Egress link.
+    const cycle_t link_start = std::max(t + 1, link_free_[g.out]);
+    link_free_[g.out] = link_start + beats;
+    golden::credit_sender& tx = out_tx_[g.out * vls_ + g.vl];
+    if (check_ && !tx.can_send(n)) {
+        throw invariant_error(fmt::format(
+            "cycle {}: switch output port {} VL {}: credit underflow: {} blocks, {} available", t,
+            g.out, g.vl, n, tx.available()));
+    }
+    tx.on_send(n);
+    out_arb_[g.out].commit(g.vl, p.wire_bytes);
+    p.vl = g.vl;
+    if (in_window_) {
+        stats_.out_blocks[g.out] += n;
+        stats_.out_busy_cycles[g.out] += beats;
+        ++stats_.xbar_transfers;
+    }
+    const link_peer& peer = peers_[g.out];
+    if (peer.engine == nullptr) {
+        throw invariant_error(fmt::format("switch output port {} is not connected", g.out));
+    }
+    peer.engine->schedule(link_start + tm_.link_cycles, event{EV_HDR, 0, peer.port, g.pkt, 0, 0});
+}
+
+void ib_switch::track_stalls(cycle_t t, const std::vector<uint64_t>& blocked_now) {
+    for (uint32_t vl = 0; vl < vls_; ++vl) {
+        const uint64_t ended = stalled_[vl] & ~blocked_now[vl];
+        const uint64_t started = blocked_now[vl] & ~stalled_[vl];
+        if (in_window_) {
+            for_each_bit(ended, [&](uint32_t o) {
+                stats_.credit_stall_cycles[vl] += t - stall_since_[o * vls_ + vl];
+            });
+        }
+        for_each_bit(started, [&](uint32_t o) { stall_since_[o * vls_ + vl] = t; });
+        stalled_[vl] = blocked_now[vl];
+    }
+}
+
+}  // namespace ndr::cycle

@@ -1,0 +1,41 @@
+#include "cycle/packet.h"
+
+#include <fmt/format.h>
+
+#include "cycle/invariant_error.h"
+
+namespace ndr::cycle {
+
+uint32_t packet_pool::alloc() {
+    if (live_ >= limit_) {
+        throw invariant_error(fmt::format(
+            "{} packets alive at once (source queues growing without bound): the offered load is "
+            "far above what the fabric accepts; shorten the run or lower the load",
+            live_));
+    }
+    uint32_t idx;
+    if (!free_.empty()) {
+        idx = free_.back();
+        free_.pop_back();
+    } else {
+        idx = static_cast<uint32_t>(pkts_.size());
+        pkts_.emplace_back();
+    }
+    packet& p = pkts_[idx];
+    p = packet{};
+    p.live = 1;
+    ++live_;
+    return idx;
+}
+
+void packet_pool::free(uint32_t idx) {
+    packet& p = pkts_[idx];
+    if (p.live == 0) {
+        throw invariant_error(fmt::format("packet {} freed twice (duplicated delivery)", p.id));
+    }
+    p.live = 0;
+    free_.push_back(idx);
+    --live_;
+}
+
+}  // namespace ndr::cycle

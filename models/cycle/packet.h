@@ -1,0 +1,76 @@
+// A packet as the cycle models see it: routing and accounting fields only (the bytes are the
+// golden library's business and are built on demand, e.g. for captures). Packets live in a
+// pool and are referred to by 32-bit index; queues are intrusive lists through `next`.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "cycle/event.h"
+
+namespace ndr::cycle {
+
+inline constexpr uint32_t NO_PACKET = 0xFFFFFFFFU;
+
+struct packet {
+    uint64_t id = 0;          ///< unique per run, in creation order
+    cycle_t created = 0;      ///< cycle the source created it
+    uint32_t next = NO_PACKET;///< intrusive queue link
+    uint32_t flow_seq = 0;    ///< sequence number within (src, dst, vl)
+    uint32_t wire_bytes = 0;  ///< LRH..VCRC
+    uint32_t payload_bytes = 0;
+    uint16_t blocks = 0;      ///< 64-byte credit blocks
+    uint16_t beats = 0;       ///< datapath beats = cycles on the wire
+    uint16_t src = 0;         ///< source endpoint
+    uint16_t dst = 0;         ///< destination endpoint (DLID = dst + 1)
+    uint8_t sl = 0;           ///< service level (end to end)
+    uint8_t vl = 0;           ///< VL on the link it is currently on / buffered from
+    uint8_t out_vl = 0;       ///< VL on the switch's output link (set by routing)
+    uint8_t out_port = 0;     ///< switch output port (set by routing)
+    uint8_t tagged = 0;       ///< created inside the measurement window
+    uint8_t live = 0;         ///< allocated (not freed)
+    cycle_t hdr_in = 0;       ///< cycle the header arrived at the current switch input
+};
+
+/// Owns every packet of a simulation. alloc/free are O(1); freeing twice is an invariant error.
+class packet_pool {
+public:
+    uint32_t alloc();
+    void free(uint32_t idx);
+    packet& operator[](uint32_t idx) { return pkts_[idx]; }
+    const packet& operator[](uint32_t idx) const { return pkts_[idx]; }
+    std::size_t live() const { return live_; }
+    std::size_t capacity() const { return pkts_.size(); }
+    /// Upper bound on live packets (source queues of an overloaded run grow without bound).
+    void set_limit(std::size_t limit) { limit_ = limit; }
+
+private:
+    std::vector<packet> pkts_;
+    std::vector<uint32_t> free_;
+    std::size_t live_ = 0;
+    std::size_t limit_ = 64'000'000;
+};
+
+/// FIFO of packets threaded through packet::next. Two words; the pool holds the links.
+struct packet_queue {
+    uint32_t head = NO_PACKET;
+    uint32_t tail = NO_PACKET;
+    bool empty() const { return head == NO_PACKET; }
+    void push(packet_pool& pool, uint32_t idx) {
+        pool[idx].next = NO_PACKET;
+        if (tail == NO_PACKET) {
+            head = idx;
+        } else {
+            pool[tail].next = idx;
+        }
+        tail = idx;
+    }
+    uint32_t pop(packet_pool& pool) {
+        const uint32_t idx = head;
+        head = pool[idx].next;
+        if (head == NO_PACKET) tail = NO_PACKET;
+        pool[idx].next = NO_PACKET;
+        return idx;
+    }
+};
+
+}  // namespace ndr::cycle

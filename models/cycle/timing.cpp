@@ -1,0 +1,42 @@
+#include "cycle/timing.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "golden/credit_fc.h"
+
+namespace ndr::cycle {
+
+uint32_t ps_to_cycles(uint64_t ps, uint64_t cycle_ps, uint32_t min_cycles) {
+    const uint64_t c = (ps + cycle_ps - 1) / cycle_ps;
+    return static_cast<uint32_t>(std::max<uint64_t>(c, min_cycles));
+}
+
+timing derive_timing(const cfg::config& c) {
+    timing t;
+    const uint64_t width = c.sw.datapath_width.count;
+    // cycle = width*8 bits / rate; in ps, rounded to nearest.
+    const long double ps =
+        static_cast<long double>(width) * 8.0L * 1e12L / static_cast<long double>(c.link.rate.bps);
+    t.cycle_ps = static_cast<uint64_t>(ps + 0.5L);
+    if (t.cycle_ps == 0) throw std::invalid_argument("link.rate too high for switch.datapath_width");
+    t.block_bytes = static_cast<uint32_t>(width);
+    const uint64_t cable_ps = c.link.cable_length.mm * c.link.propagation_per_m.ps / 1000;
+    t.link_cycles = ps_to_cycles(c.link.fec_latency.ps + cable_ps, t.cycle_ps, 1);
+    t.switch_cycles = ps_to_cycles(c.sw.latency.ps, t.cycle_ps, 2);
+    t.fc_cycles = ps_to_cycles(c.link.fc_processing.ps, t.cycle_ps, 0) + t.link_cycles;
+    t.refresh_cycles = ps_to_cycles(c.link.fc_refresh_period.ps, t.cycle_ps, 1);
+    t.rx_proc_cycles = ps_to_cycles(c.endpoint.rx_processing.ps, t.cycle_ps, 0);
+    const auto blocks = [&](uint64_t bytes) {
+        return static_cast<uint32_t>(bytes / golden::CREDIT_BLOCK_BYTES);
+    };
+    t.buffer_blocks = blocks(c.sw.buffer_per_vl.count);
+    t.ep_buffer_blocks = blocks(c.endpoint.rx_buffer_per_vl.count);
+    t.outbuf_beats = static_cast<uint32_t>(c.sw.output_buffer.count / width);
+    // Largest packet: LRH 8 + BTH 12 + RETH 16 + payload + ICRC 4 + VCRC 2 (DOMAIN.md §13).
+    t.mtu_packet_blocks = golden::blocks_for_bytes(static_cast<uint32_t>(c.sw.mtu.count) + 42U);
+    t.speedup = c.sw.speedup;
+    return t;
+}
+
+}  // namespace ndr::cycle

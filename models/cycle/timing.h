@@ -1,0 +1,32 @@
+// Everything the cycle models need from the config, converted once to integer cycles and
+// 64-byte blocks. One cycle = one datapath beat: datapath_width / link rate (64 B at 400 Gb/s =
+// 1.28 ns, i.e. 781.25 MHz). Latencies round UP to whole cycles (a 300 ns switch latency is
+// 235 cycles = 300.8 ns); docs/architecture.md lists every rounding.
+#pragma once
+#include <cstdint>
+
+#include "config/sim_config.h"
+
+namespace ndr::cycle {
+
+struct timing {
+    uint64_t cycle_ps = 0;          ///< one beat
+    uint32_t block_bytes = 64;      ///< credit block and beat size
+    uint32_t link_cycles = 0;       ///< FEC + cable: first beat sent -> first beat received
+    uint32_t switch_cycles = 0;     ///< header in -> header out at zero load (>= 2)
+    uint32_t fc_cycles = 0;         ///< buffer freed -> FCCL known at the sender
+    uint32_t refresh_cycles = 0;    ///< forced FC refresh period
+    uint32_t rx_proc_cycles = 0;    ///< endpoint tail arrival -> credits freed
+    uint32_t buffer_blocks = 0;     ///< switch input buffer per port per VL
+    uint32_t ep_buffer_blocks = 0;  ///< endpoint receive buffer per VL
+    uint32_t outbuf_beats = 0;      ///< switch egress staging per output, in beats
+    uint32_t mtu_packet_blocks = 0; ///< blocks of the largest packet (MTU payload + headers)
+    double speedup = 1.0;
+};
+
+/// ceil(ps / cycle_ps), at least `min_cycles`.
+uint32_t ps_to_cycles(uint64_t ps, uint64_t cycle_ps, uint32_t min_cycles = 0);
+
+timing derive_timing(const cfg::config& c);
+
+}  // namespace ndr::cycle

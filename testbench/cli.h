@@ -1,0 +1,39 @@
+// The ndrsim command line: one function per subcommand, registered on a CLI11 app.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <array>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "config/sim_config.h"
+
+namespace ndr::tb {
+
+/// Options every simulating command shares: --config FILE and repeated --set key=value.
+struct config_options {
+    std::string file;
+    std::vector<std::string> sets;
+    /// (flag name, key, value) pairs from dedicated flags such as --ports, applied after --set.
+    std::vector<std::array<std::string, 3>> flags;
+    void add_to(CLI::App& app);
+    /// Flag that maps straight onto a config key.
+    void add_key_flag(CLI::App& app, const std::string& flag, const std::string& key,
+                      const std::string& help);
+    cfg::config resolve() const;
+};
+
+using command_action = std::function<int()>;
+
+/// Each registers its subcommand and sets `action` to run it when selected.
+void add_traffic_command(CLI::App& app, command_action& action);
+void add_config_command(CLI::App& app, command_action& action);
+void add_bench_command(CLI::App& app, command_action& action);
+
+/// Writes text to DIR/name, creating DIR; throws std::runtime_error naming the path on failure.
+void write_file(const std::string& dir, const std::string& name, const std::string& text);
+
+/// Peak resident set size of this process, MiB.
+double peak_rss_mib();
+
+}  // namespace ndr::tb

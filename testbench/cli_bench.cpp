@@ -1,0 +1,87 @@
+// `ndrsim bench`: simulator speed on the default 64-port switch under uniform traffic.
+// Each scenario runs in its own process, one at a time (single-core figures).
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "cli.h"
+#include "config/config_loader.h"
+#include "config/config_source.h"
+#include "point_runner.h"
+#include "traffic_report.h"
+#include "traffic_sim.h"
+
+namespace ndr::tb {
+
+namespace {
+
+struct bench_options {
+    config_options cfg;
+    uint64_t cycles = 0;
+    std::string out;
+};
+
+struct scenario {
+    const char* name;
+    const char* load;
+    const char* size;  ///< payload bytes; 38 B payload = 64 B on the wire = 1 credit block
+    uint64_t cycles;
+};
+
+int run(const bench_options& o) {
+    const scenario scenarios[] = {
+        {"uniform 50% 4KiB", "0.5", "4096", 1'000'000},
+        {"uniform 100% 4KiB", "1.0", "4096", 1'000'000},
+        {"uniform 50% 64B-wire", "0.5", "38", 200'000},
+        {"uniform 100% 64B-wire", "1.0", "38", 200'000},
+    };
+    std::vector<cfg::config> points;
+    for (const scenario& s : scenarios) {
+        cfg::config c = o.cfg.resolve();
+        const auto flag = cfg::config_source::flag("bench");
+        cfg::set_value(c, "traffic.pattern", "uniform", flag);
+        cfg::set_value(c, "traffic.load", s.load, flag);
+        cfg::set_value(c, "traffic.size", s.size, flag);
+        const uint64_t cycles = o.cycles != 0 ? o.cycles : s.cycles;
+        c.sim.warmup_cycles = cycles / 10;
+        c.sim.measure_cycles = cycles - cycles / 10;
+        c.sim.drain_cycles = 0;
+        points.push_back(c);
+    }
+    auto results = run_points(points, 1, [](const cfg::config& c) {
+        nlohmann::json j = traffic_point_json(c, run_traffic(c));
+        j["sim"]["peak_rss_MiB"] = peak_rss_mib();
+        return j;
+    });
+    fmt::print("{:<24} {:>10} {:>8} {:>14} {:>16} {:>9} {:>9}\n", "scenario", "cycles", "wall s",
+               "cycles/wall s", "delivered pkt/s", "accepted", "RSS MiB");
+    nlohmann::json rows = nlohmann::json::array();
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const auto& r = results[i];
+        if (r.contains("error")) throw std::runtime_error(r["error"].get<std::string>());
+        fmt::print("{:<24} {:>10} {:>8.2f} {:>14.0f} {:>16.0f} {:>9.3f} {:>9.1f}\n",
+                   scenarios[i].name, r["sim"]["cycles"].get<uint64_t>(),
+                   r["sim"]["wall_s"].get<double>(), r["sim"]["cycles_per_wall_s"].get<double>(),
+                   r["sim"]["packets_per_wall_s"].get<double>(),
+                   r["traffic"]["accepted_load"].get<double>(),
+                   r["sim"]["peak_rss_MiB"].get<double>());
+        rows.push_back({{"scenario", scenarios[i].name}, {"sim", r["sim"]},
+                        {"accepted_load", r["traffic"]["accepted_load"]}});
+    }
+    if (!o.out.empty()) write_file(o.out, "bench.json", rows.dump(2) + "\n");
+    return 0;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app, command_action& action) {
+    CLI::App* cmd = app.add_subcommand(
+        "bench", "simulator speed: 64-port switch, uniform traffic, 50%/100% load, 4KiB/64B");
+    auto o = std::make_shared<bench_options>();
+    o->cfg.add_to(*cmd);
+    cmd->add_option("--cycles", o->cycles, "simulated cycles per scenario (default 1M / 200k)");
+    cmd->add_option("--out", o->out, "write DIR/bench.json");
+    cmd->callback([o, &action] { action = [o] { return run(*o); }; });
+}
+
+}  // namespace ndr::tb

@@ -1,0 +1,53 @@
+#include <sys/resource.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cli.h"
+#include "config/config_loader.h"
+#include "config/config_source.h"
+#include "config/validate.h"
+
+namespace ndr::tb {
+
+void config_options::add_to(CLI::App& app) {
+    app.add_option("--config", file, "YAML config file (defaults < file < --set < flags)");
+    app.add_option("--set", sets, "override one config key: --set switch.ports=16 (repeatable)")
+        ->allow_extra_args(false);
+}
+
+void config_options::add_key_flag(CLI::App& app, const std::string& flag, const std::string& key,
+                                  const std::string& help) {
+    app.add_option_function<std::string>(
+        flag, [this, flag, key](const std::string& v) { flags.push_back({flag, key, v}); },
+        help + " (= --set " + key + "=...)");
+}
+
+cfg::config config_options::resolve() const {
+    cfg::config c = cfg::load_config(file, sets);
+    if (!flags.empty()) {
+        for (const auto& [flag, key, value] : flags) {
+            cfg::set_value(c, key, value, cfg::config_source::flag(flag));
+        }
+        cfg::validate(c);
+    }
+    return c;
+}
+
+void write_file(const std::string& dir, const std::string& name, const std::string& text) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw std::runtime_error("cannot create directory '" + dir + "': " + ec.message());
+    const std::string path = (std::filesystem::path(dir) / name).string();
+    std::ofstream out(path);
+    out << text;
+    if (!out) throw std::runtime_error("cannot write '" + path + "'");
+}
+
+double peak_rss_mib() {
+    rusage ru{};
+    ::getrusage(RUSAGE_SELF, &ru);
+    return static_cast<double>(ru.ru_maxrss) / 1024.0;
+}
+
+}  // namespace ndr::tb

@@ -1,0 +1,41 @@
+// ndrsim: cycle-level InfiniBand NDR switch and HCA simulator. See docs/cli.md.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <systemc>
+#include <cstdlib>
+
+#include "cli.h"
+#include "config/config_error.h"
+#include "cycle/invariant_error.h"
+
+// libsystemc.so defines main() and calls sc_main(); ndrsim's real entry point.
+extern "C" int sc_main(int argc, char* argv[]) {
+    ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+    CLI::App app{"ndrsim: cycle-level InfiniBand NDR switch, HCA and SHARP simulator"};
+    app.set_version_flag("--version", "ndrsim 0.1.0");
+    app.require_subcommand(1);
+    ndr::tb::command_action action;
+    ndr::tb::add_traffic_command(app, action);
+    ndr::tb::add_config_command(app, action);
+    ndr::tb::add_bench_command(app, action);
+    try {
+        app.parse(argc, argv);
+        return action ? action() : 0;
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) return app.exit(e);
+        fmt::print(stderr, "ndrsim: error: {}\n", e.what());
+        return 2;
+    } catch (const ndr::cfg::config_error& e) {
+        fmt::print(stderr, "ndrsim: error: {}\n", e.what());
+        return 2;
+    } catch (const ndr::cycle::invariant_error& e) {
+        fmt::print(stderr, "ndrsim: invariant violated: {}\n", e.what());
+        return 3;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "ndrsim: error: {}\n", e.what());
+        return 1;
+    }
+}

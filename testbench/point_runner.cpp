@@ -1,0 +1,83 @@
+#include "point_runner.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+namespace ndr::tb {
+
+using nlohmann::json;
+
+namespace {
+
+json run_guarded(const cfg::config& c, const point_fn& fn) {
+    try {
+        return fn(c);
+    } catch (const std::exception& e) {
+        return json{{"error", e.what()}};
+    }
+}
+
+}  // namespace
+
+std::vector<json> run_points(const std::vector<cfg::config>& points, unsigned jobs,
+                             const point_fn& fn) {
+    std::vector<json> results(points.size());
+    if (points.size() == 1) {
+        results[0] = fn(points[0]);  // in this process: exceptions keep their type
+        return results;
+    }
+    if (jobs == 0) jobs = 1;
+    std::map<pid_t, std::pair<std::size_t, std::string>> running;
+    std::size_t next = 0;
+    auto reap_one = [&] {
+        int status = 0;
+        const pid_t pid = ::waitpid(-1, &status, 0);
+        if (pid <= 0) return;
+        auto it = running.find(pid);
+        if (it == running.end()) return;
+        const auto [idx, path] = it->second;
+        running.erase(it);
+        std::ifstream in(path);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        ::unlink(path.c_str());
+        try {
+            results[idx] = json::parse(ss.str());
+        } catch (const std::exception&) {
+            results[idx] = json{{"error", "simulation process died without a result (status " +
+                                              std::to_string(status) + ")"}};
+        }
+    };
+    while (next < points.size() || !running.empty()) {
+        while (next < points.size() && running.size() < jobs) {
+            char tmpl[] = "/tmp/ndrsim-point-XXXXXX";
+            const int fd = ::mkstemp(tmpl);
+            if (fd < 0) throw std::runtime_error("cannot create a temporary file in /tmp");
+            ::close(fd);
+            const pid_t pid = ::fork();
+            if (pid < 0) throw std::runtime_error("fork failed");
+            if (pid == 0) {
+                int code = 0;
+                {
+                    const json r = run_guarded(points[next], fn);
+                    code = r.contains("error") ? 1 : 0;
+                    std::ofstream out(tmpl);
+                    out << r.dump();
+                }
+                std::_Exit(code);
+            }
+            running[pid] = {next, tmpl};
+            ++next;
+        }
+        reap_one();
+    }
+    return results;
+}
+
+}  // namespace ndr::tb

@@ -1,0 +1,333 @@
+#include "traffic_endpoints.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "config/config_error.h"
+#include "cycle/invariant_error.h"
+#include "golden/ib_packet.h"
+#include "golden/opcode.h"
+
+namespace ndr::tb {
+
+using cycle::event;
+using cycle::invariant_error;
+using cycle::NO_PACKET;
+
+traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& tm,
+                                     cycle::packet_pool& pool)
+    : tm_(tm),
+      pool_(pool),
+      ports_(c.sw.ports),
+      vls_(c.sw.vls),
+      check_(c.sim.check_invariants),
+      pattern_(c, c.sw.ports),
+      sizes_(weighted_choice::parse(c.traffic.size, "traffic.size")),
+      sls_(weighted_choice::parse(c.traffic.sl, "traffic.sl")),
+      sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)) {
+    const auto table = golden::vl_arb_table::parse(
+        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high),
+        vls_);
+    std::vector<double> beats;
+    for (uint32_t payload : sizes_.values) {
+        if (payload > c.sw.mtu.count) {
+            throw cfg::config_error(cfg::config_source{}, "traffic.size",
+                                    fmt::format("payload {} B exceeds switch.mtu {} B", payload,
+                                                c.sw.mtu.count));
+        }
+        const uint32_t wire = golden::wire_bytes(payload, golden::RC_SEND_ONLY, false);
+        wire_of_.push_back(wire);
+        beats.push_back(static_cast<double>((wire + tm_.block_bytes - 1) / tm_.block_bytes));
+    }
+    for (uint32_t sl : sls_.values) {
+        if (sl > 15 || sl2vl_.vl(static_cast<uint8_t>(sl)) >= vls_) {
+            throw cfg::config_error(cfg::config_source{}, "traffic.sl",
+                                    fmt::format("SL {} maps to no data VL", sl));
+        }
+    }
+    rate_ = c.traffic.load / sizes_.mean(beats);
+    inv_log_q_ = rng::inv_log_q(rate_);
+    eps_.reserve(ports_);
+    for (uint32_t e = 0; e < ports_; ++e) {
+        endpoint ep{rng(c.sim.seed, e),
+                    std::vector<cycle::packet_queue>(vls_),
+                    std::vector<golden::credit_sender>(vls_, golden::credit_sender(0)),
+                    std::vector<golden::credit_receiver>(
+                        vls_, golden::credit_receiver(tm_.ep_buffer_blocks)),
+                    golden::vl_arbiter(table),
+                    0,
+                    0,
+                    0,
+                    false,
+                    0,
+                    cycle::link_peer{}};
+        eps_.push_back(std::move(ep));
+    }
+    send_seq_.assign(std::size_t{ports_} * ports_ * 16, 0);
+    recv_seq_.assign(std::size_t{ports_} * ports_ * 16, 0);
+    stall_since_.assign(std::size_t{ports_} * vls_, 0);
+    fc_dirty_flag_.assign(std::size_t{ports_} * vls_, 0);
+    stats_.port_delivered_beats.assign(ports_, 0);
+    stats_.port_offered_beats.assign(ports_, 0);
+    stats_.vl_delivered_beats.assign(vls_, 0);
+    stats_.vl_delivered_bytes.assign(vls_, 0);
+    stats_.credit_stall_cycles.assign(vls_, 0);
+}
+
+void traffic_endpoints::connect(uint16_t e, cycle::link_peer peer, uint32_t peer_buffer_blocks) {
+    eps_[e].peer = peer;
+    for (auto& tx : eps_[e].tx) tx = golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
+}
+
+void traffic_endpoints::start(cycle_t now) {
+    for (uint32_t e = 0; e < ports_; ++e) {
+        if (!pattern_.is_source(e) || rate_ <= 0.0) continue;
+        schedule(now + eps_[e].gen.geometric_gap(inv_log_q_),
+                 event{EV_GEN, 0, static_cast<uint16_t>(e), 0, 0, 0});
+    }
+    schedule(now + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});
+}
+
+void traffic_endpoints::set_window(cycle_t start, cycle_t end) {
+    win_start_ = start;
+    win_end_ = end;
+    schedule(start, event{EV_WIN_START, 0, 0, 0, 0, 0});
+    schedule(end, event{EV_WIN_END, 0, 0, 0, 0, 0});
+}
+
+uint64_t traffic_endpoints::queued_packets() const {
+    uint64_t n = 0;
+    for (const endpoint& ep : eps_) n += ep.queued;
+    return n;
+}
+
+void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
+    // An FC packet's FCTBS covers every packet whose header arrived before this cycle; a packet
+    // arriving in the same cycle left the partner after the FC packet. Check those first.
+    for (const event& e : events) {
+        if (e.kind == cycle::EV_FCTBS) check_fctbs(t, e);
+    }
+    for (const event& e : events) {
+        switch (e.kind) {
+            case EV_GEN: generate(t, e.port); break;
+            case EV_TXFREE:
+                eps_[e.port].txfree_pending = false;
+                try_send(t, e.port);
+                break;
+            case cycle::EV_HDR: {
+                const cycle::packet& p = pool_[e.pkt];
+                golden::credit_receiver& rx = eps_[e.port].rx[p.vl];
+                if (rx.free_blocks() < p.blocks) {
+                    throw invariant_error(fmt::format(
+                        "cycle {}: endpoint {} VL {}: receive buffer over capacity: packet {} "
+                        "needs {} blocks, {} free",
+                        t, e.port, p.vl, p.id, p.blocks, rx.free_blocks()));
+                }
+                rx.on_receive(p.blocks);
+                schedule(t + p.beats, event{EV_DELIVER, 0, e.port, e.pkt, 0, 0});
+                break;
+            }
+            case EV_DELIVER: deliver(t, e.port, e.pkt); break;
+            case EV_RXFREE:
+                eps_[e.port].rx[e.vl].on_free(e.a);
+                mark_fc(e.port * vls_ + e.vl);
+                break;
+            case cycle::EV_FC:
+                try {
+                    eps_[e.port].tx[e.vl].on_fccl(e.a);
+                } catch (const std::logic_error& err) {
+                    throw invariant_error(fmt::format("cycle {}: endpoint {} VL {}: {}", t,
+                                                      e.port, e.vl, err.what()));
+                }
+                try_send(t, e.port);
+                break;
+            case cycle::EV_FCTBS: break;  // checked above
+            case EV_REFRESH:
+                refresh_due_ = true;
+                schedule(t + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});
+                break;
+            case EV_WIN_START:
+                in_window_ = true;
+                for (uint32_t ep = 0; ep < ports_; ++ep) {
+                    for (uint32_t vl = 0; vl < vls_; ++vl) {
+                        if (eps_[ep].stalled & (1U << vl)) stall_since_[ep * vls_ + vl] = t;
+                    }
+                }
+                break;
+            case EV_WIN_END:
+                for (uint32_t ep = 0; ep < ports_; ++ep) {
+                    for (uint32_t vl = 0; vl < vls_; ++vl) {
+                        if (eps_[ep].stalled & (1U << vl)) {
+                            stats_.credit_stall_cycles[vl] += t - stall_since_[ep * vls_ + vl];
+                        }
+                    }
+                }
+                in_window_ = false;
+                break;
+            default: throw std::logic_error("traffic_endpoints: unknown event kind");
+        }
+    }
+    // Forced FC round, after this cycle's transmissions (see ib_switch::refresh).
+    if (refresh_due_) {
+        refresh_due_ = false;
+        for (uint32_t ep = 0; ep < ports_; ++ep) {
+            const cycle::link_peer& peer = eps_[ep].peer;
+            if (peer.engine == nullptr) continue;
+            for (uint32_t vl = 0; vl < vls_; ++vl) {
+                mark_fc(ep * vls_ + vl);
+                peer.engine->schedule(std::max(t, eps_[ep].tx_free) + tm_.link_cycles,
+                                      event{cycle::EV_FCTBS, static_cast<uint8_t>(vl), peer.port,
+                                            0, eps_[ep].tx[vl].fctbs(), 0});
+            }
+        }
+    }
+    // FC updates for receive buffers freed this cycle.
+    for (uint32_t k : fc_dirty_) {
+        fc_dirty_flag_[k] = 0;
+        const cycle::link_peer& peer = eps_[k / vls_].peer;
+        if (peer.engine == nullptr) continue;
+        peer.engine->schedule(t + tm_.fc_cycles,
+                              event{cycle::EV_FC, static_cast<uint8_t>(k % vls_), peer.port, 0,
+                                    eps_[k / vls_].rx[k % vls_].fccl(), 0});
+    }
+    fc_dirty_.clear();
+}
+
+void traffic_endpoints::check_fctbs(cycle_t t, const event& e) {
+    golden::credit_receiver& rx = eps_[e.port].rx[e.vl];
+    const uint32_t abr = rx.abr();
+    if (!rx.on_fctbs(e.a)) {
+        throw invariant_error(fmt::format(
+            "cycle {}: endpoint {} VL {}: FCTBS {} disagrees with blocks received (ABR {}): a "
+            "packet was lost on the link",
+            t, e.port, e.vl, e.a, abr));
+    }
+}
+
+void traffic_endpoints::mark_fc(uint32_t k) {
+    if (!fc_dirty_flag_[k]) {
+        fc_dirty_flag_[k] = 1;
+        fc_dirty_.push_back(k);
+    }
+}
+
+void traffic_endpoints::generate(cycle_t t, uint16_t e) {
+    endpoint& ep = eps_[e];
+    const uint32_t idx = pool_.alloc();
+    cycle::packet& p = pool_[idx];
+    p.id = next_id_++;
+    p.created = t;
+    p.src = e;
+    p.dst = static_cast<uint16_t>(pattern_.dest(e, ep.gen));
+    const std::size_t choice = sizes_.pick_index(ep.gen);
+    p.payload_bytes = sizes_.values[choice];
+    p.wire_bytes = wire_of_[choice];
+    p.blocks = static_cast<uint16_t>(golden::blocks_for_bytes(p.wire_bytes));
+    p.beats = static_cast<uint16_t>((p.wire_bytes + tm_.block_bytes - 1) / tm_.block_bytes);
+    p.sl = static_cast<uint8_t>(sls_.pick(ep.gen));
+    p.vl = sl2vl_.vl(p.sl);
+    p.flow_seq = send_seq_[(std::size_t{e} * ports_ + p.dst) * 16 + p.sl]++;
+    ++stats_.created;
+    if (t >= win_start_ && t < win_end_) {
+        p.tagged = 1;
+        ++stats_.window_created;
+        stats_.window_created_beats += p.beats;
+        stats_.port_offered_beats[e] += p.beats;
+    }
+    ep.queues[p.vl].push(pool_, idx);
+    ep.nonempty |= 1U << p.vl;
+    ++ep.queued;
+    stats_.max_source_queue = std::max(stats_.max_source_queue, ep.queued);
+    schedule(t + ep.gen.geometric_gap(inv_log_q_), event{EV_GEN, 0, e, 0, 0, 0});
+    try_send(t, e);
+}
+
+void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
+    endpoint& ep = eps_[e];
+    if (ep.tx_free > t) {
+        if (!ep.txfree_pending) {
+            ep.txfree_pending = true;
+            schedule(ep.tx_free, event{EV_TXFREE, 0, e, 0, 0, 0});
+        }
+        return;
+    }
+    uint32_t ready = 0;
+    for (uint32_t m = ep.nonempty; m != 0; m &= m - 1) {
+        const uint32_t vl = static_cast<uint32_t>(__builtin_ctz(m));
+        if (ep.tx[vl].can_send(pool_[ep.queues[vl].head].blocks)) ready |= 1U << vl;
+    }
+    // Credit stall: the link is idle and every waiting VL lacks credits.
+    const uint32_t blocked = ready == 0 ? ep.nonempty : 0U;
+    const uint32_t ended = ep.stalled & ~blocked;
+    const uint32_t started = blocked & ~ep.stalled;
+    for (uint32_t m = ended; m != 0; m &= m - 1) {
+        const uint32_t vl = static_cast<uint32_t>(__builtin_ctz(m));
+        if (in_window_) stats_.credit_stall_cycles[vl] += t - stall_since_[e * vls_ + vl];
+    }
+    for (uint32_t m = started; m != 0; m &= m - 1) {
+        stall_since_[e * vls_ + static_cast<uint32_t>(__builtin_ctz(m))] = t;
+    }
+    ep.stalled = blocked;
+    if (ready == 0) return;
+    const int vl = ep.arb.pick(ready);
+    const uint32_t idx = ep.queues[static_cast<uint32_t>(vl)].pop(pool_);
+    if (ep.queues[static_cast<uint32_t>(vl)].empty()) ep.nonempty &= ~(1U << vl);
+    --ep.queued;
+    cycle::packet& p = pool_[idx];
+    if (check_ && !ep.tx[static_cast<uint32_t>(vl)].can_send(p.blocks)) {
+        throw invariant_error(fmt::format("cycle {}: endpoint {} VL {}: credit underflow", t, e,
+                                          vl));
+    }
+    ep.tx[static_cast<uint32_t>(vl)].on_send(p.blocks);
+    ep.arb.commit(vl, p.wire_bytes);
+    ep.tx_free = t + p.beats;
+    if (ep.nonempty != 0) {
+        ep.txfree_pending = true;
+        schedule(ep.tx_free, event{EV_TXFREE, 0, e, 0, 0, 0});
+    }
+    ep.peer.engine->schedule(t + tm_.link_cycles, event{cycle::EV_HDR, 0, ep.peer.port, idx, 0, 0});
+}
+
+void traffic_endpoints::deliver(cycle_t t, uint16_t e, uint32_t pkt) {
+    const cycle::packet& p = pool_[pkt];
+    if (check_) {
+        if (p.dst != e) {
+            throw invariant_error(fmt::format(
+                "cycle {}: packet {} for endpoint {} delivered to endpoint {} (misrouted)", t,
+                p.id, p.dst, e));
+        }
+        uint32_t& expect = recv_seq_[(std::size_t{e} * ports_ + p.src) * 16 + p.sl];
+        if (p.flow_seq != expect) {
+            throw invariant_error(fmt::format(
+                "cycle {}: endpoint {} got packet #{} of flow {}->{} SL {}, expected #{}: {}", t,
+                e, p.flow_seq, p.src, e, p.sl, expect,
+                p.flow_seq > expect ? "a packet was dropped or reordered" : "duplicated"));
+        }
+        ++expect;
+    }
+    ++stats_.delivered;
+    if (t >= win_start_ && t < win_end_) {
+        ++stats_.window_delivered;
+        stats_.port_delivered_beats[e] += p.beats;
+        stats_.vl_delivered_beats[p.vl] += p.beats;
+        stats_.vl_delivered_bytes[p.vl] += p.wire_bytes;
+    }
+    if (p.tagged) {
+        ++stats_.tagged_delivered;
+        const uint64_t lat = t - p.created;
+        if (lat >= stats_.latency_hist.size()) stats_.latency_hist.resize(lat + lat / 2 + 1, 0);
+        ++stats_.latency_hist[lat];
+    }
+    const uint8_t vl = p.vl;
+    const uint32_t blocks = p.blocks;
+    pool_.free(pkt);
+    if (tm_.rx_proc_cycles == 0) {
+        eps_[e].rx[vl].on_free(blocks);
+        mark_fc(e * vls_ + vl);
+    } else {
+        schedule(t + tm_.rx_proc_cycles, event{EV_RXFREE, vl, e, 0, blocks, 0});
+    }
+}
+
+}  // namespace ndr::tb

@@ -1,0 +1,114 @@
+// The synthetic-traffic endpoints of `ndrsim traffic`: one HCA-like port per switch port, all
+// in one engine (one SystemC process). Each endpoint creates packets by a Bernoulli process
+// (geometric gaps: at most one packet per cycle, rate = load / mean beats per packet) into
+// unbounded per-VL source queues, sends them under IB credit flow control with the same VL
+// arbiter as the switch, and sinks what arrives (credits return after endpoint.rx_processing).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "config/sim_config.h"
+#include "cycle/cycle_engine.h"
+#include "cycle/packet.h"
+#include "cycle/timing.h"
+#include "golden/credit_fc.h"
+#include "golden/sl2vl.h"
+#include "golden/vl_arb.h"
+#include "rng.h"
+#include "traffic_pattern.h"
+
+namespace ndr::tb {
+
+using cycle::cycle_t;
+
+/// What the endpoints measured. Window = [warm-up end, warm-up end + measure).
+struct endpoint_stats {
+    uint64_t created = 0;           ///< packets created, whole run
+    uint64_t delivered = 0;         ///< packets delivered, whole run
+    uint64_t window_created = 0;    ///< created inside the window (tagged)
+    uint64_t window_created_beats = 0;
+    uint64_t tagged_delivered = 0;  ///< tagged packets delivered so far
+    uint64_t window_delivered = 0;  ///< packets whose tail arrived inside the window
+    std::vector<uint64_t> port_delivered_beats;  ///< per destination, inside the window
+    std::vector<uint64_t> port_offered_beats;    ///< per source, created inside the window
+    std::vector<uint64_t> vl_delivered_beats;    ///< per VL of the last link, inside the window
+    std::vector<uint64_t> vl_delivered_bytes;    ///< wire bytes, per VL, inside the window
+    std::vector<uint64_t> credit_stall_cycles;   ///< per VL: source idle for lack of credits
+    std::vector<uint64_t> latency_hist;  ///< [cycles]: tagged packets, creation -> tail delivered
+    uint64_t max_source_queue = 0;               ///< packets, max over endpoints
+};
+
+class traffic_endpoints : public cycle::cycle_engine {
+public:
+    traffic_endpoints(const cfg::config& c, const cycle::timing& tm, cycle::packet_pool& pool);
+    /// Endpoint e's link goes to `peer`, whose receive buffer holds peer_buffer_blocks per VL.
+    void connect(uint16_t e, cycle::link_peer peer, uint32_t peer_buffer_blocks);
+    /// Schedules the first arrivals and FC refresh at cycle `now`.
+    void start(cycle_t now);
+    void set_window(cycle_t start, cycle_t end);
+    uint64_t tagged_outstanding() const {
+        return stats_.window_created - stats_.tagged_delivered;
+    }
+    const endpoint_stats& stats() const { return stats_; }
+    uint64_t queued_packets() const;
+
+protected:
+    void run_cycle(cycle_t t, const std::vector<cycle::event>& events) override;
+
+private:
+    enum : uint8_t {
+        EV_GEN = cycle::EV_PRIVATE,
+        EV_TXFREE,
+        EV_DELIVER,
+        EV_RXFREE,
+        EV_REFRESH,
+        EV_WIN_START,
+        EV_WIN_END
+    };
+    struct endpoint {
+        rng gen;
+        std::vector<cycle::packet_queue> queues;  ///< per VL
+        std::vector<golden::credit_sender> tx;    ///< per VL
+        std::vector<golden::credit_receiver> rx;  ///< per VL
+        golden::vl_arbiter arb;
+        cycle_t tx_free = 0;
+        uint32_t nonempty = 0;  ///< VLs with queued packets
+        uint32_t stalled = 0;   ///< VLs credit-stalled (link idle, head lacks credit)
+        bool txfree_pending = false;
+        uint64_t queued = 0;
+        cycle::link_peer peer;
+    };
+
+    void generate(cycle_t t, uint16_t e);
+    void try_send(cycle_t t, uint16_t e);
+    void deliver(cycle_t t, uint16_t e, uint32_t pkt);
+    void mark_fc(uint32_t k);
+    void check_fctbs(cycle_t t, const cycle::event& e);
+
+    const cycle::timing tm_;
+    cycle::packet_pool& pool_;
+    uint32_t ports_;
+    uint32_t vls_;
+    bool check_;
+    traffic_pattern pattern_;
+    weighted_choice sizes_;
+    weighted_choice sls_;
+    std::vector<uint32_t> wire_of_;    ///< wire bytes per size choice
+    golden::sl2vl_table sl2vl_;
+    double rate_;                      ///< packets per cycle per source
+    double inv_log_q_ = 0.0;           ///< 1 / ln(1 - rate_), for geometric gaps
+    std::vector<endpoint> eps_;
+    std::vector<uint32_t> send_seq_;   ///< [(src*ports + dst)*16 + sl]
+    std::vector<uint32_t> recv_seq_;   ///< [(dst*ports + src)*16 + sl]
+    std::vector<cycle_t> stall_since_; ///< [e*vls + vl]
+    std::vector<uint32_t> fc_dirty_;
+    std::vector<uint8_t> fc_dirty_flag_;
+    uint64_t next_id_ = 0;
+    cycle_t win_start_ = 0;
+    cycle_t win_end_ = 0;
+    bool in_window_ = false;
+    bool refresh_due_ = false;
+    endpoint_stats stats_;
+};
+
+}  // namespace ndr::tb

@@ -1,0 +1,40 @@
+// Synthetic traffic: who sends, to whom, how big and on which SL.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/sim_config.h"
+#include "rng.h"
+
+namespace ndr::tb {
+
+/// A weighted choice parsed from "v" or "v@w,v@w,...".
+struct weighted_choice {
+    std::vector<uint32_t> values;
+    std::vector<double> cumulative;  ///< normalised, last = 1
+    static weighted_choice parse(const std::string& text, const std::string& key);
+    std::size_t pick_index(rng& r) const;
+    uint32_t pick(rng& r) const { return values[pick_index(r)]; }
+    double mean(const std::vector<double>& mapped) const;
+};
+
+class traffic_pattern {
+public:
+    traffic_pattern(const cfg::config& c, uint32_t ports);
+    bool is_source(uint32_t src) const { return source_[src] != 0; }
+    uint32_t dest(uint32_t src, rng& r) const;
+    const std::string& name() const { return name_; }
+
+private:
+    enum class kind { uniform, permutation, hotspot, incast, bitcomp };
+    std::string name_;
+    kind kind_;
+    uint32_t ports_;
+    uint32_t hot_;
+    double hot_fraction_;
+    std::vector<uint32_t> perm_;
+    std::vector<uint8_t> source_;
+};
+
+}  // namespace ndr::tb

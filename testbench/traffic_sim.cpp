@@ -1,0 +1,62 @@
+#include "traffic_sim.h"
+
+#include <chrono>
+
+#include "cycle/engine_driver.h"
+#include "cycle/invariant_error.h"
+
+namespace ndr::tb {
+
+traffic_outcome run_traffic(const cfg::config& c) {
+    traffic_outcome out;
+    out.tm = cycle::derive_timing(c);
+    const cycle::timing& tm = out.tm;
+    cycle::packet_pool pool;
+    // Endpoint p hangs off switch port p and owns LID p + 1.
+    golden::lft routes(static_cast<uint16_t>(c.sw.ports));
+    for (uint32_t p = 0; p < c.sw.ports; ++p) {
+        routes.set(static_cast<uint16_t>(p + 1), static_cast<uint8_t>(p));
+    }
+    cycle::ib_switch sw(c, tm, pool, routes);
+    traffic_endpoints eps(c, tm, pool);
+    for (uint32_t p = 0; p < c.sw.ports; ++p) {
+        const auto port = static_cast<uint16_t>(p);
+        sw.connect(port, cycle::link_peer{&eps, port}, tm.ep_buffer_blocks);
+        eps.connect(port, cycle::link_peer{&sw, port}, tm.buffer_blocks);
+    }
+    cycle::sim_status status;
+    cycle::engine_driver d_sw("switch", sw, tm.cycle_ps, status);
+    cycle::engine_driver d_ep("endpoints", eps, tm.cycle_ps, status);
+
+    const cycle_t ws = c.sim.warmup_cycles;
+    const cycle_t we = ws + c.sim.measure_cycles;
+    sw.start(0);
+    eps.start(0);
+    sw.set_window(ws, we);
+    eps.set_window(ws, we);
+
+    const auto t0 = std::chrono::steady_clock::now();
+    cycle::sc_run_until(we, tm.cycle_ps, status);
+    const cycle_t limit = we + c.sim.drain_cycles;
+    cycle_t now = we;
+    const cycle_t chunk = 2'000;
+    while (eps.tagged_outstanding() > 0 && now < limit) {
+        now = std::min(limit, now + chunk);
+        cycle::sc_run_until(now, tm.cycle_ps, status);
+    }
+    out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    out.sw = sw.stats();
+    out.ep = eps.stats();
+    out.cycles = now;
+    out.window_cycles = c.sim.measure_cycles;
+    out.in_flight = out.ep.created - out.ep.delivered;
+    out.switch_buffered = sw.packets_inside();
+    if (c.sim.check_invariants && pool.live() != out.in_flight) {
+        throw cycle::invariant_error(
+            "packet conservation: live packets differ from created minus delivered");
+    }
+    return out;
+}
+
+}  // namespace ndr::tb

@@ -1,0 +1,27 @@
+// One synthetic-traffic simulation: a cycle-level switch with one endpoint per port, run through
+// warm-up, the measurement window and a drain phase. One call per process (SystemC elaborates
+// once); load curves run each point in its own child process (point_runner.h).
+#pragma once
+#include <cstdint>
+
+#include "config/sim_config.h"
+#include "cycle/ib_switch.h"
+#include "cycle/timing.h"
+#include "traffic_endpoints.h"
+
+namespace ndr::tb {
+
+struct traffic_outcome {
+    cycle::timing tm;
+    cycle::switch_stats sw;
+    endpoint_stats ep;
+    uint64_t cycles = 0;         ///< simulated cycles, whole run
+    uint64_t window_cycles = 0;
+    uint64_t in_flight = 0;      ///< packets created but not delivered at the end
+    uint64_t switch_buffered = 0;///< of which in switch input buffers
+    double wall_s = 0.0;
+};
+
+traffic_outcome run_traffic(const cfg::config& c);
+
+}  // namespace ndr::tb
