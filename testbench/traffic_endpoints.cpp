@@ -22,6 +22,7 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
       ports_(c.sw.ports),
       vls_(c.sw.vls),
       check_(c.sim.check_invariants),
+      backlogged_(c.traffic.arrivals == "backlogged"),
       pattern_(c, c.sw.ports),
       sizes_(weighted_choice::parse(c.traffic.size, "traffic.size")),
       sls_(weighted_choice::parse(c.traffic.sl, "traffic.sl")),
@@ -83,6 +84,11 @@ void traffic_endpoints::connect(uint16_t e, cycle::link_peer peer, uint32_t peer
 void traffic_endpoints::start(cycle_t now) {
     for (uint32_t e = 0; e < ports_; ++e) {
         if (!pattern_.is_source(e) || rate_ <= 0.0) continue;
+        if (backlogged_) {  // two packets waiting from the start; one more per packet sent
+            schedule(now + 1, event{EV_GEN, 0, static_cast<uint16_t>(e), 0, 0, 0});
+            schedule(now + 1, event{EV_GEN, 0, static_cast<uint16_t>(e), 0, 0, 0});
+            continue;
+        }
         schedule(now + eps_[e].gen.geometric_gap(inv_log_q_),
                  event{EV_GEN, 0, static_cast<uint16_t>(e), 0, 0, 0});
     }
@@ -239,7 +245,7 @@ void traffic_endpoints::generate(cycle_t t, uint16_t e) {
     ep.nonempty |= 1U << p.vl;
     ++ep.queued;
     stats_.max_source_queue = std::max(stats_.max_source_queue, ep.queued);
-    schedule(t + ep.gen.geometric_gap(inv_log_q_), event{EV_GEN, 0, e, 0, 0, 0});
+    if (!backlogged_) schedule(t + ep.gen.geometric_gap(inv_log_q_), event{EV_GEN, 0, e, 0, 0, 0});
     try_send(t, e);
 }
 
@@ -282,7 +288,8 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     ep.tx[static_cast<uint32_t>(vl)].on_send(p.blocks);
     ep.arb.commit(vl, p.wire_bytes);
     ep.tx_free = t + p.beats;
-    if (ep.nonempty != 0) {
+    if (backlogged_) schedule(t + 1, event{EV_GEN, 0, e, 0, 0, 0});
+    if (ep.nonempty != 0 || backlogged_) {
         ep.txfree_pending = true;
         schedule(ep.tx_free, event{EV_TXFREE, 0, e, 0, 0, 0});
     }

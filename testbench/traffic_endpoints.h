@@ -90,6 +90,7 @@ private:
     uint32_t ports_;
     uint32_t vls_;
     bool check_;
+    bool backlogged_;
     traffic_pattern pattern_;
     weighted_choice sizes_;
     weighted_choice sls_;

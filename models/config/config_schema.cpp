@@ -321,6 +321,10 @@ std::vector<config_key> build_schema() {
         {"uniform", "permutation", "hotspot", "incast", "bitcomp"},
         "destination pattern: uniform random, fixed random permutation, hotspot, incast, "
         "bit complement (needs a power-of-two switch.ports)"));
+    keys.push_back(choice_key("traffic.arrivals", at(T, &traffic_config::arrivals),
+        {"bernoulli", "backlogged"},
+        "bernoulli: each source creates packets at `load` (geometric gaps); backlogged: every "
+        "source always has a packet waiting (saturation throughput; load is ignored)"));
     keys.push_back(real_key("traffic.load", at(T, &traffic_config::load),
         real_bounds{0.0, false, 1.0, true, "0 < x <= 1"},
         "offered load per source, fraction of the link rate"));

@@ -49,6 +49,8 @@ struct endpoint_config {
 /// Synthetic traffic (`ndrsim traffic`).
 struct traffic_config {
     std::string pattern = "uniform";  ///< uniform|permutation|hotspot|incast|bitcomp
+    std::string arrivals = "bernoulli";  ///< `bernoulli` (open loop at `load`) | `backlogged`
+                                         ///< (every source always has a packet waiting)
     double load = 0.5;                ///< offered load, fraction of line rate, 0 < load <= 1
     std::string size = "4096";        ///< payload bytes: `N` or `N@w,M@w,...` (weighted mix)
     std::string sl = "0";             ///< SLs used: `s` or `s@w,t@w` (weighted mix)
