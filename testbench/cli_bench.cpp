@@ -24,7 +24,7 @@ struct bench_options {
 struct scenario {
     const char* name;
     const char* load;
-    const char* size;  ///< payload bytes; 38 B payload = 64 B on the wire = 1 credit block
+    const char* size;  ///< payload bytes; 36 B payload = 62 B on the wire = 1 credit block
     uint64_t cycles;
 };
 
@@ -32,15 +32,20 @@ int run(const bench_options& o) {
     const scenario scenarios[] = {
         {"uniform 50% 4KiB", "0.5", "4096", 1'000'000},
         {"uniform 100% 4KiB", "1.0", "4096", 1'000'000},
-        {"uniform 50% 64B-wire", "0.5", "38", 200'000},
-        {"uniform 100% 64B-wire", "1.0", "38", 200'000},
+        {"uniform 50% 64B", "0.5", "36", 200'000},
+        {"uniform 100% 64B", "1.0", "36", 200'000},
+        {"saturated 64B", "backlogged", "36", 200'000},
     };
     std::vector<cfg::config> points;
     for (const scenario& s : scenarios) {
         cfg::config c = o.cfg.resolve();
         const auto flag = cfg::config_source::flag("bench");
         cfg::set_value(c, "traffic.pattern", "uniform", flag);
-        cfg::set_value(c, "traffic.load", s.load, flag);
+        if (std::string(s.load) == "backlogged") {
+            cfg::set_value(c, "traffic.arrivals", "backlogged", flag);
+        } else {
+            cfg::set_value(c, "traffic.load", s.load, flag);
+        }
         cfg::set_value(c, "traffic.size", s.size, flag);
         const uint64_t cycles = o.cycles != 0 ? o.cycles : s.cycles;
         c.sim.warmup_cycles = cycles / 10;
@@ -58,7 +63,7 @@ int run(const bench_options& o) {
     nlohmann::json rows = nlohmann::json::array();
     for (std::size_t i = 0; i < results.size(); ++i) {
         const auto& r = results[i];
-        if (r.contains("error")) throw std::runtime_error(r["error"].get<std::string>());
+        rethrow_point_error(r, std::string(scenarios[i].name) + ": ");
         fmt::print("{:<24} {:>10} {:>8.2f} {:>14.0f} {:>16.0f} {:>9.3f} {:>9.1f}\n",
                    scenarios[i].name, r["sim"]["cycles"].get<uint64_t>(),
                    r["sim"]["wall_s"].get<double>(), r["sim"]["cycles_per_wall_s"].get<double>(),
@@ -76,7 +81,7 @@ int run(const bench_options& o) {
 
 void add_bench_command(CLI::App& app, command_action& action) {
     CLI::App* cmd = app.add_subcommand(
-        "bench", "simulator speed: 64-port switch, uniform traffic, 50%/100% load, 4KiB/64B");
+        "bench", "simulator speed: the configured switch (64 ports by default), uniform traffic, 50%/100% load and saturation, 4 KiB and 64 B packets");
     auto o = std::make_shared<bench_options>();
     o->cfg.add_to(*cmd);
     cmd->add_option("--cycles", o->cycles, "simulated cycles per scenario (default 1M / 200k)");

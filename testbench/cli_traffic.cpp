@@ -102,11 +102,7 @@ int run(const traffic_options& o) {
         return j;
     });
     for (std::size_t i = 0; i < results.size(); ++i) {
-        if (results[i].contains("error")) {
-            const std::string msg = results[i]["error"].get<std::string>();
-            if (results.size() == 1) throw std::runtime_error(msg);
-            throw std::runtime_error(fmt::format("load {}: {}", points[i].traffic.load, msg));
-        }
+        rethrow_point_error(results[i], fmt::format("load {}: ", points[i].traffic.load));
     }
     if (!o.quiet) {
         fmt::print("ndrsim traffic: {}-port switch, pattern {}, size {}, queueing {}, allocator {}\n",
@@ -134,7 +130,7 @@ void add_traffic_command(CLI::App& app, command_action& action) {
     cmd->add_option("--load", o->load,
                     "offered load, fraction of line rate: L, or FIRST:LAST:STEP for a curve");
     o->cfg.add_key_flag(*cmd, "--size", "traffic.size",
-                        "payload bytes: N or N@weight,M@weight (wire adds 26 B)");
+                        "payload bytes: N or N@weight,M@weight (on the wire: padded to 4 B, plus 26 B of headers and CRCs)");
     o->cfg.add_key_flag(*cmd, "--cycles", "sim.measure_cycles", "measurement window, cycles");
     cmd->add_option("--time", o->time, "measurement window as a time, e.g. 100us");
     o->cfg.add_key_flag(*cmd, "--warmup", "sim.warmup_cycles", "warm-up cycles");

@@ -10,9 +10,10 @@
 #include "config/config_error.h"
 #include "cycle/invariant_error.h"
 
-// libsystemc.so defines main() and calls sc_main(); ndrsim's real entry point.
+// ndrsim's entry point: sc_main, called by SystemC's sc_elab_and_sim. Our own main() replaces
+// libsystemc's only to set SYSTEMC_DISABLE_COPYRIGHT_MESSAGE before the kernel starts (the
+// banner is printed before sc_main runs).
 extern "C" int sc_main(int argc, char* argv[]) {
-    ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     CLI::App app{"ndrsim: cycle-level InfiniBand NDR switch, HCA and SHARP simulator"};
     app.set_version_flag("--version", "ndrsim 0.1.0");
@@ -38,4 +39,9 @@ extern "C" int sc_main(int argc, char* argv[]) {
         fmt::print(stderr, "ndrsim: error: {}\n", e.what());
         return 1;
     }
+}
+
+int main(int argc, char* argv[]) {
+    ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+    return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -9,6 +9,9 @@
 #include <sstream>
 #include <string>
 
+#include "config/config_error.h"
+#include "cycle/invariant_error.h"
+
 namespace ndr::tb {
 
 using nlohmann::json;
@@ -18,8 +21,12 @@ namespace {
 json run_guarded(const cfg::config& c, const point_fn& fn) {
     try {
         return fn(c);
+    } catch (const cfg::config_error& e) {
+        return json{{"error", e.what()}, {"error_kind", "config"}};
+    } catch (const cycle::invariant_error& e) {
+        return json{{"error", e.what()}, {"error_kind", "invariant"}};
     } catch (const std::exception& e) {
-        return json{{"error", e.what()}};
+        return json{{"error", e.what()}, {"error_kind", "runtime"}};
     }
 }
 
@@ -78,6 +85,15 @@ std::vector<json> run_points(const std::vector<cfg::config>& points, unsigned jo
         reap_one();
     }
     return results;
+}
+
+void rethrow_point_error(const json& result, const std::string& context) {
+    if (!result.contains("error")) return;
+    const std::string msg = context + result["error"].get<std::string>();
+    const std::string kind = result.value("error_kind", "runtime");
+    if (kind == "config") throw cfg::config_error(msg);
+    if (kind == "invariant") throw cycle::invariant_error(msg);
+    throw std::runtime_error(msg);
 }
 
 }  // namespace ndr::tb

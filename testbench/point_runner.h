@@ -3,6 +3,7 @@
 // {"error": message}. A single point runs in this process.
 #pragma once
 #include <functional>
+#include <string>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -11,6 +12,10 @@
 namespace ndr::tb {
 
 using point_fn = std::function<nlohmann::json(const cfg::config&)>;
+
+/// Re-throws a failed point's error with its original kind (config, invariant, runtime) so the
+/// exit code matches a single-point run; `context` prefixes the message (e.g. "load 0.7: ").
+void rethrow_point_error(const nlohmann::json& result, const std::string& context);
 
 std::vector<nlohmann::json> run_points(const std::vector<cfg::config>& points, unsigned jobs,
                                        const point_fn& fn);

@@ -26,7 +26,8 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
       pattern_(c, c.sw.ports),
       sizes_(weighted_choice::parse(c.traffic.size, "traffic.size")),
       sls_(weighted_choice::parse(c.traffic.sl, "traffic.sl")),
-      sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)) {
+      sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)),
+      fc_(std::size_t{c.sw.ports} * c.sw.vls, tm.fc_min_interval_cycles) {
     const auto table = golden::vl_arb_table::parse(
         c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high),
         vls_);
@@ -61,6 +62,7 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
                     0,
                     0,
                     false,
+                    false,
                     0,
                     cycle::link_peer{}};
         eps_.push_back(std::move(ep));
@@ -68,7 +70,6 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
     send_seq_.assign(std::size_t{ports_} * ports_ * 16, 0);
     recv_seq_.assign(std::size_t{ports_} * ports_ * 16, 0);
     stall_since_.assign(std::size_t{ports_} * vls_, 0);
-    fc_dirty_flag_.assign(std::size_t{ports_} * vls_, 0);
     stats_.port_delivered_beats.assign(ports_, 0);
     stats_.port_offered_beats.assign(ports_, 0);
     stats_.vl_delivered_beats.assign(vls_, 0);
@@ -86,7 +87,7 @@ void traffic_endpoints::start(cycle_t now) {
         if (!pattern_.is_source(e) || rate_ <= 0.0) continue;
         if (backlogged_) {  // two packets waiting from the start; one more per packet sent
             schedule(now + 1, event{EV_GEN, 0, static_cast<uint16_t>(e), 0, 0, 0});
-            schedule(now + 1, event{EV_GEN, 0, static_cast<uint16_t>(e), 0, 0, 0});
+            schedule(now + 1, event{EV_GEN, 1, static_cast<uint16_t>(e), 0, 0, 0});
             continue;
         }
         schedule(now + eps_[e].gen.geometric_gap(inv_log_q_),
@@ -116,10 +117,17 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
     }
     for (const event& e : events) {
         switch (e.kind) {
-            case EV_GEN: generate(t, e.port); break;
+            case EV_GEN:
+                generate(t, e.port);
+                if (!backlogged_) {
+                    schedule(t + eps_[e.port].gen.geometric_gap(inv_log_q_),
+                             event{EV_GEN, 0, e.port, 0, 0, 0});
+                }
+                mark_tx(e.port);
+                break;
             case EV_TXFREE:
                 eps_[e.port].txfree_pending = false;
-                try_send(t, e.port);
+                mark_tx(e.port);
                 break;
             case cycle::EV_HDR: {
                 const cycle::packet& p = pool_[e.pkt];
@@ -135,9 +143,10 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                 break;
             }
             case EV_DELIVER: deliver(t, e.port, e.pkt); break;
+            case EV_FC_FLUSH: fc_.on_flush(e.pkt); break;
             case EV_RXFREE:
                 eps_[e.port].rx[e.vl].on_free(e.a);
-                mark_fc(e.port * vls_ + e.vl);
+                fc_.mark(e.port * vls_ + e.vl);
                 break;
             case cycle::EV_FC:
                 try {
@@ -146,7 +155,7 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                     throw invariant_error(fmt::format("cycle {}: endpoint {} VL {}: {}", t,
                                                       e.port, e.vl, err.what()));
                 }
-                try_send(t, e.port);
+                mark_tx(e.port);
                 break;
             case cycle::EV_FCTBS: break;  // checked above
             case EV_REFRESH:
@@ -174,6 +183,13 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
             default: throw std::logic_error("traffic_endpoints: unknown event kind");
         }
     }
+    // Transmit: every endpoint whose queues, credits or link changed this cycle (evaluate once,
+    // after all of the cycle's events, so their order does not matter).
+    for (uint16_t e : tx_dirty_) {
+        eps_[e].tx_dirty = false;
+        try_send(t, e);
+    }
+    tx_dirty_.clear();
     // Forced FC round, after this cycle's transmissions (see ib_switch::refresh).
     if (refresh_due_) {
         refresh_due_ = false;
@@ -181,7 +197,7 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
             const cycle::link_peer& peer = eps_[ep].peer;
             if (peer.engine == nullptr) continue;
             for (uint32_t vl = 0; vl < vls_; ++vl) {
-                mark_fc(ep * vls_ + vl);
+                fc_.mark(ep * vls_ + vl);
                 peer.engine->schedule(std::max(t, eps_[ep].tx_free) + tm_.link_cycles,
                                       event{cycle::EV_FCTBS, static_cast<uint8_t>(vl), peer.port,
                                             0, eps_[ep].tx[vl].fctbs(), 0});
@@ -189,15 +205,16 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
         }
     }
     // FC updates for receive buffers freed this cycle.
-    for (uint32_t k : fc_dirty_) {
-        fc_dirty_flag_[k] = 0;
-        const cycle::link_peer& peer = eps_[k / vls_].peer;
-        if (peer.engine == nullptr) continue;
-        peer.engine->schedule(t + tm_.fc_cycles,
-                              event{cycle::EV_FC, static_cast<uint8_t>(k % vls_), peer.port, 0,
-                                    eps_[k / vls_].rx[k % vls_].fccl(), 0});
-    }
-    fc_dirty_.clear();
+    fc_.collect(
+        t,
+        [&](uint32_t k) {
+            const cycle::link_peer& peer = eps_[k / vls_].peer;
+            if (peer.engine == nullptr) return;
+            peer.engine->schedule(t + tm_.fc_cycles,
+                                  event{cycle::EV_FC, static_cast<uint8_t>(k % vls_), peer.port,
+                                        0, eps_[k / vls_].rx[k % vls_].fccl(), 0});
+        },
+        [&](uint32_t k, cycle_t at) { schedule(at, event{EV_FC_FLUSH, 0, 0, k, 0, 0}); });
 }
 
 void traffic_endpoints::check_fctbs(cycle_t t, const event& e) {
@@ -211,10 +228,10 @@ void traffic_endpoints::check_fctbs(cycle_t t, const event& e) {
     }
 }
 
-void traffic_endpoints::mark_fc(uint32_t k) {
-    if (!fc_dirty_flag_[k]) {
-        fc_dirty_flag_[k] = 1;
-        fc_dirty_.push_back(k);
+void traffic_endpoints::mark_tx(uint16_t e) {
+    if (!eps_[e].tx_dirty) {
+        eps_[e].tx_dirty = true;
+        tx_dirty_.push_back(e);
     }
 }
 
@@ -245,8 +262,6 @@ void traffic_endpoints::generate(cycle_t t, uint16_t e) {
     ep.nonempty |= 1U << p.vl;
     ++ep.queued;
     stats_.max_source_queue = std::max(stats_.max_source_queue, ep.queued);
-    if (!backlogged_) schedule(t + ep.gen.geometric_gap(inv_log_q_), event{EV_GEN, 0, e, 0, 0, 0});
-    try_send(t, e);
 }
 
 void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
@@ -288,8 +303,8 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     ep.tx[static_cast<uint32_t>(vl)].on_send(p.blocks);
     ep.arb.commit(vl, p.wire_bytes);
     ep.tx_free = t + p.beats;
-    if (backlogged_) schedule(t + 1, event{EV_GEN, 0, e, 0, 0, 0});
-    if (ep.nonempty != 0 || backlogged_) {
+    if (backlogged_) generate(t, e);  // keep the source backlogged
+    if (ep.nonempty != 0) {
         ep.txfree_pending = true;
         schedule(ep.tx_free, event{EV_TXFREE, 0, e, 0, 0, 0});
     }
@@ -331,7 +346,7 @@ void traffic_endpoints::deliver(cycle_t t, uint16_t e, uint32_t pkt) {
     pool_.free(pkt);
     if (tm_.rx_proc_cycles == 0) {
         eps_[e].rx[vl].on_free(blocks);
-        mark_fc(e * vls_ + vl);
+        fc_.mark(e * vls_ + vl);
     } else {
         schedule(t + tm_.rx_proc_cycles, event{EV_RXFREE, vl, e, 0, blocks, 0});
     }

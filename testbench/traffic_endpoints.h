@@ -9,6 +9,7 @@
 
 #include "config/sim_config.h"
 #include "cycle/cycle_engine.h"
+#include "cycle/fc_pacer.h"
 #include "cycle/packet.h"
 #include "cycle/timing.h"
 #include "golden/credit_fc.h"
@@ -61,6 +62,7 @@ private:
         EV_TXFREE,
         EV_DELIVER,
         EV_RXFREE,
+        EV_FC_FLUSH,
         EV_REFRESH,
         EV_WIN_START,
         EV_WIN_END
@@ -75,14 +77,15 @@ private:
         uint32_t nonempty = 0;  ///< VLs with queued packets
         uint32_t stalled = 0;   ///< VLs credit-stalled (link idle, head lacks credit)
         bool txfree_pending = false;
+        bool tx_dirty = false;
         uint64_t queued = 0;
         cycle::link_peer peer;
     };
 
     void generate(cycle_t t, uint16_t e);
     void try_send(cycle_t t, uint16_t e);
+    void mark_tx(uint16_t e);
     void deliver(cycle_t t, uint16_t e, uint32_t pkt);
-    void mark_fc(uint32_t k);
     void check_fctbs(cycle_t t, const cycle::event& e);
 
     const cycle::timing tm_;
@@ -102,8 +105,8 @@ private:
     std::vector<uint32_t> send_seq_;   ///< [(src*ports + dst)*16 + sl]
     std::vector<uint32_t> recv_seq_;   ///< [(dst*ports + src)*16 + sl]
     std::vector<cycle_t> stall_since_; ///< [e*vls + vl]
-    std::vector<uint32_t> fc_dirty_;
-    std::vector<uint8_t> fc_dirty_flag_;
+    std::vector<uint16_t> tx_dirty_;  ///< endpoints to evaluate for transmission this cycle
+    cycle::fc_pacer fc_;  ///< FC packets per (endpoint, VL)
     uint64_t next_id_ = 0;
     cycle_t win_start_ = 0;
     cycle_t win_end_ = 0;

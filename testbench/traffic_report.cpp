@@ -84,14 +84,16 @@ json traffic_point_json(const cfg::config& c, const traffic_outcome& o) {
         total += h[v] * v;
     }
     const auto ns = [&](uint64_t cycles) { return static_cast<double>(cycles) * cycle_ns; };
+    // Without samples (nothing measured was delivered) every latency is null, not 0.
+    const auto lat = [&](double v) { return samples ? json(v) : json(nullptr); };
     j["latency_ns"] = {
-        {"mean", samples ? static_cast<double>(total) / static_cast<double>(samples) * cycle_ns
-                         : 0.0},
-        {"min", ns(lo)},
-        {"p50", ns(percentile_hist(h, 0.50))},
-        {"p99", ns(percentile_hist(h, 0.99))},
-        {"p999", ns(percentile_hist(h, 0.999))},
-        {"max", ns(hi)},
+        {"mean", lat(samples ? static_cast<double>(total) / static_cast<double>(samples) * cycle_ns
+                             : 0.0)},
+        {"min", lat(ns(lo))},
+        {"p50", lat(ns(percentile_hist(h, 0.50)))},
+        {"p99", lat(ns(percentile_hist(h, 0.99)))},
+        {"p999", lat(ns(percentile_hist(h, 0.999)))},
+        {"max", lat(ns(hi))},
         {"samples", samples},
         {"complete", o.ep.tagged_delivered == o.ep.window_created},
     };
@@ -166,16 +168,21 @@ std::string traffic_table(const std::vector<json>& points) {
     std::string s = fmt::format("{:>7} {:>8} {:>8} | {:>9} {:>9} {:>9} {:>9} {:>9} | {:>10}\n",
                                 "load", "offered", "accepted", "mean ns", "p50 ns", "p99 ns",
                                 "p999 ns", "max ns", "stall cyc");
+    const auto cell = [](const json& v) {
+        return v.is_null() ? fmt::format("{:>9}", "-") : fmt::format("{:>9.1f}", v.get<double>());
+    };
     for (const json& p : points) {
         const json& l = p["latency_ns"];
-        s += fmt::format(
-            "{:>7.3f} {:>8.4f} {:>8.4f} | {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} | {:>10}{}\n",
-            p["traffic"]["configured_load"].get<double>(),
-            p["traffic"]["offered_load"].get<double>(),
-            p["traffic"]["accepted_load"].get<double>(), l["mean"].get<double>(),
-            l["p50"].get<double>(), l["p99"].get<double>(), l["p999"].get<double>(),
-            l["max"].get<double>(), p["credit_stall_cycles"]["total"].get<uint64_t>(),
-            l["complete"].get<bool>() ? "" : "  (saturated: not all measured packets drained)");
+        s += fmt::format("{:>7.3f} {:>8.4f} {:>8.4f} | {} {} {} {} {} | {:>10}{}\n",
+                         p["traffic"]["configured_load"].get<double>(),
+                         p["traffic"]["offered_load"].get<double>(),
+                         p["traffic"]["accepted_load"].get<double>(), cell(l["mean"]),
+                         cell(l["p50"]), cell(l["p99"]), cell(l["p999"]), cell(l["max"]),
+                         p["credit_stall_cycles"]["total"].get<uint64_t>(),
+                         l["complete"].get<bool>()
+                             ? ""
+                             : "  (not every measured packet was delivered by the end of the "
+                               "drain: above saturation, or sim.drain_cycles too short)");
     }
     return s;
 }

@@ -252,6 +252,9 @@ std::vector<config_key> build_schema() {
     keys.push_back(unit_key("link.fc_refresh_period", at(L, &link_config::fc_refresh_period),
         "> 0", positive, "forced per-VL flow-control refresh period; DOMAIN.md §13 "
         "'FC update policy' (4.096 us, §2.3)"));
+    keys.push_back(unit_key("link.fc_min_interval", at(L, &link_config::fc_min_interval), "any",
+        nullptr, "at most one FC packet per port and VL per this interval (FC packets cost wire "
+        "time; a change inside it goes out when it expires); 10 ns is a choice, 0 = every cycle"));
 
     // switch
     keys.push_back(uint_key("switch.ports", at(W, &switch_config::ports), 2, 64,

@@ -18,6 +18,7 @@ struct link_config {
     time_ps_t propagation_per_m{5'000};    ///< signal propagation per metre of cable (§5)
     time_ps_t fc_processing{5'000};        ///< FC packet generate+consume, both ends (§13)
     time_ps_t fc_refresh_period{4'096'000};///< forced per-VL FC refresh (§2.3)
+    time_ps_t fc_min_interval{10'000};     ///< at most one FC packet per VL per this (*choice*)
 };
 
 /// The switch ASIC.

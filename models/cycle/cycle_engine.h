@@ -30,7 +30,7 @@ public:
     cycle_engine& operator=(const cycle_engine&) = delete;
 
     /// Schedules e at cycle `at` (strictly after the cycle being processed anywhere).
-    void schedule(cycle_t at, const event& e) {
+    void schedule(cycle_t at, event e) {
         wheel_.push(at, e);
         if (at < pending_wake_) {
             pending_wake_ = at;

@@ -6,34 +6,32 @@
 
 namespace ndr::cycle {
 
-void event_wheel::lane::push(const timed& t) {
-    if (size == buf.size()) {
-        std::vector<timed> bigger(buf.empty() ? 256 : buf.size() * 2);
-        for (std::size_t i = 0; i < size; ++i) bigger[i] = buf[(head + i) & (buf.size() - 1)];
-        buf.swap(bigger);
-        head = 0;
+void event_wheel::lane::grow() {
+    std::vector<timed> bigger(buf.empty() ? 256 : buf.size() * 2);
+    for (std::size_t i = 0; i < size; ++i) bigger[i] = buf[(head + i) & mask];
+    buf.swap(bigger);
+    mask = buf.size() - 1;
+    head = 0;
+}
+
+void event_wheel::throw_past() {
+    throw std::logic_error("event_wheel: event scheduled in the past");
+}
+
+void event_wheel::lane::pop() {
+    head = (head + 1) & mask;
+    --size;
+    if (size != 0) {
+        // Reconstruct the full cycle from the low 32 bits (entries are within 2^32 of back).
+        const uint32_t lo = buf[head].at_lo;
+        front_at = back_at - static_cast<uint32_t>(static_cast<uint32_t>(back_at) - lo);
     }
-    buf[(head + size) & (buf.size() - 1)] = t;
-    ++size;
-    back_at = t.at;
 }
 
 event_wheel::event_wheel(uint32_t slots_log2)
     : mask_((1U << slots_log2) - 1U),
       slots_(std::size_t{1} << slots_log2),
       occupied_((std::size_t{1} << slots_log2) / 64 + 1, 0) {}
-
-void event_wheel::push(cycle_t at, const event& e) {
-    if (at < base_) throw std::logic_error("event_wheel: event scheduled in the past");
-    ++count_;
-    lane& l = lanes_[e.kind & (NUM_LANES - 1)];
-    if (l.size == 0 || at >= l.back_at) {
-        l.push(timed{at, e});
-        lanes_busy_ |= 1U << (e.kind & (NUM_LANES - 1));
-        return;
-    }
-    push_calendar(at, e);
-}
 
 void event_wheel::push_calendar(cycle_t at, const event& e) {
     if (at - base_ > mask_) {
@@ -81,7 +79,7 @@ cycle_t event_wheel::next_cycle() const {
     if (count_ == 0) return std::numeric_limits<cycle_t>::max();
     cycle_t best = count_ > 0 ? calendar_next() : std::numeric_limits<cycle_t>::max();
     for (uint32_t m = lanes_busy_; m != 0; m &= m - 1) {
-        best = std::min(best, lanes_[__builtin_ctz(m)].front().at);
+        best = std::min(best, lanes_[__builtin_ctz(m)].front_at);
     }
     return best;
 }
@@ -101,8 +99,8 @@ void event_wheel::pop_cycle(cycle_t now, std::vector<event>& out) {
     for (uint32_t m = lanes_busy_; m != 0; m &= m - 1) {
         const uint32_t k = static_cast<uint32_t>(__builtin_ctz(m));
         lane& l = lanes_[k];
-        while (l.size != 0 && l.front().at == now) {
-            out.push_back(l.front().ev);
+        while (l.size != 0 && l.front_at == now) {
+            out.push_back(l.buf[l.head].ev);
             l.pop();
         }
         if (l.size == 0) lanes_busy_ &= ~(1U << k);

@@ -17,8 +17,23 @@ namespace ndr::cycle {
 class event_wheel {
 public:
     explicit event_wheel(uint32_t slots_log2 = 10);
-    /// Schedules e at cycle `at` (>= the cycle last popped).
-    void push(cycle_t at, const event& e);
+    /// Schedules e at cycle `at` (>= the cycle last popped). Inline: the hot path.
+    void push(cycle_t at, event e) {
+        if (at < base_) throw_past();
+        ++count_;
+        const uint32_t k = e.kind & (NUM_LANES - 1);
+        lane& l = lanes_[k];
+        if (l.size == 0 || at >= l.back_at) {
+            if (l.size == l.buf.size()) l.grow();
+            l.buf[(l.head + l.size) & l.mask] = timed{static_cast<uint32_t>(at), e};
+            if (l.size == 0) l.front_at = at;
+            ++l.size;
+            l.back_at = at;
+            lanes_busy_ |= 1U << k;
+            return;
+        }
+        push_calendar(at, e);
+    }
     /// Earliest cycle that has an event, or UINT64_MAX if none.
     cycle_t next_cycle() const;
     /// Moves all events of cycle `now` (which must be next_cycle()) into out (cleared first).
@@ -27,22 +42,21 @@ public:
     std::size_t size() const { return count_; }
 
 private:
+    /// 16 bytes: the cycle is kept modulo 2^32 (events lie within 2^32 cycles of now).
     struct timed {
-        cycle_t at;
+        uint32_t at_lo;
         event ev;
     };
-    /// Ring buffer of timed events with non-decreasing `at`.
+    /// Ring buffer of timed events with non-decreasing cycle.
     struct lane {
         std::vector<timed> buf;  ///< capacity a power of two
+        std::size_t mask = 0;
         std::size_t head = 0;
         std::size_t size = 0;
         cycle_t back_at = 0;
-        void push(const timed& t);
-        const timed& front() const { return buf[head]; }
-        void pop() {
-            head = (head + 1) & (buf.size() - 1);
-            --size;
-        }
+        cycle_t front_at = 0;  ///< full cycle of buf[head] when size > 0
+        void grow();
+        void pop();
     };
     struct far_event {
         cycle_t at;
@@ -53,6 +67,7 @@ private:
         }
     };
     static constexpr uint32_t NUM_LANES = 32;
+    [[noreturn]] static void throw_past();
     void push_calendar(cycle_t at, const event& e);
     cycle_t calendar_next() const;
     void migrate_far();

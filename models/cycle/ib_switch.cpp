@@ -23,7 +23,8 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool,
       check_(c.sim.check_invariants),
       pool_(pool),
       routes_(std::move(routes)),
-      sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)) {
+      sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)),
+      fc_(std::size_t{c.sw.ports} * c.sw.vls, tm.fc_min_interval_cycles) {
     if (ports_ > 64) throw std::invalid_argument("ib_switch: at most 64 ports");
     const auto table = golden::vl_arb_table::parse(
         c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high),
@@ -47,7 +48,6 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool,
     out_req_vls_.assign(ports_, 0);
     grant_ptr_.assign(ports_, 0);
     accept_ptr_.assign(ports_, 0);
-    fc_dirty_flag_.assign(pv, 0);
     occ_.assign(pv, occupancy_stat{});
     stalled_.assign(vls_, 0);
     stall_since_.assign(pv, 0);
@@ -88,7 +88,9 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
         switch (e.kind) {
             case EV_HDR: on_header(t, e.port, e.pkt); break;
             case EV_ELIG: on_eligible(e.port, e.pkt); break;
+            case EV_INGRESS: on_ingress(t); break;
             case EV_XBAR_DONE: on_xbar_done(t, e); break;
+            case EV_FC_FLUSH: fc_.on_flush(e.pkt); break;
             case EV_BUF_FREE: free_input_blocks(t, e.port, e.vl, e.b); break;
             case EV_FC: {
                 auto& tx = out_tx_[e.port * vls_ + e.vl];
@@ -126,10 +128,7 @@ void ib_switch::refresh(cycle_t t) {
         const cycle_t depart = std::max(t, link_free_[p]);
         for (uint32_t vl = 0; vl < vls_; ++vl) {
             const uint32_t k = p * vls_ + vl;
-            if (!fc_dirty_flag_[k]) {
-                fc_dirty_flag_[k] = 1;
-                fc_dirty_.push_back(k);
-            }
+            fc_.mark(k);
             peers_[p].engine->schedule(depart + tm_.link_cycles,
                                        event{EV_FCTBS, static_cast<uint8_t>(vl), peers_[p].port,
                                              0, out_tx_[k].fctbs(), 0});
@@ -170,8 +169,29 @@ void ib_switch::on_header(cycle_t t, uint16_t in, uint32_t pkt) {
     occ_[in * vls_ + p.vl].update(t, rx.occupied());
     ++inside_;
     const cycle_t pipe = tm_.switch_cycles - 1U;
-    const cycle_t elig = cut_through_ ? t + pipe : t + (p.beats - 1U) + pipe;
-    schedule(elig, event{EV_ELIG, 0, in, pkt, 0, 0});
+    p.in_port = static_cast<uint8_t>(in);
+    if (cut_through_) {
+        // Constant ingress delay: arrivals leave the pipeline in arrival order, so one FIFO
+        // and one wake-up per cycle serve them all.
+        if (ingress_.empty()) schedule(t + pipe, event{EV_INGRESS, 0, 0, 0, 0, 0});
+        ingress_.push_back(pkt);
+        return;
+    }
+    schedule(t + (p.beats - 1U) + pipe, event{EV_ELIG, 0, in, pkt, 0, 0});
+}
+
+void ib_switch::on_ingress(cycle_t t) {
+    const cycle_t pipe = tm_.switch_cycles - 1U;
+    while (!ingress_.empty()) {
+        const uint32_t pkt = ingress_.front();
+        const cycle_t elig = pool_[pkt].hdr_in + pipe;
+        if (elig > t) {
+            schedule(elig, event{EV_INGRESS, 0, 0, 0, 0, 0});
+            return;
+        }
+        ingress_.pop_front();
+        on_eligible(pool_[pkt].in_port, pkt);
+    }
 }
 
 void ib_switch::on_eligible(uint16_t in, uint32_t pkt) {
@@ -200,10 +220,7 @@ void ib_switch::free_input_blocks(cycle_t t, uint32_t port, uint32_t vl, uint32_
     const uint32_t k = port * vls_ + vl;
     in_rx_[k].on_free(blocks);
     occ_[k].update(t, in_rx_[k].occupied());
-    if (!fc_dirty_flag_[k]) {
-        fc_dirty_flag_[k] = 1;
-        fc_dirty_.push_back(k);
-    }
+    fc_.mark(k);
 }
 
 void ib_switch::set_request(uint32_t in, uint32_t out, uint32_t vl, bool on) {
@@ -251,17 +268,16 @@ uint32_t ib_switch::queue_for(uint32_t in, uint32_t out, uint32_t vl) const {
 }
 
 void ib_switch::send_fc(cycle_t t) {
-    for (uint32_t k : fc_dirty_) {
-        fc_dirty_flag_[k] = 0;
-        const uint32_t port = k / vls_;
-        const link_peer& peer = peers_[port];
-        if (peer.engine == nullptr) continue;
-        peer.engine->schedule(t + tm_.fc_cycles,
-                              event{EV_FC, static_cast<uint8_t>(k % vls_), peer.port, 0,
-                                    in_rx_[k].fccl(), 0});
-        if (in_window_) ++stats_.fc_packets;
-    }
-    fc_dirty_.clear();
+    fc_.collect(
+        t,
+        [&](uint32_t k) {
+            const link_peer& peer = peers_[k / vls_];
+            if (peer.engine == nullptr) return;
+            peer.engine->schedule(t + tm_.fc_cycles, event{EV_FC, static_cast<uint8_t>(k % vls_),
+                                                           peer.port, 0, in_rx_[k].fccl(), 0});
+            if (in_window_) ++stats_.fc_packets;
+        },
+        [&](uint32_t k, cycle_t at) { schedule(at, event{EV_FC_FLUSH, 0, 0, k, 0, 0}); });
 }
 
 void ib_switch::window_start(cycle_t t) {

@@ -12,10 +12,12 @@
 // The whole switch is one engine (one SystemC process): cost scales with packets, not ports.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "config/sim_config.h"
 #include "cycle/cycle_engine.h"
+#include "cycle/fc_pacer.h"
 #include "cycle/occupancy_stat.h"
 #include "cycle/packet.h"
 #include "cycle/timing.h"
@@ -67,6 +69,8 @@ private:
         EV_ELIG = EV_PRIVATE,
         EV_XBAR_DONE,
         EV_BUF_FREE,
+        EV_FC_FLUSH,
+        EV_INGRESS,
         EV_REFRESH,
         EV_WIN_START,
         EV_WIN_END
@@ -85,6 +89,7 @@ private:
     void check_fctbs(cycle_t t, const event& e);
     void on_header(cycle_t t, uint16_t in, uint32_t pkt);
     void on_eligible(uint16_t in, uint32_t pkt);
+    void on_ingress(cycle_t t);
     void on_xbar_done(cycle_t t, const event& e);
     void free_input_blocks(cycle_t t, uint32_t port, uint32_t vl, uint32_t blocks);
     void allocate(cycle_t t);
@@ -117,6 +122,7 @@ private:
     golden::lft routes_;
     golden::sl2vl_table sl2vl_;
     std::vector<uint32_t> xbar_cycles_;  ///< by beats: ceil(beats / speedup)
+    fc_pacer fc_;                        ///< FC packets per (input port, VL)
 
     // Ports.
     std::vector<link_peer> peers_;
@@ -134,12 +140,11 @@ private:
     uint64_t out_busy_ = 0;
     std::vector<uint16_t> grant_ptr_;             ///< per output
     std::vector<uint16_t> accept_ptr_;            ///< per input
-    std::vector<uint32_t> fc_dirty_;              ///< (port*vls+vl) whose FCCL changed
-    std::vector<uint8_t> fc_dirty_flag_;
     std::vector<occupancy_stat> occ_;             ///< [in*vls + vl]
     std::vector<uint64_t> stalled_;               ///< per VL: outputs credit-stalled
     std::vector<cycle_t> stall_since_;            ///< [out*vls + vl]
     uint64_t inside_ = 0;
+    std::deque<uint32_t> ingress_;  ///< cut-through: packets in the ingress pipeline, in order
     bool refresh_due_ = false;
 
     // Scratch for allocation (kept to avoid per-cycle allocation).

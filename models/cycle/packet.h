@@ -28,6 +28,7 @@ struct packet {
     uint8_t out_port = 0;     ///< switch output port (set by routing)
     uint8_t tagged = 0;       ///< created inside the measurement window
     uint8_t live = 0;         ///< allocated (not freed)
+    uint8_t in_port = 0;      ///< switch input port it arrived on
     cycle_t hdr_in = 0;       ///< cycle the header arrived at the current switch input
 };
 

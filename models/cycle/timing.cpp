@@ -26,6 +26,7 @@ timing derive_timing(const cfg::config& c) {
     t.switch_cycles = ps_to_cycles(c.sw.latency.ps, t.cycle_ps, 2);
     t.fc_cycles = ps_to_cycles(c.link.fc_processing.ps, t.cycle_ps, 0) + t.link_cycles;
     t.refresh_cycles = ps_to_cycles(c.link.fc_refresh_period.ps, t.cycle_ps, 1);
+    t.fc_min_interval_cycles = ps_to_cycles(c.link.fc_min_interval.ps, t.cycle_ps, 0);
     t.rx_proc_cycles = ps_to_cycles(c.endpoint.rx_processing.ps, t.cycle_ps, 0);
     const auto blocks = [&](uint64_t bytes) {
         return static_cast<uint32_t>(bytes / golden::CREDIT_BLOCK_BYTES);
@@ -33,8 +34,6 @@ timing derive_timing(const cfg::config& c) {
     t.buffer_blocks = blocks(c.sw.buffer_per_vl.count);
     t.ep_buffer_blocks = blocks(c.endpoint.rx_buffer_per_vl.count);
     t.outbuf_beats = static_cast<uint32_t>(c.sw.output_buffer.count / width);
-    // Largest packet: LRH 8 + BTH 12 + RETH 16 + payload + ICRC 4 + VCRC 2 (DOMAIN.md §13).
-    t.mtu_packet_blocks = golden::blocks_for_bytes(static_cast<uint32_t>(c.sw.mtu.count) + 42U);
     t.speedup = c.sw.speedup;
     return t;
 }

@@ -16,11 +16,11 @@ struct timing {
     uint32_t switch_cycles = 0;     ///< header in -> header out at zero load (>= 2)
     uint32_t fc_cycles = 0;         ///< buffer freed -> FCCL known at the sender
     uint32_t refresh_cycles = 0;    ///< forced FC refresh period
+    uint32_t fc_min_interval_cycles = 0;  ///< at most one FC packet per (port, VL) per this
     uint32_t rx_proc_cycles = 0;    ///< endpoint tail arrival -> credits freed
     uint32_t buffer_blocks = 0;     ///< switch input buffer per port per VL
     uint32_t ep_buffer_blocks = 0;  ///< endpoint receive buffer per VL
     uint32_t outbuf_beats = 0;      ///< switch egress staging per output, in beats
-    uint32_t mtu_packet_blocks = 0; ///< blocks of the largest packet (MTU payload + headers)
     double speedup = 1.0;
 };
 
