@@ -22,6 +22,9 @@ extern "C" int sc_main(int argc, char* argv[]) {
     ndr::tb::add_traffic_command(app, action);
     ndr::tb::add_config_command(app, action);
     ndr::tb::add_bench_command(app, action);
+    ndr::tb::add_run_command(app, action);
+    ndr::tb::add_gen_command(app, action);
+    ndr::tb::add_import_command(app, action);
     try {
         app.parse(argc, argv);
         return action ? action() : 0;

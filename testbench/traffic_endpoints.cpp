@@ -198,7 +198,7 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
             if (peer.engine == nullptr) continue;
             for (uint32_t vl = 0; vl < vls_; ++vl) {
                 fc_.mark(ep * vls_ + vl);
-                peer.engine->schedule(std::max(t, eps_[ep].tx_free) + tm_.link_cycles,
+                peer.engine->schedule(std::max(t, eps_[ep].tx_free) + peer.link_cycles,
                                       event{cycle::EV_FCTBS, static_cast<uint8_t>(vl), peer.port,
                                             0, eps_[ep].tx[vl].fctbs(), 0});
             }
@@ -210,7 +210,7 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
         [&](uint32_t k) {
             const cycle::link_peer& peer = eps_[k / vls_].peer;
             if (peer.engine == nullptr) return;
-            peer.engine->schedule(t + tm_.fc_cycles,
+            peer.engine->schedule(t + tm_.fc_cycles - tm_.link_cycles + peer.link_cycles,
                                   event{cycle::EV_FC, static_cast<uint8_t>(k % vls_), peer.port,
                                         0, eps_[k / vls_].rx[k % vls_].fccl(), 0});
         },
@@ -308,7 +308,7 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
         ep.txfree_pending = true;
         schedule(ep.tx_free, event{EV_TXFREE, 0, e, 0, 0, 0});
     }
-    ep.peer.engine->schedule(t + tm_.link_cycles, event{cycle::EV_HDR, 0, ep.peer.port, idx, 0, 0});
+    ep.peer.engine->schedule(t + ep.peer.link_cycles, event{cycle::EV_HDR, 0, ep.peer.port, idx, 0, 0});
 }
 
 void traffic_endpoints::deliver(cycle_t t, uint16_t e, uint32_t pkt) {

@@ -21,8 +21,8 @@ traffic_outcome run_traffic(const cfg::config& c) {
     traffic_endpoints eps(c, tm, pool);
     for (uint32_t p = 0; p < c.sw.ports; ++p) {
         const auto port = static_cast<uint16_t>(p);
-        sw.connect(port, cycle::link_peer{&eps, port}, tm.ep_buffer_blocks);
-        eps.connect(port, cycle::link_peer{&sw, port}, tm.buffer_blocks);
+        sw.connect(port, cycle::link_peer{&eps, port, tm.link_cycles}, tm.ep_buffer_blocks);
+        eps.connect(port, cycle::link_peer{&sw, port, tm.link_cycles}, tm.buffer_blocks);
     }
     cycle::sim_status status;
     cycle::engine_driver d_sw("switch", sw, tm.cycle_ps, status);

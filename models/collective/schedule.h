@@ -1,6 +1,53 @@
 // A collective decomposed into point-to-point transfers (one RDMA WRITE message each) with
 // dependencies: what the host-side collective engine of every HCA executes, and what the
 // reference executor (schedule_exec.h) runs on real data to prove the decomposition right.
+//
+// Buffer layout (per rank, `schedule::buffer_bytes`), S = coll_params::bytes. Data are cut into
+// n blocks on element boundaries: block i holds E/n elements, the first E%n blocks one more
+// (E = S / dtype_bytes), as NCCL splits; block_range() gives block i.
+//   allreduce       [0,S) input; on return every rank holds the elementwise reduction.
+//   reduce_scatter  [0,S) input (n blocks); on return rank i's block i holds the reduced
+//                   block i (other blocks are scratch).
+//   allgather       [0,S); rank i's input is its block i; on return all blocks, rank order.
+//   alltoall        2S: [0,S) send blocks (block j for rank j), [S,2S) receive blocks (block
+//                   i from rank i). Requires S % (n * dtype_bytes) == 0 (equal blocks). The
+//                   own block is a local_copy (no network transfer).
+//   broadcast       [0,S); the root's input ends up in every rank.
+//   reduce          [0,S); the root ends with the reduction (others' buffers are scratch).
+//   barrier         0 bytes; every transfer is a 0-byte token.
+//   send, recv, rdma_write, rdma_read: nranks must be 2; rank 0 is the local side (the
+//                   caller / initiator), rank 1 the peer (coll_params::root is ignored and
+//                   not range-checked: it may hold the peer's rank in a wider communicator).
+//                   send and rdma_write move [0,S) from rank 0 to rank 1; recv and rdma_read
+//                   move it from rank 1 to rank 0 (for rdma_read the initiator is the xfer's
+//                   dst). One transfer, never chunked.
+//
+// Reduce transfers: a transfer with `reduce` applies dst = dst (op) incoming atomically when it
+// has fully arrived. Two reduce transfers into the same range of a rank may be unordered (the
+// op is commutative; tree nodes receive from both children at once); any other pair of
+// accesses to overlapping bytes of one rank with at least one write is ordered by `deps`
+// (checked exhaustively by find_races, schedule_exec.h).
+//
+// Chunking: coll_params::chunk_bytes is rounded down to whole elements (at least one); each
+// step's range is cut into ceil(len / chunk) transfers of `chunk` bytes, the last shorter.
+//
+// Algorithms (documented in detail where they are built, ring.cpp, tree.cpp, rhd.cpp,
+// alltoall.cpp, schedule.cpp):
+//   ring      allreduce (n-1 reduce-scatter + n-1 allgather steps), reduce_scatter and
+//             allgather (n-1 steps), broadcast (pipelined chain root, root+1, ...), reduce
+//             (chain root+1, root+2, ..., root). Chunk c of step k on rank r depends on chunk c
+//             of step k-1 arriving at r.
+//   tree      allreduce: NCCL double binary tree (dtree_node); broadcast/reduce: binomial tree
+//             rooted at `root` (tree.cpp), pipelined by chunks.
+//   rhd       allreduce (Rabenseifner), reduce_scatter (recursive halving), allgather
+//             (recursive doubling); non-powers of two fold the first 2*(n-pof2) ranks in pairs
+//             first and unfold at the end (MPICH).
+//   pairwise  alltoall: n-1 steps, step k sends rank i's block (i+k)%n; step k waits for the
+//             rank's step k-1 send.
+//   rhd       barrier: dissemination (ceil(log2 n) rounds of 0-byte tokens, round j to
+//             (i + 2^j) % n). There is no dedicated algo_kind: dissemination is the recursive
+//             doubling pattern generalised to any n.
+//   direct    send, recv, rdma_write, rdma_read.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -18,7 +65,7 @@ struct coll_params {
     uint32_t nranks = 2;
     uint64_t bytes = 0;
     uint32_t dtype_bytes = 4;      ///< element size; transfers split on element boundaries
-    uint32_t root = 0;             ///< broadcast/reduce root; peer rank for send/recv
+    uint32_t root = 0;             ///< broadcast/reduce root (< nranks); p2p ops ignore it
     uint64_t chunk_bytes = 1 << 20;///< pipelining unit (NCCL-like); 0 = no chunking
 };
 
@@ -36,15 +83,60 @@ struct xfer {
     std::vector<uint32_t> deps;
 };
 
+/// A copy inside one rank's buffer, done by the host before any transfer (no network
+/// traffic): alltoall's own block.
+struct local_copy {
+    uint32_t rank = 0;
+    uint64_t bytes = 0;
+    uint64_t src_offset = 0;
+    uint64_t dst_offset = 0;
+};
+
 struct schedule {
     coll_params params;
     algo_kind algo = algo_kind::ring;  ///< resolved (never auto_)
     uint64_t buffer_bytes = 0;         ///< per-rank working buffer
     std::vector<xfer> xfers;           ///< in a valid topological order of deps
+    std::vector<local_copy> local_copies;  ///< before every transfer, in any order
 };
 
-/// Resolves algo auto_ by op, size and rank count (documented in schedule.cpp).
+/// Byte range of block i of n over `total_bytes` cut on `elem_bytes` boundaries: E/n elements
+/// each, the first E%n blocks one more (E = total_bytes / elem_bytes, as NCCL splits).
+struct byte_range {
+    uint64_t offset = 0;
+    uint64_t bytes = 0;
+};
+byte_range block_range(uint64_t total_bytes, uint32_t elem_bytes, uint32_t n, uint32_t i);
+
+/// Resolves algo auto_ by op, size and rank count (a *choice*, modelled on NCCL's tuning):
+///   allreduce: ring if bytes >= AUTO_TREE_MAX_BYTES (1 MiB) or nranks <= 4, else tree. NCCL
+///              picks its double binary tree for small and medium messages at scale (latency
+///              2 log2 n steps instead of 2(n-1)) and the ring for large ones (bandwidth);
+///              rhd is never chosen automatically.
+///   reduce_scatter, allgather, broadcast, reduce: ring; alltoall: pairwise; barrier: rhd
+///   (dissemination); send, recv, rdma_write, rdma_read: direct.
+/// Never returns auto_; `bytes` and `nranks` only matter for allreduce.
+inline constexpr uint64_t AUTO_TREE_MAX_BYTES = uint64_t{1} << 20;
+inline constexpr uint32_t AUTO_RING_MAX_RANKS = 4;
 algo_kind choose_algo(op_kind op, uint64_t bytes, uint32_t nranks);
+
+/// True if `algo` (auto_ included) can build `op`.
+bool algo_supported(op_kind op, algo_kind algo);
+
+/// One rank's place in a tree over ranks 0..n-1; -1 = none.
+struct tree_node {
+    int32_t parent = -1;
+    int32_t child0 = -1;
+    int32_t child1 = -1;
+};
+/// NCCL's binary tree (ncclGetBtree): rooted at 0, whose only child is the largest power of
+/// two below n; a rank with lowest set bit b has children rank -/+ b/2 (the second child
+/// shrunk into range), odd ranks are leaves.
+tree_node btree_node(uint32_t n, uint32_t rank);
+/// NCCL's double binary tree (ncclGetDtree, Sanders/Speck/Träff 2009): tree 0 = btree; tree
+/// 1 = the mirror image r -> n-1-r of tree 0 for even n (root n-1), tree 0 shifted by one rank
+/// for odd n (root 1). For even n every rank is a leaf in one of the two trees.
+tree_node dtree_node(uint32_t n, uint32_t rank, int tree);
 
 /// Builds the transfer list. Throws std::invalid_argument naming the problem (e.g. algo not
 /// valid for op, nranks < 1, root >= nranks, bytes not a multiple of dtype_bytes).

@@ -358,6 +358,68 @@ std::vector<config_key> build_schema() {
         "max core cycles after the window to deliver the packets created in it"));
     keys.push_back(bool_key("sim.check_invariants", at(M, &sim_config::check_invariants),
         "check lossless flow-control invariants at every event (slower)"));
+    keys.push_back(unit_key("sim.run_time_limit", at(M, &sim_config::run_time_limit), "> 0",
+        positive, "ndrsim run stops with an error (naming what is still running) if the trace "
+        "has not finished by this simulated time"));
+
+    // fabric
+    const auto F = &config::fabric;
+    keys.push_back(choice_key("fabric.topology", at(F, &fabric_config::topology),
+        {"single_switch", "fat_tree"},
+        "single_switch: every host on one switch; fat_tree: folded Clos of switch.ports-radix "
+        "switches with up/down (d-mod-k) routing"));
+    keys.push_back(uint_key("fabric.hosts", at(F, &fabric_config::hosts), 0, 65535,
+        "hosts (one HCA each); 0 = as many as the trace has ranks"));
+    keys.push_back(uint_key("fabric.levels", at(F, &fabric_config::levels), 2, 3,
+        "fat_tree levels (2: up to ports^2/2 hosts, 3: up to ports^3/4)"));
+    keys.push_back(unit_key("fabric.tier1_cable_length",
+        at(F, &fabric_config::tier1_cable_length), "any", nullptr,
+        "leaf-spine cable length; DOMAIN.md §13 'Cable' (30-100 m optics between tiers)"));
+    keys.push_back(unit_key("fabric.tier2_cable_length",
+        at(F, &fabric_config::tier2_cable_length), "any", nullptr,
+        "spine-core cable length (3-level fat tree); DOMAIN.md §13 'Cable'"));
+
+    // hca
+    const auto H = &config::hca;
+    keys.push_back(unit_key("hca.tx_latency", at(H, &hca_config::tx_latency), "any", nullptr,
+        "doorbell to first packet ready (WQE fetch, DMA read start, packetise); DOMAIN.md §13 "
+        "'HCA small-message latency' (~250 ns TX, a choice)"));
+    keys.push_back(unit_key("hca.rx_latency", at(H, &hca_config::rx_latency), "any", nullptr,
+        "last packet received to data placed and completion visible (parse, DMA write, CQE); "
+        "DOMAIN.md §13 (~250 ns RX, a choice)"));
+    keys.push_back(unit_key("hca.pcie_rate", at(H, &hca_config::pcie_rate), "> 0", positive,
+        "payload DMA bandwidth; DOMAIN.md §13 'HCA host interface' (PCIe Gen5 x16 ~63 GB/s)"));
+    keys.push_back(unit_key("hca.message_interval", at(H, &hca_config::message_interval), "any",
+        nullptr, "minimum time between two WQEs of one HCA (1 / message rate); DOMAIN.md §13 "
+        "'HCA message rate' (215 M msg/s)"));
+    keys.push_back(unit_key("hca.mtu", at(H, &hca_config::mtu), "256..4096, power of two",
+        [](uint64_t v) -> std::string {
+            return (v >= 256 && v <= 4096 && (v & (v - 1)) == 0) ? ""
+                                                                  : "must be 256/512/1024/2048/4096 B";
+        },
+        "path MTU: payload bytes per RDMA packet; DOMAIN.md §1.2", true));
+    keys.push_back(uint_key("hca.ack_coalesce", at(H, &hca_config::ack_coalesce), 1, 4096,
+        "the responder acknowledges every N packets and every message's last packet"));
+    keys.push_back(unit_key("hca.ack_timeout", at(H, &hca_config::ack_timeout), "> 0", positive,
+        "RC local ACK timeout before go-back-N retransmission; DOMAIN.md §13 'RC timers' "
+        "(4.096 us x 2^14)"));
+    keys.push_back(uint_key("hca.retry_count", at(H, &hca_config::retry_count), 0, 7,
+        "RC retries of one packet before the run fails; DOMAIN.md §13 'RC timers'"));
+    keys.push_back(uint_key("hca.sl", at(H, &hca_config::sl), 0, 15,
+        "service level of RDMA traffic (switch.sl2vl maps it to a VL)"));
+    keys.push_back(uint_key("hca.max_outstanding", at(H, &hca_config::max_outstanding), 1,
+        1048576, "unacknowledged packets per queue pair"));
+
+    // fault
+    keys.push_back(real_key("fault.icrc_error_rate",
+        at(&config::fault, &fault_config::icrc_error_rate),
+        real_bounds{0.0, true, 1.0, false, "0 <= x < 1"},
+        "probability that a packet reaches an HCA with a bad ICRC (dropped; RC retransmits)"));
+
+    // collective
+    keys.push_back(unit_key("collective.chunk", at(&config::collective,
+        &collective_config::chunk), "> 0", positive,
+        "pipelining unit of ring and tree collectives (NCCL-like chunking)"));
     return keys;
 }
 
@@ -376,8 +438,8 @@ const config_key* find_config_key(std::string_view key) {
 }
 
 const std::vector<std::string>& config_sections() {
-    static const std::vector<std::string> sections{"link", "switch", "endpoint", "traffic",
-                                                    "sim"};
+    static const std::vector<std::string> sections{
+        "link", "switch", "endpoint", "traffic", "sim", "fabric", "hca", "fault", "collective"};
     return sections;
 }
 

@@ -60,6 +60,39 @@ struct traffic_config {
     uint32_t incast_sources = 0;      ///< incast: senders (0 = all other ports)
 };
 
+/// The fabric of `ndrsim run`: hosts (one HCA each) and switches.
+struct fabric_config {
+    std::string topology = "single_switch";  ///< `single_switch` | `fat_tree`
+    uint32_t hosts = 0;                      ///< 0 = as many as the trace has ranks
+    uint32_t levels = 2;                     ///< fat_tree: 2 or 3 (radix = switch.ports)
+    length_mm_t tier1_cable_length{30'000};  ///< leaf-spine cables (§13 'Cable': 30-100 m optics)
+    length_mm_t tier2_cable_length{100'000}; ///< spine-core cables
+};
+
+/// ConnectX-7-class HCA (DOMAIN.md §8, §13).
+struct hca_config {
+    time_ps_t tx_latency{250'000};          ///< doorbell -> first packet ready (§13: ~250 ns)
+    time_ps_t rx_latency{250'000};          ///< last packet in -> data placed + CQE (~250 ns)
+    rate_bps_t pcie_rate{504'000'000'000};  ///< payload DMA, PCIe Gen5 x16 ~63 GB/s (§13)
+    time_ps_t message_interval{4'651};      ///< min time between WQEs: 1 / 215 M msg/s (§13)
+    bytes_t mtu{4096};                      ///< path MTU, payload bytes per packet
+    uint32_t ack_coalesce = 16;             ///< responder ACKs every N packets (and each last)
+    time_ps_t ack_timeout{67'108'864'000};  ///< RC local ACK timeout 4.096 us x 2^14 (§13)
+    uint32_t retry_count = 7;               ///< RC retries before the QP errors out (§13)
+    uint32_t sl = 0;                        ///< service level of RDMA traffic
+    uint32_t max_outstanding = 1024;        ///< unacknowledged packets per QP
+};
+
+/// Fault injection.
+struct fault_config {
+    double icrc_error_rate = 0.0;  ///< probability a packet arrives at an HCA with a bad ICRC
+};
+
+/// Host-side collective engine.
+struct collective_config {
+    bytes_t chunk{1 << 20};  ///< pipelining unit of ring/tree algorithms (NCCL-like)
+};
+
 /// Run control.
 struct sim_config {
     uint64_t seed = 1;
@@ -68,6 +101,7 @@ struct sim_config {
     uint64_t drain_cycles = 200'000;      ///< max cycles after the window to deliver
                                           ///< packets created in it
     bool check_invariants = true;         ///< lossless checks every event
+    time_ps_t run_time_limit{1'000'000'000'000};  ///< `ndrsim run` fails past this simulated time
 };
 
 struct config {
@@ -76,6 +110,10 @@ struct config {
     endpoint_config endpoint;
     traffic_config traffic;
     sim_config sim;
+    fabric_config fabric;
+    hca_config hca;
+    fault_config fault;
+    collective_config collective;
 };
 
 }  // namespace ndr::cfg

@@ -68,10 +68,12 @@ enum event_kind : uint8_t {
     EV_PRIVATE = 16,
 };
 
-/// One end of a point-to-point link: which engine and which of its ports.
+/// One end of a point-to-point link: which engine and which of its ports, and the link's
+/// latency (first beat sent -> first beat received: FEC/PHY + cable), in cycles.
 struct link_peer {
     cycle_engine* engine = nullptr;
     uint16_t port = 0;
+    uint32_t link_cycles = 1;
 };
 
 }  // namespace ndr::cycle

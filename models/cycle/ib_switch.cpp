@@ -24,7 +24,8 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool,
       pool_(pool),
       routes_(std::move(routes)),
       sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)),
-      fc_(std::size_t{c.sw.ports} * c.sw.vls, tm.fc_min_interval_cycles) {
+      fc_(std::size_t{c.sw.ports} * c.sw.vls, tm.fc_min_interval_cycles),
+      fc_proc_cycles_(tm.fc_cycles - tm.link_cycles) {
     if (ports_ > 64) throw std::invalid_argument("ib_switch: at most 64 ports");
     const auto table = golden::vl_arb_table::parse(
         c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high),
@@ -58,6 +59,7 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool,
     stats_.credit_stall_cycles.assign(vls_, 0);
     stats_.out_blocks.assign(ports_, 0);
     stats_.out_busy_cycles.assign(ports_, 0);
+    total_out_beats_.assign(ports_, 0);
 }
 
 void ib_switch::connect(uint16_t port, link_peer peer, uint32_t peer_buffer_blocks) {
@@ -129,7 +131,7 @@ void ib_switch::refresh(cycle_t t) {
         for (uint32_t vl = 0; vl < vls_; ++vl) {
             const uint32_t k = p * vls_ + vl;
             fc_.mark(k);
-            peers_[p].engine->schedule(depart + tm_.link_cycles,
+            peers_[p].engine->schedule(depart + peers_[p].link_cycles,
                                        event{EV_FCTBS, static_cast<uint8_t>(vl), peers_[p].port,
                                              0, out_tx_[k].fctbs(), 0});
         }
@@ -273,7 +275,7 @@ void ib_switch::send_fc(cycle_t t) {
         [&](uint32_t k) {
             const link_peer& peer = peers_[k / vls_];
             if (peer.engine == nullptr) return;
-            peer.engine->schedule(t + tm_.fc_cycles, event{EV_FC, static_cast<uint8_t>(k % vls_),
+            peer.engine->schedule(t + fc_proc_cycles_ + peer.link_cycles, event{EV_FC, static_cast<uint8_t>(k % vls_),
                                                            peer.port, 0, in_rx_[k].fccl(), 0});
             if (in_window_) ++stats_.fc_packets;
         },

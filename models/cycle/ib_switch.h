@@ -51,6 +51,13 @@ public:
     void connect(uint16_t port, link_peer peer, uint32_t peer_buffer_blocks);
     /// Schedules the measurement window [start, end).
     void set_window(cycle_t start, cycle_t end);
+    /// Opens / closes the statistics window now (for runs whose end is not known up front).
+    void begin_stats(cycle_t t) { window_start(t); win_start_ = t; }
+    void end_stats(cycle_t t) {
+        if (in_window_) window_end(t);
+    }
+    /// Beats started on output port p's link since the start (all time, not windowed).
+    uint64_t total_out_beats(uint16_t p) const { return total_out_beats_[p]; }
     /// Schedules the first forced FC refresh round.
     void start(cycle_t now);
     const switch_stats& stats() const { return stats_; }
@@ -123,6 +130,7 @@ private:
     golden::sl2vl_table sl2vl_;
     std::vector<uint32_t> xbar_cycles_;  ///< by beats: ceil(beats / speedup)
     fc_pacer fc_;                        ///< FC packets per (input port, VL)
+    uint32_t fc_proc_cycles_;            ///< FC generate + consume (link latency is per port)
 
     // Ports.
     std::vector<link_peer> peers_;
@@ -144,6 +152,7 @@ private:
     std::vector<uint64_t> stalled_;               ///< per VL: outputs credit-stalled
     std::vector<cycle_t> stall_since_;            ///< [out*vls + vl]
     uint64_t inside_ = 0;
+    std::vector<uint64_t> total_out_beats_;
     std::deque<uint32_t> ingress_;  ///< cut-through: packets in the ingress pipeline, in order
     bool refresh_due_ = false;
 

@@ -176,6 +176,7 @@ void ib_switch::commit(cycle_t t, const grant& g) {
     tx.on_send(n);
     out_arb_[g.out].commit(g.vl, p.wire_bytes);
     p.vl = g.vl;
+    total_out_beats_[g.out] += beats;
     if (in_window_) {
         stats_.out_blocks[g.out] += n;
         stats_.out_busy_cycles[g.out] += beats;
@@ -185,7 +186,7 @@ void ib_switch::commit(cycle_t t, const grant& g) {
     if (peer.engine == nullptr) {
         throw invariant_error(fmt::format("switch output port {} is not connected", g.out));
     }
-    peer.engine->schedule(link_start + tm_.link_cycles, event{EV_HDR, 0, peer.port, g.pkt, 0, 0});
+    peer.engine->schedule(link_start + peer.link_cycles, event{EV_HDR, 0, peer.port, g.pkt, 0, 0});
 }
 
 void ib_switch::track_stalls(cycle_t t, const std::vector<uint64_t>& blocked_now) {

@@ -29,6 +29,12 @@ struct packet {
     uint8_t tagged = 0;       ///< created inside the measurement window
     uint8_t live = 0;         ///< allocated (not freed)
     uint8_t in_port = 0;      ///< switch input port it arrived on
+    uint8_t kind = 0;         ///< HCA traffic: data, read request/response, ACK, NAK
+    uint8_t opcode = 0;       ///< BTH opcode (golden/opcode.h)
+    uint32_t psn = 0;         ///< BTH PSN (24 bits)
+    uint32_t msg = 0;         ///< HCA message it belongs to
+    uint32_t index = 0;       ///< packet index within the message
+    uint32_t qp = 0;          ///< HCA queue pair (the sender's; for ACK/NAK the acked QP)
     cycle_t hdr_in = 0;       ///< cycle the header arrived at the current switch input
 };
 

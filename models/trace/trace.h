@@ -2,6 +2,7 @@
 // Loading validates everything and reports the first problem as `FILE:LINE: FIELD: REASON`.
 #pragma once
 #include <cstdint>
+#include <istream>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -42,6 +43,10 @@ struct op_record {
 };
 
 /// The members' view of one collective: the records sharing (comm, seq).
+/// Point-to-point records form instances too: a send/recv pair is one instance with op send,
+/// ranks {sender, receiver}, records {send record, recv record} and root = the receiver's
+/// communicator rank; an rdma_write/rdma_read is one instance with ranks {initiator, target},
+/// records {initiator record} (the target has none) and root = the target's communicator rank.
 struct collective_instance {
     uint32_t comm = 0;
     uint64_t seq = 0;
@@ -51,6 +56,7 @@ struct collective_instance {
     uint32_t root = 0;                   ///< communicator-relative
     std::vector<uint32_t> ranks;         ///< global ranks, communicator order
     std::vector<uint32_t> records;       ///< index into trace::records, per member
+    uint32_t line = 0;                   ///< line of the first record (for messages)
 };
 
 struct trace {
@@ -65,5 +71,26 @@ struct trace {
 
 /// Reads and validates a trace; throws trace_error("FILE:LINE: FIELD: REASON").
 trace load_trace(const std::string& path);
+/// As load_trace, from a stream; `path` is only used in messages and stored in trace::path.
+trace parse_trace(std::istream& in, const std::string& path);
+
+/// Largest accepted nranks (global ranks) in a header.
+inline constexpr uint32_t max_ranks = 65536;
+/// Largest accepted `count` (elements), 2^48.
+inline constexpr uint64_t max_count = uint64_t{1} << 48;
+/// Largest accepted time in ns (`duration_ns`, `gap_ns`, `issue_ns`): 10^15 ns, about 11.6 days.
+inline constexpr uint64_t max_time_ns = 1'000'000'000'000'000;
+
+/// S in bytes as nccl-tests defines it (DOMAIN.md §9) for `count` elements of `dt` on a
+/// communicator of `comm_size` ranks: allreduce/broadcast/reduce/alltoall/send/recv/rdma_*:
+/// count * size; reduce_scatter/allgather: count * size * comm_size; barrier: 0.
+uint64_t collective_bytes(coll::op_kind op, uint64_t count, coll::dtype dt, uint32_t comm_size);
+
+/// True for records paired or addressed by `peer`: send, recv, rdma_write, rdma_read.
+bool is_point_to_point(coll::op_kind op);
+/// True for ops that take a `redop`: allreduce, reduce_scatter, reduce.
+bool has_redop(coll::op_kind op);
+/// True for ops that take a `root`: broadcast, reduce.
+bool has_root(coll::op_kind op);
 
 }  // namespace ndr::trace

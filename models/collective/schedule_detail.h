@@ -1,0 +1,38 @@
+// Internal helpers shared by the schedule builders (ring.cpp, tree.cpp, rhd.cpp,
+// alltoall.cpp, schedule.cpp). Not part of the public interface.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "collective/schedule.h"
+
+namespace ndr::coll::detail {
+
+/// Effective chunk size in bytes: chunk_bytes rounded down to whole elements (at least one
+/// element); chunk_bytes 0 = no chunking (UINT64_MAX).
+uint64_t effective_chunk(const coll_params& p);
+
+/// Number of chunks a range of `len` bytes is cut into (0 for an empty range).
+inline uint64_t chunk_count(uint64_t len, uint64_t chunk) {
+    return len == 0 ? 0 : (len - 1) / chunk + 1;
+}
+
+/// Chunk k of the range r.
+inline byte_range chunk_of(byte_range r, uint64_t chunk, uint64_t k) {
+    const uint64_t off = k * chunk;
+    const uint64_t left = r.bytes - off;
+    return byte_range{r.offset + off, left < chunk ? left : chunk};
+}
+
+/// Appends a transfer and returns its index.
+uint32_t add_xfer(schedule& s, uint32_t src, uint32_t dst, byte_range src_r, uint64_t dst_off,
+                  bool reduce, std::vector<uint32_t> deps);
+
+/// Builders: fill s.xfers / s.local_copies / s.buffer_bytes for validated parameters.
+void build_ring(const coll_params& p, schedule& s);
+void build_tree(const coll_params& p, schedule& s);
+void build_rhd(const coll_params& p, schedule& s);
+void build_pairwise(const coll_params& p, schedule& s);
+void build_dissemination(const coll_params& p, schedule& s);
+
+}  // namespace ndr::coll::detail

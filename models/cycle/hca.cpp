@@ -1,0 +1,279 @@
+#include "cycle/hca.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "cycle/invariant_error.h"
+#include "golden/ib_packet.h"
+#include "golden/opcode.h"
+#include "golden/sl2vl.h"
+
+namespace ndr::cycle {
+
+
+hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, uint32_t hosts)
+    : tm_(tm),
+      pool_(pool),
+      hosts_(hosts),
+      vls_(c.sw.vls),
+      sl_(static_cast<uint8_t>(c.hca.sl)),
+      vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls).vl(static_cast<uint8_t>(c.hca.sl))),
+      mtu_(static_cast<uint32_t>(c.hca.mtu.count)),
+      tx_cycles_(ps_to_cycles(c.hca.tx_latency.ps, tm.cycle_ps, 1)),
+      rx_cycles_(ps_to_cycles(c.hca.rx_latency.ps, tm.cycle_ps, 1)),
+      wqe_cycles_(ps_to_cycles(c.hca.message_interval.ps, tm.cycle_ps, 0)),
+      pcie_bytes_per_cycle_(static_cast<double>(c.hca.pcie_rate.bps) / 8.0 *
+                            static_cast<double>(tm.cycle_ps) * 1e-12),
+      ack_coalesce_(c.hca.ack_coalesce),
+      ack_timeout_cycles_(ps_to_cycles(c.hca.ack_timeout.ps, tm.cycle_ps, 1)),
+      retry_count_(c.hca.retry_count),
+      max_outstanding_(c.hca.max_outstanding),
+      icrc_error_rate_(c.fault.icrc_error_rate),
+      fault_state_(c.sim.seed * 0x2545F4914F6CDD1DULL + 17),
+      fc_(std::size_t{hosts} * c.sw.vls, tm.fc_min_interval_cycles),
+      fc_proc_cycles_(tm.fc_cycles - tm.link_cycles) {
+    if (vl_ >= vls_) {
+        throw std::invalid_argument(fmt::format("hca.sl {} maps to VL {}, not a data VL", c.hca.sl, vl_));
+    }
+    const auto table = golden::vl_arb_table::parse(
+        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), vls_);
+    ports_.reserve(hosts);
+    for (uint32_t h = 0; h < hosts; ++h) {
+        host_port hp{std::vector<golden::credit_sender>(vls_, golden::credit_sender(0)),
+                     std::vector<golden::credit_receiver>(
+                         vls_, golden::credit_receiver(tm.ep_buffer_blocks)),
+                     golden::vl_arbiter(table),
+                     link_peer{},
+                     0,
+                     0,
+                     0,
+                     false,
+                     false,
+                     false,
+                     0,
+                     {},
+                     {}};
+        ports_.push_back(std::move(hp));
+    }
+    stats_.tx_beats.assign(hosts, 0);
+    stats_.rx_beats.assign(hosts, 0);
+    stats_.credit_stall_cycles.assign(hosts, 0);
+}
+
+void hca_array::connect(uint32_t h, link_peer peer, uint32_t peer_buffer_blocks) {
+    ports_[h].peer = peer;
+    for (auto& tx : ports_[h].tx) {
+        tx = golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
+    }
+}
+
+void hca_array::start(cycle_t now) {
+    schedule(now + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});
+}
+
+uint32_t hca_array::qp_index(uint32_t src, uint32_t dst) {
+    const uint64_t key = (uint64_t{src} << 32) | dst;
+    const auto it = qp_of_.find(key);
+    if (it != qp_of_.end()) return it->second;
+    const auto idx = static_cast<uint32_t>(qps_.size());
+    queue_pair q;
+    q.src = src;
+    q.dst = dst;
+    qps_.push_back(std::move(q));
+    qp_of_.emplace(key, idx);
+    return idx;
+}
+
+uint32_t hca_array::alloc_message() {
+    uint32_t m;
+    if (!free_msgs_.empty()) {
+        m = free_msgs_.back();
+        free_msgs_.pop_back();
+    } else {
+        m = static_cast<uint32_t>(msgs_.size());
+        msgs_.emplace_back();
+    }
+    msgs_[m] = message{};
+    msgs_[m].live = true;
+    ++live_messages_;
+    return m;
+}
+
+void hca_array::retire_if_done(uint32_t m) {
+    if (msgs_[m].delivered && msgs_[m].acked) free_message(m);
+}
+
+void hca_array::free_message(uint32_t m) {
+    msgs_[m].live = false;
+    free_msgs_.push_back(m);
+    --live_messages_;
+}
+
+void hca_array::post(cycle_t now, verb v, uint32_t src, uint32_t dst, uint64_t bytes,
+                     uint64_t tag) {
+    if (src >= hosts_ || dst >= hosts_ || src == dst) {
+        throw std::invalid_argument(fmt::format("hca: cannot post from host {} to host {}", src, dst));
+    }
+    const uint32_t m = alloc_message();
+    message& msg = msgs_[m];
+    msg.v = v;
+    msg.src = src;
+    msg.dst = dst;
+    msg.bytes = bytes;
+    msg.tag = tag;
+    msg.packets = v == verb::rdma_read
+                      ? 1U
+                      : std::max<uint32_t>(1U, static_cast<uint32_t>((bytes + mtu_ - 1) / mtu_));
+    msg.qp = qp_index(src, dst);
+    ++stats_.messages_posted;
+    host_port& hp = ports_[src];
+    const cycle_t ready = std::max(now + tx_cycles_, hp.wqe_free + wqe_cycles_);
+    hp.wqe_free = ready;
+    schedule(ready, event{EV_MSG_READY, 0, 0, m, 0, 0});
+}
+
+void hca_array::set_timer(cycle_t at, uint64_t token) {
+    uint32_t idx;
+    if (!free_timers_.empty()) {
+        idx = free_timers_.back();
+        free_timers_.pop_back();
+        timers_[idx] = token;
+    } else {
+        idx = static_cast<uint32_t>(timers_.size());
+        timers_.push_back(token);
+    }
+    schedule(at, event{EV_TIMER, 0, 0, idx, 0, 0});
+}
+
+void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
+    for (const event& e : events) {
+        if (e.kind == EV_FCTBS) check_fctbs(t, e);
+    }
+    for (const event& e : events) {
+        switch (e.kind) {
+            case EV_MSG_READY: on_msg_ready(t, e.pkt); break;
+            case EV_TXFREE:
+                ports_[e.port].txfree_pending = false;
+                mark_tx(e.port);
+                break;
+            case EV_HDR: {
+                const packet& p = pool_[e.pkt];
+                golden::credit_receiver& rx = ports_[e.port].rx[p.vl];
+                if (rx.free_blocks() < p.blocks) {
+                    throw invariant_error(fmt::format(
+                        "cycle {}: HCA {} VL {}: receive buffer over capacity: packet {} needs {} "
+                        "blocks, {} free",
+                        t, e.port, p.vl, p.id, p.blocks, rx.free_blocks()));
+                }
+                rx.on_receive(p.blocks);
+                schedule(t + p.beats, event{EV_TAIL, 0, e.port, e.pkt, 0, 0});
+                break;
+            }
+            case EV_TAIL: on_tail(t, e.port, e.pkt); break;
+            case EV_PLACED: {
+                message& m = msgs_[e.pkt];
+                ++stats_.messages_delivered;
+                const uint32_t dst = m.dst;
+                const uint64_t tag = m.tag;
+                m.delivered = true;
+                retire_if_done(e.pkt);
+                if (host_ != nullptr) host_->on_delivered(t, dst, tag);
+                break;
+            }
+            case EV_TIMER: {
+                const uint64_t token = timers_[e.pkt];
+                free_timers_.push_back(e.pkt);
+                if (host_ != nullptr) host_->on_timer(t, token);
+                break;
+            }
+            case EV_QP_TIMER: on_qp_timer(t, e.pkt); break;
+            case EV_FC:
+                try {
+                    ports_[e.port].tx[e.vl].on_fccl(e.a);
+                } catch (const std::logic_error& err) {
+                    throw invariant_error(
+                        fmt::format("cycle {}: HCA {} VL {}: {}", t, e.port, e.vl, err.what()));
+                }
+                mark_tx(e.port);
+                break;
+            case EV_FCTBS: break;  // checked above
+            case EV_FC_FLUSH: fc_.on_flush(e.pkt); break;
+            case EV_RXFREE:
+                ports_[e.port].rx[e.vl].on_free(e.a);
+                fc_.mark(e.port * vls_ + e.vl);
+                break;
+            case EV_REFRESH:
+                refresh_due_ = true;
+                schedule(t + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});
+                break;
+            default: throw std::logic_error("hca_array: unknown event kind");
+        }
+    }
+    for (uint32_t h : tx_dirty_) {
+        ports_[h].tx_dirty = false;
+        try_send(t, h);
+    }
+    tx_dirty_.clear();
+    if (refresh_due_) {
+        refresh_due_ = false;
+        for (uint32_t h = 0; h < hosts_; ++h) {
+            const link_peer& peer = ports_[h].peer;
+            if (peer.engine == nullptr) continue;
+            for (uint32_t vl = 0; vl < vls_; ++vl) {
+                fc_.mark(h * vls_ + vl);
+                peer.engine->schedule(std::max(t, ports_[h].tx_free) + peer.link_cycles,
+                                      event{EV_FCTBS, static_cast<uint8_t>(vl), peer.port, 0,
+                                            ports_[h].tx[vl].fctbs(), 0});
+            }
+        }
+    }
+    fc_.collect(
+        t,
+        [&](uint32_t k) {
+            const link_peer& peer = ports_[k / vls_].peer;
+            if (peer.engine == nullptr) return;
+            peer.engine->schedule(t + fc_proc_cycles_ + peer.link_cycles,
+                                  event{EV_FC, static_cast<uint8_t>(k % vls_), peer.port, 0,
+                                        ports_[k / vls_].rx[k % vls_].fccl(), 0});
+        },
+        [&](uint32_t k, cycle_t at) { schedule(at, event{EV_FC_FLUSH, 0, 0, k, 0, 0}); });
+}
+
+void hca_array::check_fctbs(cycle_t t, const event& e) {
+    golden::credit_receiver& rx = ports_[e.port].rx[e.vl];
+    const uint32_t abr = rx.abr();
+    if (!rx.on_fctbs(e.a)) {
+        throw invariant_error(fmt::format(
+            "cycle {}: HCA {} VL {}: FCTBS {} disagrees with blocks received (ABR {}): a packet "
+            "was lost on the link",
+            t, e.port, e.vl, e.a, abr));
+    }
+}
+
+void hca_array::on_msg_ready(cycle_t t, uint32_t m) {
+    (void)t;
+    const message& msg = msgs_[m];
+    queue_pair& q = qps_[msg.qp];
+    q.messages.push_back(m);
+    activate(msg.qp);
+    mark_tx(msg.src);
+}
+
+void hca_array::activate(uint32_t qp) {
+    queue_pair& q = qps_[qp];
+    if (q.active) return;
+    q.active = true;
+    ports_[q.src].active.push_back(qp);
+}
+
+void hca_array::mark_tx(uint32_t h) {
+    if (!ports_[h].tx_dirty) {
+        ports_[h].tx_dirty = true;
+        tx_dirty_.push_back(h);
+    }
+}
+
+}  // namespace ndr::cycle

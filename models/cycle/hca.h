@@ -1,0 +1,205 @@
+// Cycle-level model of ConnectX-class HCAs (DOMAIN.md §8): all hosts' HCAs in one engine
+// (one SystemC process), each with one IB port.
+//
+// Send path: post (doorbell) -> WQE fetch, payload DMA read start, packetise: hca.tx_latency,
+// at most one WQE per hca.message_interval -> segmentation at hca.mtu with RC opcodes
+// (FIRST/MIDDLE/LAST/ONLY, RETH on the first, ImmDt on the last) -> per-QP round-robin
+// scheduling, payload DMA at hca.pcie_rate -> credits (golden credit_sender) and the VL
+// arbiter into the link.
+// Receive path: per packet at its tail: ICRC check (fault.icrc_error_rate corrupts packets),
+// PSN check (in order: accept; ahead: drop + one NAK "PSN sequence error"; behind: duplicate,
+// re-ACK), ACK every hca.ack_coalesce packets and on each message's last packet; the last
+// packet's data is placed and its CQE visible hca.rx_latency later.
+// Reliability (RC): go-back-N from a NAK's PSN, or from the oldest unacknowledged packet when
+// hca.ack_timeout expires; more than hca.retry_count retries of one packet fails the run.
+// RDMA READ: a request packet; the responder streams READ RESPONSE packets back (they are the
+// acknowledgement); a lost response is recovered by the requester's timeout (request again).
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include "config/sim_config.h"
+#include "cycle/cycle_engine.h"
+#include "cycle/fc_pacer.h"
+#include "cycle/hca_host.h"
+#include "cycle/packet.h"
+#include "cycle/timing.h"
+#include "golden/credit_fc.h"
+#include "golden/vl_arb.h"
+
+namespace ndr::cycle {
+
+enum class verb : uint8_t { rdma_write, send, rdma_read };
+
+struct hca_stats {
+    uint64_t messages_posted = 0;
+    uint64_t messages_delivered = 0;
+    uint64_t data_packets_sent = 0;     ///< first transmissions
+    uint64_t retransmitted_packets = 0;
+    uint64_t timeouts = 0;
+    uint64_t naks_sent = 0;
+    uint64_t acks_sent = 0;
+    uint64_t icrc_drops = 0;            ///< packets dropped for a bad ICRC
+    uint64_t out_of_order_drops = 0;    ///< packets dropped by the PSN check
+    uint64_t payload_bytes_delivered = 0;
+    std::vector<uint64_t> tx_beats;     ///< per host: beats sent on its link (cumulative)
+    std::vector<uint64_t> rx_beats;     ///< per host: beats received (cumulative)
+    std::vector<uint64_t> credit_stall_cycles;  ///< per host: idle link, data waiting, no credit
+};
+
+class hca_array : public cycle_engine {
+public:
+    hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, uint32_t hosts);
+
+    /// Host h's port is cabled to `peer` whose receive buffer holds peer_buffer_blocks per VL.
+    void connect(uint32_t h, link_peer peer, uint32_t peer_buffer_blocks);
+    void set_host(hca_host* host) { host_ = host; }
+    /// Posts a message (a WQE) at cycle `now` (the current or a future cycle) from src to dst.
+    /// `tag` comes back in the completions. RDMA READ moves `bytes` from dst to src.
+    void post(cycle_t now, verb v, uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag);
+    /// Calls host->on_timer(token) at cycle `at` (> the current cycle).
+    void set_timer(cycle_t at, uint64_t token);
+    void start(cycle_t now);
+    const hca_stats& stats() const { return stats_; }
+    uint32_t hosts() const { return hosts_; }
+    /// Messages posted but not yet delivered and acknowledged.
+    uint64_t busy_messages() const { return live_messages_; }
+
+protected:
+    void run_cycle(cycle_t t, const std::vector<event>& events) override;
+
+private:
+    enum : uint8_t {
+        EV_MSG_READY = EV_PRIVATE,  ///< WQE processed: message joins its QP (pkt = message)
+        EV_TXFREE,                  ///< the link of host `port` is free again
+        EV_TAIL,                    ///< last beat of packet `pkt` arrived at host `port`
+        EV_PLACED,                  ///< message `pkt` placed at its destination (rx_latency)
+        EV_TIMER,                   ///< host timer, token in timers_[pkt]
+        EV_QP_TIMER,                ///< RC ACK timer of QP `pkt`
+        EV_FC_FLUSH,
+        EV_RXFREE,
+        EV_REFRESH,
+    };
+    // Packet kinds in packet::kind.
+    enum : uint8_t { PK_DATA = 0, PK_READ_REQ, PK_READ_RESP, PK_ACK, PK_NAK };
+
+    struct message {
+        verb v = verb::rdma_write;
+        uint32_t src = 0;      ///< the host whose HCA transmits the data
+        uint32_t dst = 0;      ///< the host that receives the data
+        uint64_t bytes = 0;
+        uint64_t tag = 0;
+        uint32_t packets = 0;  ///< data packets
+        uint32_t qp = 0;       ///< sending QP
+        uint32_t first_psn = 0;
+        bool read_response = false;  ///< a READ's data stream (responder -> requester)
+        bool delivered = false;      ///< data placed at dst (EV_PLACED done)
+        bool acked = false;          ///< every packet acknowledged
+        bool live = false;
+    };
+    /// One packet of a QP's send window, kept until acknowledged.
+    struct sent_packet {
+        uint32_t psn = 0;
+        uint32_t msg = 0;
+        uint32_t index = 0;  ///< packet index within the message
+        cycle_t sent = 0;
+    };
+    /// A reliable-connected QP: sender state for src -> dst, receiver state for data from dst.
+    struct queue_pair {
+        uint32_t src = 0;
+        uint32_t dst = 0;
+        // sender
+        std::deque<uint32_t> messages;   ///< messages not yet fully transmitted, in order
+        uint32_t next_index = 0;         ///< next new packet of messages.front()
+        uint32_t next_psn = 0;
+        std::deque<sent_packet> window;  ///< sent, not yet acknowledged
+        std::size_t resend = 0;          ///< window[resend..] must be (re)sent first
+        uint32_t retries = 0;
+        bool timer_armed = false;
+        std::deque<uint32_t> unfinished; ///< messages awaiting their last ACK, in PSN order
+        // receiver (packets from dst to src arrive here)
+        uint32_t expected_psn = 0;
+        uint32_t unacked_rx = 0;
+        bool nak_sent = false;
+        bool active = false;             ///< in the host's round-robin list
+    };
+    struct control_packet {
+        uint8_t kind = PK_ACK;
+        uint32_t qp = 0;  ///< the receiving side's QP index (the ACK goes to its dst)
+        uint32_t psn = 0;
+    };
+    struct host_port {
+        std::vector<golden::credit_sender> tx;
+        std::vector<golden::credit_receiver> rx;
+        golden::vl_arbiter arb;
+        link_peer peer;
+        cycle_t tx_free = 0;
+        cycle_t dma_free = 0;
+        cycle_t wqe_free = 0;     ///< WQE engine: next cycle a WQE may be processed
+        bool txfree_pending = false;
+        bool tx_dirty = false;
+        bool stalled = false;
+        cycle_t stall_since = 0;
+        std::deque<uint32_t> active;          ///< QPs with something to send, round robin
+        std::deque<control_packet> control;   ///< ACK/NAK to send (before data)
+    };
+
+    uint32_t qp_index(uint32_t src, uint32_t dst);
+    void on_msg_ready(cycle_t t, uint32_t m);
+    void mark_tx(uint32_t h);
+    void try_send(cycle_t t, uint32_t h);
+    bool send_control(cycle_t t, uint32_t h);
+    bool send_data(cycle_t t, uint32_t h);
+    void transmit(cycle_t t, uint32_t h, uint32_t pkt);
+    void activate(uint32_t qp);
+    void on_tail(cycle_t t, uint32_t h, uint32_t pkt);
+    void receive_data(cycle_t t, uint32_t h, packet& p);
+    void receive_ack(cycle_t t, uint32_t qp, uint32_t psn, bool nak);
+    void queue_control(uint32_t h, uint8_t kind, uint32_t qp, uint32_t psn);
+    void arm_timer(cycle_t t, uint32_t qp);
+    void on_qp_timer(cycle_t t, uint32_t qp);
+    void check_fctbs(cycle_t t, const event& e);
+    uint32_t alloc_message();
+    void free_message(uint32_t m);
+    void retire_if_done(uint32_t m);
+    uint32_t packet_payload(const message& m, uint32_t index) const;
+    uint8_t data_opcode(const message& m, uint32_t index) const;
+
+    timing tm_;
+    packet_pool& pool_;
+    uint32_t hosts_;
+    uint32_t vls_;
+    uint8_t sl_;
+    uint8_t vl_;
+    uint32_t mtu_;
+    uint32_t tx_cycles_;
+    uint32_t rx_cycles_;
+    uint32_t wqe_cycles_;
+    double pcie_bytes_per_cycle_;
+    uint32_t ack_coalesce_;
+    uint64_t ack_timeout_cycles_;
+    uint32_t retry_count_;
+    uint32_t max_outstanding_;
+    double icrc_error_rate_;
+    uint64_t fault_state_;
+    hca_host* host_ = nullptr;
+
+    std::vector<host_port> ports_;
+    std::vector<message> msgs_;
+    std::vector<uint32_t> free_msgs_;
+    uint64_t live_messages_ = 0;
+    std::vector<queue_pair> qps_;
+    std::unordered_map<uint64_t, uint32_t> qp_of_;
+    std::vector<uint64_t> timers_;
+    std::vector<uint32_t> free_timers_;
+    std::vector<uint32_t> tx_dirty_;
+    fc_pacer fc_;
+    uint32_t fc_proc_cycles_;
+    bool refresh_due_ = false;
+    uint64_t next_packet_id_ = 0;
+    hca_stats stats_;
+};
+
+}  // namespace ndr::cycle

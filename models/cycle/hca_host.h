@@ -1,0 +1,23 @@
+// What an HCA tells the software above it (the host-side collective engine): completions and
+// timers. Called from inside the HCA engine's cycle, so a host may post new work right away.
+#pragma once
+#include <cstdint>
+
+#include "cycle/event.h"
+
+namespace ndr::cycle {
+
+class hca_host {
+public:
+    virtual ~hca_host() = default;
+    /// All data of message `msg` (posted by post_*) is placed at its destination host `dst`
+    /// and the completion is visible there (RDMA WRITE with immediate / SEND: receive CQE;
+    /// RDMA READ: the read data is at the requester, which is `dst` here).
+    virtual void on_delivered(cycle_t t, uint32_t dst, uint64_t msg_tag) = 0;
+    /// The sender of message `msg` has its send completion (every packet acknowledged).
+    virtual void on_send_complete(cycle_t t, uint32_t src, uint64_t msg_tag) = 0;
+    /// A timer set with hca_array::set_timer fired.
+    virtual void on_timer(cycle_t t, uint64_t token) = 0;
+};
+
+}  // namespace ndr::cycle

@@ -1,0 +1,174 @@
+// HCA receive side: ICRC and PSN checks, data placement, ACK/NAK generation, RC timers.
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "cycle/hca.h"
+#include "cycle/invariant_error.h"
+
+namespace ndr::cycle {
+
+namespace {
+
+constexpr uint32_t PSN_MASK = 0xFFFFFFU;
+bool psn_le(uint32_t a, uint32_t b) { return ((b - a) & PSN_MASK) < (1U << 23); }
+uint64_t next_random(uint64_t& s) {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+}  // namespace
+
+void hca_array::on_tail(cycle_t t, uint32_t h, uint32_t pkt) {
+    packet& p = pool_[pkt];
+    stats_.rx_beats[h] += p.beats;
+    // The link layer is done with the packet: its receive-buffer blocks are freed.
+    if (tm_.rx_proc_cycles == 0) {
+        ports_[h].rx[p.vl].on_free(p.blocks);
+        fc_.mark(h * vls_ + p.vl);
+    } else {
+        schedule(t + tm_.rx_proc_cycles,
+                 event{EV_RXFREE, p.vl, static_cast<uint16_t>(h), 0, p.blocks, 0});
+    }
+    if (p.dst != h) {
+        throw invariant_error(fmt::format("cycle {}: packet {} for host {} arrived at host {}", t,
+                                          p.id, p.dst, h));
+    }
+    const bool corrupt =
+        icrc_error_rate_ > 0.0 &&
+        static_cast<double>(next_random(fault_state_) >> 11) * 0x1.0p-53 < icrc_error_rate_;
+    if (corrupt) {
+        ++stats_.icrc_drops;  // transport drops it; RC recovers by NAK or timeout
+    } else if (p.kind == PK_ACK || p.kind == PK_NAK) {
+        receive_ack(t, p.qp, p.psn, p.kind == PK_NAK);
+    } else {
+        receive_data(t, h, p);
+    }
+    pool_.free(pkt);
+}
+
+void hca_array::queue_control(uint32_t h, uint8_t kind, uint32_t qp, uint32_t psn) {
+    ports_[h].control.push_back(control_packet{kind, qp, psn});
+    mark_tx(h);
+}
+
+void hca_array::receive_data(cycle_t t, uint32_t h, packet& p) {
+    queue_pair& rq = qps_[qp_index(h, p.src)];  // receiver state for data from p.src
+    const uint32_t sender_qp = p.qp;
+    if (p.psn == rq.expected_psn) {
+        rq.expected_psn = (rq.expected_psn + 1) & PSN_MASK;
+        rq.nak_sent = false;
+        ++rq.unacked_rx;
+        message& m = msgs_[p.msg];
+        const bool last = p.index + 1 == m.packets;
+        if (p.kind != PK_READ_REQ) stats_.payload_bytes_delivered += p.payload_bytes;
+        if (last) {
+            if (p.kind == PK_READ_REQ) {
+                // The responder streams the data back on its own QP once its DMA read starts.
+                m.delivered = true;
+                const uint32_t r = alloc_message();
+                message& resp = msgs_[r];
+                const message& req = msgs_[p.msg];
+                resp.v = verb::rdma_read;
+                resp.read_response = true;
+                resp.src = h;
+                resp.dst = req.src;
+                resp.bytes = req.bytes;
+                resp.tag = req.tag;
+                resp.packets = std::max<uint32_t>(
+                    1U, static_cast<uint32_t>((req.bytes + mtu_ - 1) / mtu_));
+                resp.qp = qp_index(h, req.src);
+                schedule(t + tx_cycles_, event{EV_MSG_READY, 0, 0, r, 0, 0});
+                retire_if_done(p.msg);
+            } else {
+                schedule(t + rx_cycles_, event{EV_PLACED, 0, 0, p.msg, 0, 0});
+            }
+        }
+        if (last || rq.unacked_rx >= ack_coalesce_) {
+            rq.unacked_rx = 0;
+            queue_control(h, PK_ACK, sender_qp, p.psn);
+        }
+        return;
+    }
+    ++stats_.out_of_order_drops;
+    if (psn_le(rq.expected_psn, p.psn)) {  // ahead: a packet before it was lost
+        if (!rq.nak_sent) {
+            rq.nak_sent = true;
+            queue_control(h, PK_NAK, sender_qp, rq.expected_psn);
+        }
+    } else {  // duplicate of something already accepted: acknowledge again
+        queue_control(h, PK_ACK, sender_qp, (rq.expected_psn - 1) & PSN_MASK);
+    }
+}
+
+void hca_array::receive_ack(cycle_t t, uint32_t qp, uint32_t psn, bool nak) {
+    queue_pair& q = qps_[qp];
+    const uint32_t upto = nak ? ((psn - 1) & PSN_MASK) : psn;
+    bool progress = false;
+    while (!q.window.empty() && psn_le(q.window.front().psn, upto) &&
+           !(nak && q.window.front().psn == psn)) {
+        q.window.pop_front();
+        if (q.resend > 0) --q.resend;
+        progress = true;
+    }
+    if (progress) q.retries = 0;
+    while (!q.unfinished.empty()) {
+        const uint32_t m = q.unfinished.front();
+        message& msg = msgs_[m];
+        const uint32_t last_psn = (msg.first_psn + msg.packets - 1) & PSN_MASK;
+        if (!psn_le(last_psn, upto) || (nak && last_psn == psn)) break;
+        q.unfinished.pop_front();
+        msg.acked = true;
+        const bool notify = msg.v != verb::rdma_read;  // reads complete on delivery
+        const uint32_t src = msg.src;
+        const uint64_t tag = msg.tag;
+        retire_if_done(m);
+        if (notify && host_ != nullptr) host_->on_send_complete(t, src, tag);
+    }
+    if (nak) {
+        q.resend = 0;  // go back N: resend the window from the NAK's PSN
+        ++q.retries;
+        if (q.retries > retry_count_) {
+            throw std::runtime_error(fmt::format(
+                "cycle {}: RC retry count ({}) exceeded on QP host {} -> host {} at PSN {}", t,
+                retry_count_, q.src, q.dst, psn));
+        }
+    }
+    if (nak || progress) {
+        activate(qp);
+        mark_tx(q.src);
+    }
+}
+
+void hca_array::arm_timer(cycle_t t, uint32_t qp) {
+    queue_pair& q = qps_[qp];
+    if (q.timer_armed) return;
+    q.timer_armed = true;
+    schedule(t + ack_timeout_cycles_, event{EV_QP_TIMER, 0, 0, qp, 0, 0});
+}
+
+void hca_array::on_qp_timer(cycle_t t, uint32_t qp) {
+    queue_pair& q = qps_[qp];
+    q.timer_armed = false;
+    if (q.window.empty()) return;
+    const cycle_t deadline = q.window.front().sent + ack_timeout_cycles_;
+    if (deadline > t) {
+        q.timer_armed = true;
+        schedule(deadline, event{EV_QP_TIMER, 0, 0, qp, 0, 0});
+        return;
+    }
+    ++stats_.timeouts;
+    if (++q.retries > retry_count_) {
+        throw std::runtime_error(fmt::format(
+            "cycle {}: RC retry count ({}) exceeded on QP host {} -> host {}: no ACK for PSN {}",
+            t, retry_count_, q.src, q.dst, q.window.front().psn));
+    }
+    q.resend = 0;
+    activate(qp);
+    mark_tx(q.src);
+    arm_timer(t, qp);
+}
+
+}  // namespace ndr::cycle

@@ -1,0 +1,189 @@
+// HCA send side: control packets (ACK/NAK), data packets per QP round robin, retransmission.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "cycle/hca.h"
+#include "cycle/invariant_error.h"
+#include "golden/ib_packet.h"
+#include "golden/opcode.h"
+
+namespace ndr::cycle {
+
+uint32_t hca_array::packet_payload(const message& m, uint32_t index) const {
+    if (m.v == verb::rdma_read && !m.read_response) return 0;  // the request carries none
+    const uint64_t off = uint64_t{index} * mtu_;
+    return static_cast<uint32_t>(std::min<uint64_t>(mtu_, m.bytes > off ? m.bytes - off : 0));
+}
+
+uint8_t hca_array::data_opcode(const message& m, uint32_t index) const {
+    const bool first = index == 0;
+    const bool last = index + 1 == m.packets;
+    if (m.read_response) {
+        if (first && last) return golden::RC_RDMA_READ_RESPONSE_ONLY;
+        if (first) return golden::RC_RDMA_READ_RESPONSE_FIRST;
+        return last ? golden::RC_RDMA_READ_RESPONSE_LAST : golden::RC_RDMA_READ_RESPONSE_MIDDLE;
+    }
+    switch (m.v) {
+        case verb::rdma_read: return golden::RC_RDMA_READ_REQUEST;
+        case verb::send:
+            if (first && last) return golden::RC_SEND_ONLY;
+            if (first) return golden::RC_SEND_FIRST;
+            return last ? golden::RC_SEND_LAST : golden::RC_SEND_MIDDLE;
+        case verb::rdma_write:
+        default:
+            // The last packet carries immediate data: the receiver gets a completion.
+            if (first && last) return golden::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+            if (first) return golden::RC_RDMA_WRITE_FIRST;
+            return last ? golden::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE : golden::RC_RDMA_WRITE_MIDDLE;
+    }
+}
+
+void hca_array::try_send(cycle_t t, uint32_t h) {
+    host_port& hp = ports_[h];
+    if (hp.tx_free > t) {
+        if (!hp.txfree_pending) {
+            hp.txfree_pending = true;
+            schedule(hp.tx_free, event{EV_TXFREE, 0, static_cast<uint16_t>(h), 0, 0, 0});
+        }
+        return;
+    }
+    const bool sent = send_control(t, h) || send_data(t, h);
+    // Credit stall: the link is idle, something waits, and the VL has no credit for it.
+    const bool waiting = !hp.control.empty() || !hp.active.empty();
+    const bool stalled = !sent && waiting && !hp.tx[vl_].can_send(1);
+    if (stalled && !hp.stalled) hp.stall_since = t;
+    if (!stalled && hp.stalled) stats_.credit_stall_cycles[h] += t - hp.stall_since;
+    hp.stalled = stalled;
+}
+
+bool hca_array::send_control(cycle_t t, uint32_t h) {
+    host_port& hp = ports_[h];
+    if (hp.control.empty() || !hp.tx[vl_].can_send(1)) return false;
+    const control_packet c = hp.control.front();
+    hp.control.pop_front();
+    const queue_pair& acked = qps_[c.qp];  // the sender's QP: acked.src receives this packet
+    const uint32_t idx = pool_.alloc();
+    packet& p = pool_[idx];
+    p.id = next_packet_id_++;
+    p.created = t;
+    p.kind = c.kind;
+    p.opcode = golden::RC_ACKNOWLEDGE;
+    p.src = static_cast<uint16_t>(h);
+    p.dst = static_cast<uint16_t>(acked.src);
+    p.qp = c.qp;
+    p.psn = c.psn;
+    p.sl = sl_;
+    p.vl = vl_;
+    p.wire_bytes = golden::wire_bytes(0, golden::RC_ACKNOWLEDGE, false);
+    p.blocks = static_cast<uint16_t>(golden::blocks_for_bytes(p.wire_bytes));
+    p.beats = static_cast<uint16_t>((p.wire_bytes + tm_.block_bytes - 1) / tm_.block_bytes);
+    if (c.kind == PK_ACK) {
+        ++stats_.acks_sent;
+    } else {
+        ++stats_.naks_sent;
+    }
+    transmit(t, h, idx);
+    return true;
+}
+
+bool hca_array::send_data(cycle_t t, uint32_t h) {
+    host_port& hp = ports_[h];
+    std::size_t tries = hp.active.size();
+    while (tries-- > 0) {
+        const uint32_t qp = hp.active.front();
+        hp.active.pop_front();
+        queue_pair& q = qps_[qp];
+        const bool resend = q.resend < q.window.size();
+        const bool fresh = !resend && !q.messages.empty() && q.window.size() < max_outstanding_;
+        if (!resend && !fresh) {
+            q.active = false;  // nothing to send until a message, an ACK or a NAK arrives
+            continue;
+        }
+        const uint32_t m = resend ? q.window[q.resend].msg : q.messages.front();
+        const uint32_t index = resend ? q.window[q.resend].index : q.next_index;
+        message& msg = msgs_[m];
+        const uint32_t payload = packet_payload(msg, index);
+        const uint8_t opcode = data_opcode(msg, index);
+        const uint32_t wire = golden::wire_bytes(payload, opcode, false);
+        const uint32_t blocks = golden::blocks_for_bytes(wire);
+        if (!hp.tx[vl_].can_send(blocks)) {
+            hp.active.push_front(qp);  // keep its turn; an FC update will wake us
+            return false;
+        }
+        if (hp.dma_free > t) {  // payload DMA of the previous packet still running
+            hp.active.push_front(qp);
+            if (!hp.txfree_pending) {
+                hp.txfree_pending = true;
+                schedule(hp.dma_free, event{EV_TXFREE, 0, static_cast<uint16_t>(h), 0, 0, 0});
+            }
+            return false;
+        }
+        uint32_t psn;
+        if (resend) {
+            sent_packet& sp = q.window[q.resend];
+            sp.sent = t;
+            psn = sp.psn;
+            ++q.resend;
+            ++stats_.retransmitted_packets;
+        } else {
+            psn = q.next_psn;
+            if (index == 0) msg.first_psn = psn;
+            q.window.push_back(sent_packet{psn, m, index, t});
+            q.next_psn = (q.next_psn + 1) & 0xFFFFFFU;
+            q.resend = q.window.size();
+            if (++q.next_index == msg.packets) {
+                q.messages.pop_front();
+                q.next_index = 0;
+                q.unfinished.push_back(m);
+            }
+            ++stats_.data_packets_sent;
+        }
+        arm_timer(t, qp);
+        hp.dma_free = std::max(hp.dma_free, t) +
+                      static_cast<cycle_t>(std::ceil(payload / pcie_bytes_per_cycle_));
+        const uint32_t idx = pool_.alloc();
+        packet& p = pool_[idx];
+        p.id = next_packet_id_++;
+        p.created = t;
+        p.kind = msg.read_response ? PK_READ_RESP
+                 : msg.v == verb::rdma_read ? PK_READ_REQ
+                                            : PK_DATA;
+        p.opcode = opcode;
+        p.src = static_cast<uint16_t>(h);
+        p.dst = static_cast<uint16_t>(q.dst);
+        p.qp = qp;
+        p.psn = psn;
+        p.msg = m;
+        p.index = index;
+        p.sl = sl_;
+        p.vl = vl_;
+        p.payload_bytes = payload;
+        p.wire_bytes = wire;
+        p.blocks = static_cast<uint16_t>(blocks);
+        p.beats = static_cast<uint16_t>((wire + tm_.block_bytes - 1) / tm_.block_bytes);
+        transmit(t, h, idx);
+        hp.active.push_back(qp);
+        return true;
+    }
+    return false;
+}
+
+void hca_array::transmit(cycle_t t, uint32_t h, uint32_t pkt) {
+    host_port& hp = ports_[h];
+    packet& p = pool_[pkt];
+    hp.tx[p.vl].on_send(p.blocks);
+    hp.arb.commit(p.vl, p.wire_bytes);
+    hp.tx_free = t + p.beats;
+    hp.txfree_pending = true;
+    schedule(hp.tx_free, event{EV_TXFREE, 0, static_cast<uint16_t>(h), 0, 0, 0});
+    stats_.tx_beats[h] += p.beats;
+    if (hp.peer.engine == nullptr) {
+        throw invariant_error(fmt::format("HCA {} is not connected to the fabric", h));
+    }
+    hp.peer.engine->schedule(t + hp.peer.link_cycles,
+                             event{EV_HDR, 0, hp.peer.port, pkt, 0, 0});
+}
+
+}  // namespace ndr::cycle

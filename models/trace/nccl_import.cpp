@@ -1,0 +1,378 @@
+// NCCL INFO log import. Lines are parsed by keyword, never by column (DOMAIN.md §12.1: the
+// text changes between NCCL versions).
+#include "trace/nccl_import.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace ndr::trace {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& path, uint32_t line, std::string_view field,
+                       const std::string& reason) {
+    throw trace_error(fmt::format("{}:{}: {}: {}", path, line, field, reason));
+}
+
+std::vector<std::string> split(std::string_view s) {
+    std::vector<std::string> out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        const std::size_t b = i;
+        while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        if (i > b) out.emplace_back(s.substr(b, i - b));
+    }
+    return out;
+}
+
+std::optional<uint64_t> to_u64(const std::string& s, int base) {
+    if (s.empty()) return std::nullopt;
+    std::string digits = s;
+    if (base == 16 && digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+        digits = digits.substr(2);
+    }
+    for (char ch : digits) {
+        if (!(base == 16 ? std::isxdigit(static_cast<unsigned char>(ch)) : std::isdigit(static_cast<unsigned char>(ch)))) {
+            return std::nullopt;
+        }
+    }
+    if (digits.empty() || digits.size() > (base == 16 ? 16u : 19u)) return std::nullopt;
+    return std::stoull(digits, nullptr, base);
+}
+
+/// A line split around "NCCL INFO": who printed it and what follows.
+struct nccl_line {
+    std::string process;  ///< "host:pid" (thread id dropped); empty if the prefix is trimmed
+    uint32_t dev = 0;     ///< cudaDev from "[N]"
+    std::vector<std::string> words;  ///< after "NCCL INFO"
+};
+
+std::optional<nccl_line> split_info(const std::string& raw) {
+    const std::string marker = " NCCL INFO ";
+    std::size_t p = raw.find(marker);
+    std::size_t skip = marker.size();
+    if (p == std::string::npos) {
+        if (raw.rfind("NCCL INFO ", 0) != 0) return std::nullopt;
+        p = 0;
+        skip = marker.size() - 1;
+    }
+    nccl_line l;
+    l.words = split(std::string_view(raw).substr(p + skip));
+    const std::vector<std::string> pre = split(std::string_view(raw).substr(0, p));
+    for (const std::string& w : pre) {
+        if (w.size() >= 3 && w.front() == '[' && w.back() == ']') {
+            if (auto d = to_u64(w.substr(1, w.size() - 2), 10); d && *d < 1'000'000) {
+                l.dev = static_cast<uint32_t>(*d);
+            }
+        } else if (std::count(w.begin(), w.end(), ':') >= 2) {
+            l.process = w.substr(0, w.rfind(':'));  // host:pid:tid -> host:pid
+        }
+    }
+    return l;
+}
+
+/// Value following `key` in words, if any.
+std::optional<std::string> after(const std::vector<std::string>& w, std::string_view key) {
+    for (std::size_t i = 0; i + 1 < w.size(); ++i) {
+        if (w[i] == key) return w[i + 1];
+    }
+    return std::nullopt;
+}
+
+bool looks_like_nccl(const std::string& raw) {
+    for (const char* lvl : {" NCCL INFO", " NCCL WARN", " NCCL TRACE", " NCCL ABORT", " NCCL VERSION"}) {
+        if (raw.find(lvl) != std::string::npos) return true;
+    }
+    return raw.rfind("NCCL ", 0) == 0;
+}
+
+bool is_coll(const nccl_line& l) {
+    return l.words.size() >= 2 && l.words[0].size() > 1 && l.words[0].back() == ':' && l.words[1] == "opCount";
+}
+
+bool is_init(const nccl_line& l) {
+    const auto c = after(l.words, "comm");
+    return c && c->rfind("0x", 0) == 0 && after(l.words, "rank") &&
+           (after(l.words, "nRanks") || after(l.words, "nranks"));
+}
+
+std::optional<coll::op_kind> nccl_op(std::string name) {
+    name.pop_back();  // the ':'
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    if (name == "allreduce") return coll::op_kind::allreduce;
+    if (name == "reducescatter") return coll::op_kind::reduce_scatter;
+    if (name == "allgather") return coll::op_kind::allgather;
+    if (name == "alltoall") return coll::op_kind::alltoall;
+    if (name == "broadcast" || name == "bcast") return coll::op_kind::broadcast;
+    if (name == "reduce") return coll::op_kind::reduce;
+    if (name == "send") return coll::op_kind::send;
+    if (name == "recv") return coll::op_kind::recv;
+    return std::nullopt;
+}
+
+/// One process's handle on a communicator, from its INIT line(s).
+struct local_comm {
+    std::string process;
+    uint32_t dev = 0;
+    std::string ptr;
+    uint32_t rank = 0;
+    uint32_t nranks = 0;
+    std::string comm_id;  ///< "commId 0x..." when printed, else empty
+    uint32_t line = 0;    ///< first INIT line
+    uint32_t global = 0;  ///< global communicator index
+};
+
+struct endpoint_key {
+    std::string process;
+    uint32_t dev;
+    bool operator<(const endpoint_key& o) const {
+        return std::tie(process, dev) < std::tie(o.process, o.dev);
+    }
+};
+
+}  // namespace
+
+nccl_import import_nccl_log(std::istream& in, const std::string& path) {
+    nccl_import res;
+    std::vector<std::string> lines;
+    for (std::string raw; std::getline(in, raw);) {
+        if (!raw.empty() && raw.back() == '\r') raw.pop_back();
+        lines.push_back(std::move(raw));
+    }
+    // Pass 1: INIT lines -> local communicators keyed by (process, comm pointer).
+    std::map<std::pair<std::string, std::string>, uint32_t> local_of;
+    std::vector<local_comm> locals;
+    std::vector<uint32_t> coll_line_nos;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto no = static_cast<uint32_t>(i + 1);
+        const std::string& raw = lines[i];
+        if (raw.find_first_not_of(" \t") == std::string::npos) continue;
+        const auto l = split_info(raw);
+        if (l && is_coll(*l)) {
+            coll_line_nos.push_back(no);
+            continue;
+        }
+        if (!l || !is_init(*l)) {
+            ++res.skipped;
+            if (!looks_like_nccl(raw)) ++res.unrecognised;
+            continue;
+        }
+        ++res.init_lines;
+        local_comm c;
+        c.process = l->process;
+        c.dev = l->dev;
+        c.ptr = *after(l->words, "comm");
+        c.line = no;
+        const auto rank = to_u64(*after(l->words, "rank"), 10);
+        auto nr_text = after(l->words, "nRanks");
+        if (!nr_text) nr_text = after(l->words, "nranks");
+        const auto nr = to_u64(*nr_text, 10);
+        if (!rank) fail(path, no, "rank", fmt::format("expected a decimal rank, got '{}'", *after(l->words, "rank")));
+        if (!nr || *nr == 0 || *nr > max_ranks) {
+            fail(path, no, "nRanks", fmt::format("expected a rank count 1..{}, got '{}'", max_ranks, *nr_text));
+        }
+        if (*rank >= *nr) fail(path, no, "rank", fmt::format("rank {} is not below nRanks {}", *rank, *nr));
+        c.rank = static_cast<uint32_t>(*rank);
+        c.nranks = static_cast<uint32_t>(*nr);
+        if (auto id = after(l->words, "commId")) c.comm_id = *id;
+        const auto key = std::make_pair(c.process, c.ptr);
+        auto it = local_of.find(key);
+        if (it == local_of.end()) {
+            local_of.emplace(key, static_cast<uint32_t>(locals.size()));
+            locals.push_back(std::move(c));
+            continue;
+        }
+        local_comm& old = locals[it->second];
+        if (old.rank != c.rank || old.nranks != c.nranks || old.dev != c.dev ||
+            (!old.comm_id.empty() && !c.comm_id.empty() && old.comm_id != c.comm_id)) {
+            fail(path, no, "comm", fmt::format("INIT line for comm {} in process '{}' says rank {} of {} "
+                                               "[{}], line {} said rank {} of {} [{}]",
+                                               c.ptr, c.process, c.rank, c.nranks, c.dev, old.line, old.rank,
+                                               old.nranks, old.dev));
+        }
+        if (old.comm_id.empty()) old.comm_id = c.comm_id;
+    }
+
+    // Global communicators: by commId when printed, else by (nRanks, how many communicators the
+    // same process and device initialised before this one).
+    std::map<std::string, uint32_t> global_of;
+    std::map<endpoint_key, uint32_t> ordinal;
+    struct global_comm {
+        std::vector<uint32_t> locals;  ///< by communicator rank; none = missing
+        uint32_t line = 0;
+        std::string label;
+    };
+    constexpr uint32_t none = std::numeric_limits<uint32_t>::max();
+    std::vector<global_comm> globals;
+    for (std::size_t i = 0; i < locals.size(); ++i) {
+        local_comm& c = locals[i];
+        const uint32_t ord = ordinal[{c.process, c.dev}]++;
+        const std::string key = !c.comm_id.empty() ? "id " + c.comm_id : fmt::format("n {} #{}", c.nranks, ord);
+        auto it = global_of.find(key);
+        if (it == global_of.end()) {
+            it = global_of.emplace(key, static_cast<uint32_t>(globals.size())).first;
+            global_comm g;
+            g.locals.assign(c.nranks, none);
+            g.line = c.line;
+            g.label = !c.comm_id.empty() ? "commId " + c.comm_id
+                                         : fmt::format("communicator #{} of {} ranks (no commId)", ord, c.nranks);
+            globals.push_back(std::move(g));
+        }
+        global_comm& g = globals[it->second];
+        if (g.locals.size() != c.nranks) {
+            fail(path, c.line, "nRanks", fmt::format("{} has {} ranks (line {}), this INIT line says {}",
+                                                     g.label, g.locals.size(), g.line, c.nranks));
+        }
+        if (g.locals[c.rank] != none) {
+            fail(path, c.line, "rank", fmt::format("{}: rank {} initialised twice (also line {})", g.label, c.rank,
+                                                   locals[g.locals[c.rank]].line));
+        }
+        g.locals[c.rank] = static_cast<uint32_t>(i);
+        c.global = it->second;
+    }
+    for (const global_comm& g : globals) {
+        std::vector<std::string> missing;
+        for (std::size_t r = 0; r < g.locals.size(); ++r) {
+            if (g.locals[r] == none) missing.push_back(std::to_string(r));
+        }
+        if (!missing.empty()) {
+            std::string m;
+            for (const auto& x : missing) m += (m.empty() ? "" : ", ") + x;
+            fail(path, g.line, "comm", fmt::format("{}: no INIT line for rank{} {} (the log must hold every "
+                                                   "rank's lines)",
+                                                   g.label, missing.size() > 1 ? "s" : "", m));
+        }
+    }
+
+    // Global ranks: the ranks of the largest communicator (the first initialised among equals),
+    // then endpoints outside it in order of first INIT line.
+    std::map<endpoint_key, uint32_t> global_rank;
+    uint32_t world = none;
+    for (std::size_t gi = 0; gi < globals.size(); ++gi) {
+        if (world == none || globals[gi].locals.size() > globals[world].locals.size()) {
+            world = static_cast<uint32_t>(gi);
+        }
+    }
+    std::vector<endpoint_key> endpoints;
+    if (world != none) {
+        for (uint32_t li : globals[world].locals) {
+            global_rank.emplace(endpoint_key{locals[li].process, locals[li].dev},
+                                static_cast<uint32_t>(endpoints.size()));
+            endpoints.push_back({locals[li].process, locals[li].dev});
+        }
+    }
+    for (const local_comm& c : locals) {
+        if (global_rank.emplace(endpoint_key{c.process, c.dev}, static_cast<uint32_t>(endpoints.size())).second) {
+            endpoints.push_back({c.process, c.dev});
+        }
+    }
+
+    trace& t = res.t;
+    t.nranks = static_cast<uint32_t>(endpoints.size());
+    t.name = "imported from " + path;
+    for (std::size_t gi = 0; gi < globals.size(); ++gi) {
+        communicator c;
+        c.id = static_cast<uint32_t>(gi);
+        for (uint32_t li : globals[gi].locals) {
+            c.ranks.push_back(global_rank.at({locals[li].process, locals[li].dev}));
+        }
+        t.comms.push_back(std::move(c));
+        res.comments.push_back(fmt::format("comm {} = {} (first INIT at log line {})", gi, globals[gi].label,
+                                           globals[gi].line));
+    }
+    for (std::size_t r = 0; r < endpoints.size(); ++r) {
+        res.comments.push_back(fmt::format("rank {} = process '{}' cudaDev {}", r, endpoints[r].process,
+                                           endpoints[r].dev));
+    }
+
+    // Pass 2: COLL lines.
+    for (uint32_t no : coll_line_nos) {
+        const nccl_line l = *split_info(lines[no - 1]);
+        const auto& w = l.words;
+        const auto op = nccl_op(w[0]);
+        if (!op) {
+            fail(path, no, "op", fmt::format("unsupported NCCL operation '{}' (supported: AllReduce, "
+                                             "ReduceScatter, AllGather, AlltoAll, Broadcast, Reduce, Send, Recv)",
+                                             w[0].substr(0, w[0].size() - 1)));
+        }
+        const auto need = [&](const char* key) {
+            auto v = after(w, key);
+            if (!v) fail(path, no, key, "missing in the COLL line");
+            return *v;
+        };
+        const auto number = [&](const char* key, int base) {
+            const std::string v = need(key);
+            auto n = to_u64(v, base);
+            if (!n) fail(path, no, key, fmt::format("expected a {} number, got '{}'", base == 16 ? "hex" : "decimal", v));
+            return *n;
+        };
+        const std::string ptr = need("comm");
+        const auto it = local_of.find({l.process, ptr});
+        if (it == local_of.end()) {
+            fail(path, no, "comm", fmt::format("no INIT line for comm {} in process '{}'", ptr, l.process));
+        }
+        const local_comm& lc = locals[it->second];
+        for (const std::string& word : w) {
+            if (word.rfind("[nranks=", 0) == 0 && word.back() == ']') {
+                const auto n = to_u64(word.substr(8, word.size() - 9), 10);
+                if (!n || *n != lc.nranks) {
+                    fail(path, no, "nranks", fmt::format("{} disagrees with the INIT line (line {}: nRanks {})",
+                                                         word, lc.line, lc.nranks));
+                }
+            }
+        }
+        op_record r;
+        r.line = no;
+        r.rank = global_rank.at({lc.process, lc.dev});
+        r.comm = lc.global;
+        r.op = *op;
+        r.seq = number("opCount", 16);
+        const uint64_t count = number("count", 10);
+        const uint64_t dt = number("datatype", 10);
+        const auto d = coll::dtype_from_nccl(static_cast<int>(std::min<uint64_t>(dt, 1000)));
+        if (!d) fail(path, no, "datatype", fmt::format("unknown NCCL datatype {} (0..11, DOMAIN.md §12.1)", dt));
+        r.dt = *d;
+        r.count = *op == coll::op_kind::alltoall ? count * lc.nranks : count;
+        if (has_redop(*op)) {
+            const uint64_t o = number("op", 10);
+            const auto rop = coll::redop_from_nccl(static_cast<int>(std::min<uint64_t>(o, 1000)));
+            if (!rop) {
+                fail(path, no, "op", fmt::format("unsupported NCCL reduction {} (0 sum, 1 prod, 2 max, 3 min, "
+                                                 "4 avg; user-defined ops are not modelled)",
+                                                 o));
+            }
+            r.rop = *rop;
+        }
+        if (has_root(*op) || is_point_to_point(*op)) {
+            const uint64_t root = number("root", 10);
+            if (root >= lc.nranks) {
+                fail(path, no, "root", fmt::format("{} {} out of range for a communicator of {} ranks",
+                                                   is_point_to_point(*op) ? "peer" : "root", root, lc.nranks));
+            }
+            r.root = static_cast<uint32_t>(root);
+        }
+        t.records.push_back(std::move(r));
+        ++res.coll_lines;
+    }
+    // Default ids: the index on the rank.
+    std::vector<uint32_t> index(t.nranks, 0);
+    for (op_record& r : t.records) r.id = index[r.rank]++;
+    return res;
+}
+
+nccl_import import_nccl_log(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw trace_error(fmt::format("{}: cannot open the file", path));
+    return import_nccl_log(in, path);
+}
+
+}  // namespace ndr::trace

@@ -1,0 +1,221 @@
+// `ndrsim gen collective|ddp`: synthetic traces (models/trace/generators.h,
+// docs/trace_format.md "Generators").
+#include <fmt/format.h>
+
+#include <cmath>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+
+#include "cli.h"
+#include "config/config_error.h"
+#include "config/unit_parse.h"
+#include "trace/generators.h"
+#include "trace/trace_writer.h"
+
+namespace ndr::tb {
+
+namespace {
+
+[[noreturn]] void flag_error(const std::string& flag, const std::string& reason) {
+    throw cfg::config_error(cfg::config_source::flag(flag), "", reason);
+}
+
+uint64_t size_arg(const std::string& flag, const std::string& text) {
+    try {
+        return cfg::parse_bytes(text).count;
+    } catch (const cfg::config_error& e) {
+        flag_error(flag, fmt::format("'{}': {}", text, e.reason));
+    }
+}
+
+uint64_t time_ns_arg(const std::string& flag, const std::string& text) {
+    uint64_t ps = 0;
+    try {
+        ps = cfg::parse_time(text).ps;
+    } catch (const cfg::config_error& e) {
+        flag_error(flag, fmt::format("'{}': {}", text, e.reason));
+    }
+    if (ps % 1000 != 0) flag_error(flag, fmt::format("'{}' is not a whole number of ns", text));
+    return ps / 1000;
+}
+
+/// SIZE or MIN:MAX:FACTOR (nccl-tests -b/-e/-f).
+std::vector<uint64_t> sizes_arg(const std::string& text) {
+    const std::size_t c1 = text.find(':');
+    if (c1 == std::string::npos) return {size_arg("--bytes", text)};
+    const std::size_t c2 = text.find(':', c1 + 1);
+    if (c2 == std::string::npos || text.find(':', c2 + 1) != std::string::npos) {
+        flag_error("--bytes", fmt::format("expected SIZE or MIN:MAX:FACTOR, got '{}'", text));
+    }
+    const uint64_t lo = size_arg("--bytes", text.substr(0, c1));
+    const uint64_t hi = size_arg("--bytes", text.substr(c1 + 1, c2 - c1 - 1));
+    const std::string f = text.substr(c2 + 1);
+    if (f.empty() || f.find_first_not_of("0123456789") != std::string::npos || f.size() > 9) {
+        flag_error("--bytes", fmt::format("FACTOR must be a whole number, got '{}'", f));
+    }
+    try {
+        return trace::geometric_sizes(lo, hi, std::stoull(f));
+    } catch (const std::invalid_argument& e) {
+        flag_error("--bytes", e.what());
+    }
+}
+
+template <typename E, typename P>
+E enum_arg(const std::string& flag, const std::string& text, P parse, std::string_view allowed) {
+    if (auto v = parse(text)) return *v;
+    flag_error(flag, fmt::format("unknown value '{}' (allowed: {})", text, allowed));
+}
+
+constexpr std::string_view op_names =
+    "allreduce, reduce_scatter, allgather, alltoall, broadcast, reduce, barrier";
+constexpr std::string_view algo_names = "auto, ring, tree, rhd, pairwise, direct, sharp";
+constexpr std::string_view dtype_names =
+    "int8, uint8, int16, uint16, int32, uint32, int64, uint64, fp16, bf16, fp32, fp64, fp8e4m3, fp8e5m2";
+constexpr std::string_view redop_names = "sum, prod, max, min, avg";
+
+struct collective_opts {
+    std::string op, bytes, dtype = "fp32", redop = "sum", out, name;
+    std::vector<std::string> algos;
+    uint32_t ranks = 0, iters = 1, root = 0;
+};
+
+struct ddp_opts {
+    std::string model, dtype = "fp32", algo = "auto", out, fwd, bwd, opt;
+    uint32_t ranks = 0, steps = 1;
+    double buckets_mb = 25.0;
+    double first_bucket_mb = 1.0;
+};
+
+void write_and_report(const trace::trace& t, const std::string& out, const std::vector<std::string>& comments) {
+    // Validate the generated text with the loader before writing it.
+    const std::string text = trace::to_jsonl(t, comments);
+    std::istringstream in(text);
+    const trace::trace back = trace::parse_trace(in, out);
+    trace::write_trace(t, out, comments);
+    fmt::print("wrote {}: {} ranks, {} collectives, {} records\n", out, back.nranks, back.collectives.size(),
+               back.records.size());
+}
+
+/// Bytes from a MiB count given as a decimal (PyTorch bucket_cap_mb semantics).
+uint64_t mib_arg(const std::string& flag, double mb) {
+    if (!(mb >= 0.0) || mb > 1e6) flag_error(flag, fmt::format("{} out of range (0..1e6 MiB)", mb));
+    return static_cast<uint64_t>(std::llround(mb * 1024.0 * 1024.0));
+}
+
+int run_collective(const collective_opts& o) {
+    trace::collective_sweep p;
+    const auto op = enum_arg<coll::op_kind>("--op", o.op, coll::parse_op, op_names);
+    p.op = op;
+    p.nranks = o.ranks;
+    if (op != coll::op_kind::barrier) {
+        if (o.bytes.empty()) flag_error("--bytes", fmt::format("required for {}", o.op));
+        p.sizes = sizes_arg(o.bytes);
+    } else if (!o.bytes.empty()) {
+        flag_error("--bytes", "a barrier carries no data");
+    }
+    p.algos.clear();
+    for (const std::string& a : o.algos) {
+        p.algos.push_back(enum_arg<coll::algo_kind>("--algo", a, coll::parse_algo, algo_names));
+    }
+    if (p.algos.empty()) p.algos.push_back(coll::algo_kind::auto_);
+    p.dt = enum_arg<coll::dtype>("--dtype", o.dtype, coll::parse_dtype, dtype_names);
+    p.rop = enum_arg<coll::redop>("--redop", o.redop, coll::parse_redop, redop_names);
+    p.root = o.root;
+    p.iters = o.iters;
+    std::string cmd = fmt::format("ndrsim gen collective --op {} --ranks {}", o.op, o.ranks);
+    if (!o.bytes.empty()) cmd += " --bytes " + o.bytes;
+    for (const std::string& a : o.algos) cmd += " --algo " + a;
+    if (o.dtype != "fp32") cmd += " --dtype " + o.dtype;
+    if (o.redop != "sum") cmd += " --redop " + o.redop;
+    if (o.root != 0) cmd += fmt::format(" --root {}", o.root);
+    if (o.iters != 1) cmd += fmt::format(" --iters {}", o.iters);
+    p.name = o.name.empty() ? fmt::format("{} {} ranks", o.op, o.ranks) : o.name;
+    if (!o.name.empty()) cmd += fmt::format(" --name '{}'", o.name);
+    cmd += " -o " + o.out;
+    trace::trace t;
+    try {
+        t = trace::gen_collective(p);
+    } catch (const std::invalid_argument& e) {
+        flag_error("gen collective", e.what());
+    }
+    write_and_report(t, o.out, {"Generated by: " + cmd, "Format: docs/trace_format.md"});
+    return 0;
+}
+
+int run_ddp(const ddp_opts& o) {
+    auto m = trace::find_ddp_model(o.model);
+    if (!m) flag_error("--model", fmt::format("unknown model '{}' (allowed: {})", o.model, trace::ddp_model_names()));
+    if (!o.fwd.empty()) m->fwd_ns = time_ns_arg("--fwd", o.fwd);
+    if (!o.bwd.empty()) m->bwd_ns = time_ns_arg("--bwd", o.bwd);
+    if (!o.opt.empty()) m->opt_ns = time_ns_arg("--opt", o.opt);
+    trace::ddp_params p;
+    p.model = *m;
+    p.nranks = o.ranks;
+    p.steps = o.steps;
+    p.dt = enum_arg<coll::dtype>("--dtype", o.dtype, coll::parse_dtype, dtype_names);
+    p.algo = enum_arg<coll::algo_kind>("--algo", o.algo, coll::parse_algo, algo_names);
+    p.bucket_cap_bytes = mib_arg("--buckets-mb", o.buckets_mb);
+    p.first_bucket_bytes = mib_arg("--first-bucket-mb", o.first_bucket_mb);
+    std::string cmd = fmt::format("ndrsim gen ddp --model {} --ranks {} --buckets-mb {} --first-bucket-mb {} "
+                                  "--steps {} --dtype {} --algo {} --fwd {} --bwd {} --opt {} -o {}",
+                                  o.model, o.ranks, o.buckets_mb, o.first_bucket_mb, o.steps, o.dtype, o.algo,
+                                  cfg::format_time(cfg::time_ps_t{m->fwd_ns * 1000}),
+                                  cfg::format_time(cfg::time_ps_t{m->bwd_ns * 1000}),
+                                  cfg::format_time(cfg::time_ps_t{m->opt_ns * 1000}), o.out);
+    trace::trace t;
+    try {
+        t = trace::gen_ddp(p);
+    } catch (const std::invalid_argument& e) {
+        flag_error("gen ddp", e.what());
+    }
+    const uint64_t grad = m->params * coll::dtype_bytes(p.dt);
+    const auto buckets = trace::ddp_buckets(grad, p.first_bucket_bytes, p.bucket_cap_bytes);
+    write_and_report(t, o.out,
+                     {"Generated by: " + cmd, "Format: docs/trace_format.md",
+                      fmt::format("{}: {} parameters, {} B of {} gradients, {} buckets per step", m->name,
+                                  m->params, grad, o.dtype, buckets.size())});
+    fmt::print("{} buckets per step ({} B of gradients, cap {} B, first bucket {} B)\n", buckets.size(), grad,
+               p.bucket_cap_bytes, p.first_bucket_bytes);
+    return 0;
+}
+
+}  // namespace
+
+void add_gen_command(CLI::App& app, command_action& action) {
+    CLI::App* cmd = app.add_subcommand("gen", "generate a collective trace (docs/trace_format.md)");
+    cmd->require_subcommand(1);
+
+    auto c = std::make_shared<collective_opts>();
+    CLI::App* coll = cmd->add_subcommand("collective", "a size sweep of one collective on all ranks, nccl-tests style");
+    coll->add_option("--op", c->op, std::string("collective: ") + std::string(op_names))->required();
+    coll->add_option("--ranks", c->ranks, "number of ranks, 2..65536")->required();
+    coll->add_option("--bytes", c->bytes,
+                     "size S (nccl-tests) as SIZE or MIN:MAX:FACTOR, e.g. 1MiB:256MiB:4; units B, KiB, MiB, GiB, KB, MB, GB");
+    coll->add_option("--algo", c->algos, "algorithm hint, repeatable: the sweep is emitted once per algo (default auto)")
+        ->allow_extra_args(false);
+    coll->add_option("--dtype", c->dtype, "element type (default fp32)");
+    coll->add_option("--redop", c->redop, "reduction for allreduce, reduce_scatter, reduce (default sum)");
+    coll->add_option("--root", c->root, "root rank for broadcast and reduce (default 0)");
+    coll->add_option("--iters", c->iters, "repetitions of each size (default 1)");
+    coll->add_option("--name", c->name, "trace name in the header");
+    coll->add_option("-o,--output", c->out, "trace file to write")->required();
+    coll->callback([c, &action] { action = [c] { return run_collective(*c); }; });
+
+    auto d = std::make_shared<ddp_opts>();
+    CLI::App* ddp = cmd->add_subcommand("ddp", "data-parallel training steps with bucketed gradient allreduce");
+    ddp->add_option("--model", d->model, "resnet50 or bert-large")->required();
+    ddp->add_option("--ranks", d->ranks, "number of ranks, 2..65536")->required();
+    ddp->add_option("--buckets-mb", d->buckets_mb, "bucket cap in MiB, as PyTorch bucket_cap_mb (default 25)");
+    ddp->add_option("--first-bucket-mb", d->first_bucket_mb, "first bucket cap in MiB, 0 = none (default 1)");
+    ddp->add_option("--steps", d->steps, "training steps (default 1)");
+    ddp->add_option("--dtype", d->dtype, "gradient element type (default fp32)");
+    ddp->add_option("--algo", d->algo, "allreduce algorithm hint (default auto)");
+    ddp->add_option("--fwd", d->fwd, "forward time per step, e.g. 20ms (model default)");
+    ddp->add_option("--bwd", d->bwd, "backward time per step, e.g. 40ms (model default)");
+    ddp->add_option("--opt", d->opt, "optimizer step time, e.g. 1ms (model default)");
+    ddp->add_option("-o,--output", d->out, "trace file to write")->required();
+    ddp->callback([d, &action] { action = [d] { return run_ddp(*d); }; });
+}
+
+}  // namespace ndr::tb

@@ -1,0 +1,68 @@
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "cli.h"
+#include "config/config_error.h"
+#include "run_report.h"
+#include "run_sim.h"
+#include "trace/trace.h"
+
+namespace ndr::tb {
+
+namespace {
+
+struct run_cli_options {
+    config_options cfg;
+    std::string trace;
+    std::string out;
+    std::string pcap;
+    std::string pcap_link;
+    bool quiet = false;
+};
+
+int run(const run_cli_options& o) {
+    const cfg::config c = o.cfg.resolve();
+    trace::trace tr;
+    try {
+        tr = trace::load_trace(o.trace);
+    } catch (const trace::trace_error& e) {
+        throw cfg::config_error(e.what());  // bad input: exit 2 like a bad config
+    }
+    run_options ro;
+    ro.pcap_path = o.pcap;
+    ro.pcap_link = o.pcap_link;
+    const run_outcome out = run_trace(c, tr, ro);
+    const nlohmann::json report = run_report_json(c, tr, out);
+    if (!o.quiet) {
+        fmt::print("ndrsim run: {} ({} ranks) on {}\n", tr.path, tr.nranks, out.topology);
+        fmt::print("{}", run_table(report));
+    }
+    if (!o.out.empty()) {
+        write_file(o.out, "report.json", report.dump(2) + "\n");
+        write_file(o.out, "timeline.json", run_timeline_json(tr, out).dump() + "\n");
+        if (!o.quiet) fmt::print("report: {0}/report.json, timeline: {0}/timeline.json\n", o.out);
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, command_action& action) {
+    CLI::App* cmd = app.add_subcommand(
+        "run", "replay a collective trace on cycle-level HCAs and switches");
+    auto o = std::make_shared<run_cli_options>();
+    cmd->add_option("trace", o->trace, "trace file (JSON Lines, docs/trace_format.md)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    o->cfg.add_to(*cmd);
+    o->cfg.add_key_flag(*cmd, "--hosts", "fabric.hosts", "hosts (default: the trace's ranks)");
+    o->cfg.add_key_flag(*cmd, "--topology", "fabric.topology", "single_switch|fat_tree");
+    cmd->add_option("--out", o->out, "write DIR/report.json and DIR/timeline.json");
+    cmd->add_option("--pcap", o->pcap, "capture the packets of one link to a pcap file");
+    cmd->add_option("--pcap-link", o->pcap_link, "link to capture (default: host 0's uplink)");
+    cmd->add_flag("-q,--quiet", o->quiet, "no table on stdout");
+    cmd->callback([o, &action] { action = [o] { return run(*o); }; });
+}
+
+}  // namespace ndr::tb

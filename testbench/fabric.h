@@ -1,0 +1,58 @@
+// A fabric of cycle-level switches and HCAs built from the config: topology (single switch or
+// fat tree with switch.ports radix), up/down LFTs, per-tier cable latencies, one SystemC
+// process per switch and one for all HCAs. Construct during elaboration (before sc_start).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/sim_config.h"
+#include "cycle/engine_driver.h"
+#include "cycle/hca.h"
+#include "cycle/ib_switch.h"
+#include "cycle/packet.h"
+#include "cycle/timing.h"
+#include "golden/lft.h"
+#include "golden/topology.h"
+
+namespace ndr::tb {
+
+/// One directed link, for utilisation reports: `tx_beats` of its sender over time.
+struct link_ref {
+    std::string name;     ///< e.g. "host3->sw0.p3", "sw0.p40->sw4.p0"
+    uint32_t tier = 0;    ///< 0 host-leaf, 1 leaf-spine, 2 spine-core
+    bool from_host = false;
+    uint32_t node = 0;    ///< host index or switch index of the sender
+    uint16_t port = 0;    ///< sender's port (switches)
+};
+
+class fabric {
+public:
+    fabric(const cfg::config& c, uint32_t hosts);
+    cycle::hca_array& hcas() { return *hcas_; }
+    const cycle::timing& timing() const { return tm_; }
+    const golden::topology& topology() const { return topo_; }
+    std::vector<std::unique_ptr<cycle::ib_switch>>& switches() { return switches_; }
+    cycle::sim_status& status() { return status_; }
+    cycle::packet_pool& pool() { return pool_; }
+    const std::vector<link_ref>& links() const { return links_; }
+    /// Beats sent so far on a link (cumulative).
+    uint64_t link_beats(const link_ref& l) const;
+    /// Link latency in cycles of a tier.
+    uint32_t tier_cycles(uint32_t tier) const { return tier_cycles_[tier]; }
+
+private:
+    cycle::timing tm_;
+    golden::topology topo_;
+    std::vector<golden::lft> lfts_;
+    cycle::packet_pool pool_;
+    cycle::sim_status status_;
+    std::unique_ptr<cycle::hca_array> hcas_;
+    std::vector<std::unique_ptr<cycle::ib_switch>> switches_;
+    std::vector<std::unique_ptr<cycle::engine_driver>> drivers_;
+    std::vector<link_ref> links_;
+    uint32_t tier_cycles_[3] = {1, 1, 1};
+};
+
+}  // namespace ndr::tb

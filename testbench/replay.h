@@ -1,0 +1,112 @@
+// The host-side collective engine of `ndrsim run`: replays a trace's per-rank programs on the
+// HCAs. A record is issued when its dependencies finished (plus its gap) or at its absolute
+// time; a collective starts once every member has issued it, is decomposed into transfers
+// (collective/schedule.h) and each transfer becomes one RDMA WRITE (RDMA READ for rdma_read)
+// posted when its dependencies are met. A member's part ends when all transfers it sends are
+// acknowledged and all it receives have arrived.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "collective/schedule.h"
+#include "config/sim_config.h"
+#include "cycle/hca.h"
+#include "trace/trace.h"
+
+namespace ndr::tb {
+
+using cycle::cycle_t;
+
+/// Result of one collective instance.
+struct collective_result {
+    uint32_t instance = 0;
+    cycle_t start = 0;   ///< cycle the last member issued it (the collective can run)
+    cycle_t end = 0;     ///< cycle the last member finished
+    coll::algo_kind algo = coll::algo_kind::ring;
+    uint64_t transfers = 0;
+    bool done = false;
+};
+
+/// One slice of a rank's timeline (an op or compute record).
+struct rank_slice {
+    uint32_t rank = 0;
+    uint32_t record = 0;
+    cycle_t start = 0;
+    cycle_t end = 0;
+};
+
+class replay : public cycle::hca_host {
+public:
+    /// rank r runs on host r.
+    replay(const cfg::config& c, const trace::trace& tr, cycle::hca_array& hcas);
+    /// Issues every record that is ready at cycle 0.
+    void start();
+    bool done() const { return records_done_ == tr_.records.size(); }
+    const std::vector<collective_result>& results() const { return results_; }
+    const std::vector<rank_slice>& slices() const { return slices_; }
+    uint64_t bytes_posted() const { return bytes_posted_; }
+    /// Payload bytes received per (source host, destination host) pair, for exactly-once
+    /// checks: key src * hosts + dst.
+    const std::vector<uint64_t>& pair_bytes() const { return pair_bytes_; }
+    /// Human-readable state of what is still running (for hang reports).
+    std::string pending_summary() const;
+
+    void on_delivered(cycle_t t, uint32_t dst, uint64_t tag) override;
+    void on_send_complete(cycle_t t, uint32_t src, uint64_t tag) override;
+    void on_timer(cycle_t t, uint64_t token) override;
+
+private:
+    struct xfer_state {
+        uint32_t waiting = 0;       ///< unmet dependencies
+        bool arrived = false;
+        bool acked = false;
+        bool posted = false;
+    };
+    struct dependent {
+        uint32_t xfer = 0;
+        bool on_ack = false;  ///< satisfied by the dependency's ACK, not its arrival
+    };
+    struct running {
+        uint32_t instance = 0;
+        coll::schedule sched;
+        std::vector<xfer_state> xs;
+        std::vector<std::vector<dependent>> dependents;  ///< per xfer
+        std::vector<uint32_t> pending_per_rank;          ///< comm rank -> unfinished xfers
+        uint32_t members_left = 0;
+    };
+    struct record_state {
+        uint32_t deps_left = 0;
+        cycle_t ready_at = 0;    ///< max finish of deps
+        bool issued = false;
+        bool done = false;
+        cycle_t issued_at = 0;
+        std::vector<uint32_t> dependents;  ///< records (same rank) waiting for this one
+    };
+
+    void ready(cycle_t t, uint32_t rec);
+    void issue(cycle_t t, uint32_t rec);
+    void finish_record(cycle_t t, uint32_t rec);
+    void start_collective(cycle_t t, uint32_t inst);
+    void post_xfer(cycle_t t, uint32_t run, uint32_t x);
+    void xfer_event(cycle_t t, uint32_t run, uint32_t x, bool ack);
+    void member_done(cycle_t t, uint32_t run, uint32_t comm_rank);
+    cycle_t ns_to_cycles(uint64_t ns) const;
+
+    const cfg::config& cfg_;
+    const trace::trace& tr_;
+    cycle::hca_array& hcas_;
+    uint64_t cycle_ps_;
+    std::vector<record_state> recs_;
+    std::vector<uint32_t> inst_of_record_;       ///< record -> collective instance (or none)
+    std::vector<uint32_t> issued_members_;       ///< per instance
+    std::vector<uint32_t> running_of_inst_;      ///< per instance: index into runs_, or none
+    std::vector<running> runs_;
+    std::vector<collective_result> results_;
+    std::vector<rank_slice> slices_;
+    std::vector<uint64_t> pair_bytes_;
+    uint64_t records_done_ = 0;
+    uint64_t bytes_posted_ = 0;
+};
+
+}  // namespace ndr::tb

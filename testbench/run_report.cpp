@@ -1,0 +1,178 @@
+#include "run_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "collective/coll_types.h"
+#include "traffic_report.h"
+
+namespace ndr::tb {
+
+using nlohmann::json;
+
+namespace {
+
+std::string op_label(const trace::trace& tr, const trace::op_record& r) {
+    if (r.compute) return "compute";
+    (void)tr;
+    return std::string(coll::name(r.op));
+}
+
+}  // namespace
+
+json run_report_json(const cfg::config& c, const trace::trace& tr, const run_outcome& o) {
+    const double ns = static_cast<double>(o.tm.cycle_ps) / 1000.0;
+    json j;
+    j["ndrsim"] = {{"command", "run"}, {"report_version", 1}};
+    j["config"] = config_json(c);
+    j["trace"] = {{"path", tr.path}, {"name", tr.name}, {"nranks", tr.nranks},
+                  {"records", tr.records.size()}, {"collectives", tr.collectives.size()}};
+    j["fabric"] = {{"topology", o.topology}, {"hosts", o.hosts}, {"switches", o.switches}};
+    j["sim"] = {{"cycles", o.cycles},
+                {"cycle_ns", ns},
+                {"sim_time_ns", static_cast<double>(o.cycles) * ns},
+                {"wall_s", o.wall_s},
+                {"cycles_per_wall_s", o.wall_s > 0 ? static_cast<double>(o.cycles) / o.wall_s : 0.0}};
+    json cs = json::array();
+    double first = -1.0;
+    double last = 0.0;
+    uint64_t total_bytes = 0;
+    for (const collective_result& r : o.collectives) {
+        const trace::collective_instance& ci = tr.collectives[r.instance];
+        const double start = static_cast<double>(r.start) * ns;
+        const double end = static_cast<double>(r.end) * ns;
+        const double t = end - start;
+        const auto nranks = static_cast<uint32_t>(ci.ranks.size());
+        const double factor = coll::busbw_factor(ci.op, r.algo, nranks);
+        const double algbw = t > 0 ? static_cast<double>(ci.bytes) / t : 0.0;  // B/ns = GB/s
+        cs.push_back({{"op", coll::name(ci.op)},
+                      {"bytes", ci.bytes},
+                      {"ranks", nranks},
+                      {"algo", coll::name(r.algo)},
+                      {"algo_requested", coll::name(ci.algo)},
+                      {"comm", ci.comm},
+                      {"seq", ci.seq},
+                      {"start_ns", start},
+                      {"end_ns", end},
+                      {"time_ns", t},
+                      {"algbw_GBps", algbw},
+                      {"busbw_GBps", algbw * factor},
+                      {"busbw_factor", factor},
+                      {"transfers", r.transfers}});
+        first = first < 0 ? start : std::min(first, start);
+        last = std::max(last, end);
+        total_bytes += ci.bytes;
+    }
+    j["collectives"] = cs;
+    j["totals"] = {{"collectives", o.collectives.size()},
+                   {"bytes", total_bytes},
+                   {"span_ns", first < 0 ? 0.0 : last - first},
+                   {"end_ns", static_cast<double>(o.cycles) * ns}};
+    const cycle::hca_stats& h = o.hca;
+    j["hca"] = {{"messages_posted", h.messages_posted},
+                {"messages_delivered", h.messages_delivered},
+                {"data_packets_sent", h.data_packets_sent},
+                {"retransmitted_packets", h.retransmitted_packets},
+                {"timeouts", h.timeouts},
+                {"naks_sent", h.naks_sent},
+                {"acks_sent", h.acks_sent},
+                {"icrc_drops", h.icrc_drops},
+                {"out_of_order_drops", h.out_of_order_drops},
+                {"payload_bytes_delivered", h.payload_bytes_delivered}};
+    uint64_t host_stall = 0;
+    for (uint64_t s : h.credit_stall_cycles) host_stall += s;
+    j["hca"]["credit_stall_cycles"] = host_stall;
+    json links = json::array();
+    const double span = static_cast<double>(std::max<uint64_t>(1, o.cycles));
+    for (const link_sample_series& l : o.links) {
+        float peak = 0.0F;
+        for (float u : l.utilisation) peak = std::max(peak, u);
+        links.push_back({{"link", l.name},
+                         {"tier", l.tier},
+                         {"bytes", l.total_beats * o.tm.block_bytes},
+                         {"utilisation", static_cast<double>(l.total_beats) / span},
+                         {"peak_utilisation", peak}});
+    }
+    j["links"] = links;
+    json sws = json::array();
+    for (const switch_summary& s : o.switch_stats) {
+        json buf = json::array();
+        uint64_t stall = 0;
+        for (std::size_t vl = 0; vl < s.stats.buffer.size(); ++vl) {
+            buf.push_back({{"vl", vl},
+                           {"max_blocks", s.stats.buffer[vl].max_blocks},
+                           {"mean_blocks", s.stats.buffer[vl].mean_blocks}});
+            stall += s.stats.credit_stall_cycles[vl];
+        }
+        sws.push_back({{"switch", s.id},
+                       {"level", s.level},
+                       {"buffer_occupancy", buf},
+                       {"credit_stall_cycles", stall},
+                       {"credit_stall_cycles_per_vl", s.stats.credit_stall_cycles},
+                       {"fc_packets", s.stats.fc_packets}});
+    }
+    j["switches"] = sws;
+    return j;
+}
+
+std::string run_table(const json& r) {
+    std::string s = fmt::format("{:<15} {:>12} {:>6} {:<6} {:>12} {:>11} {:>11}\n", "op", "bytes",
+                                "ranks", "algo", "time us", "algbw GB/s", "busbw GB/s");
+    for (const json& c : r["collectives"]) {
+        s += fmt::format("{:<15} {:>12} {:>6} {:<6} {:>12.3f} {:>11.2f} {:>11.2f}\n",
+                         c["op"].get<std::string>(), c["bytes"].get<uint64_t>(),
+                         c["ranks"].get<uint32_t>(), c["algo"].get<std::string>(),
+                         c["time_ns"].get<double>() / 1000.0, c["algbw_GBps"].get<double>(),
+                         c["busbw_GBps"].get<double>());
+    }
+    const json& t = r["totals"];
+    s += fmt::format("total: {} collectives, {} bytes, {:.3f} us from first start to last end; "
+                     "{} retransmitted packets\n",
+                     t["collectives"].get<uint64_t>(), t["bytes"].get<uint64_t>(),
+                     t["span_ns"].get<double>() / 1000.0,
+                     r["hca"]["retransmitted_packets"].get<uint64_t>());
+    return s;
+}
+
+json run_timeline_json(const trace::trace& tr, const run_outcome& o) {
+    const double us = static_cast<double>(o.tm.cycle_ps) / 1e6;  // cycles -> microseconds
+    json ev = json::array();
+    ev.push_back({{"ph", "M"}, {"pid", 1}, {"name", "process_name"}, {"args", {{"name", "ranks"}}}});
+    ev.push_back({{"ph", "M"}, {"pid", 2}, {"name", "process_name"}, {"args", {{"name", "links"}}}});
+    for (uint32_t r = 0; r < tr.nranks; ++r) {
+        ev.push_back({{"ph", "M"}, {"pid", 1}, {"tid", r}, {"name", "thread_name"},
+                      {"args", {{"name", fmt::format("rank {}", r)}}}});
+    }
+    for (const rank_slice& s : o.slices) {
+        const trace::op_record& rec = tr.records[s.record];
+        json args = {{"line", rec.line}};
+        if (!rec.compute) {
+            args["count"] = rec.count;
+            args["comm"] = rec.comm;
+            args["seq"] = rec.seq;
+        }
+        ev.push_back({{"ph", "X"},
+                      {"pid", 1},
+                      {"tid", s.rank},
+                      {"name", op_label(tr, rec)},
+                      {"ts", static_cast<double>(s.start) * us},
+                      {"dur", static_cast<double>(s.end - s.start) * us},
+                      {"args", args}});
+    }
+    // Link counters: host uplinks and inter-switch links, at most 512 series.
+    std::size_t shown = 0;
+    for (const link_sample_series& l : o.links) {
+        if (shown++ == 512) break;
+        for (std::size_t k = 0; k < l.utilisation.size(); ++k) {
+            ev.push_back({{"ph", "C"},
+                          {"pid", 2},
+                          {"name", l.name},
+                          {"ts", static_cast<double>(k * o.sample_cycles) * us},
+                          {"args", {{"utilisation", l.utilisation[k]}}}});
+        }
+    }
+    return json{{"traceEvents", ev}, {"displayTimeUnit", "ns"}};
+}
+
+}  // namespace ndr::tb

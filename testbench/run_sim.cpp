@@ -1,0 +1,97 @@
+#include "run_sim.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "config/config_error.h"
+#include "fabric.h"
+
+namespace ndr::tb {
+
+run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_options& opt) {
+    (void)opt;
+    const uint32_t hosts = c.fabric.hosts != 0 ? c.fabric.hosts : tr.nranks;
+    if (hosts < tr.nranks) {
+        throw cfg::config_error(cfg::config_source::merged(), "fabric.hosts",
+                                fmt::format("the trace {} has {} ranks but the fabric only {} "
+                                            "hosts",
+                                            tr.path, tr.nranks, hosts));
+    }
+    fabric f(c, hosts);
+    run_outcome out;
+    out.tm = f.timing();
+    out.topology = f.topology().name;
+    out.hosts = hosts;
+    out.switches = static_cast<uint32_t>(f.switches().size());
+    replay rp(c, tr, f.hcas());
+    f.hcas().set_host(&rp);
+    f.hcas().start(0);
+    for (auto& s : f.switches()) {
+        s->start(0);
+        s->begin_stats(0);
+    }
+    rp.start();
+
+    // Utilisation samples: start at 1 us and halve the resolution whenever a series would
+    // exceed 2,000 points, so long runs stay small.
+    const uint64_t cycle_ps = out.tm.cycle_ps;
+    uint64_t sample = std::max<uint64_t>(1, 1'000'000 / cycle_ps);
+    constexpr std::size_t max_samples = 2000;
+    std::vector<uint64_t> last(f.links().size(), 0);
+    out.links.resize(f.links().size());
+    for (std::size_t i = 0; i < f.links().size(); ++i) {
+        out.links[i].name = f.links()[i].name;
+        out.links[i].tier = f.links()[i].tier;
+    }
+    const uint64_t limit = c.sim.run_time_limit.ps / cycle_ps;
+    const auto t0 = std::chrono::steady_clock::now();
+    uint64_t now = 0;
+    while (!rp.done()) {
+        if (now >= limit) {
+            throw std::runtime_error(fmt::format(
+                "the trace did not finish within sim.run_time_limit ({} cycles): {}", limit,
+                rp.pending_summary()));
+        }
+        now += sample;
+        cycle::sc_run_until(now, cycle_ps, f.status());
+        for (std::size_t i = 0; i < f.links().size(); ++i) {
+            const uint64_t b = f.link_beats(f.links()[i]);
+            out.links[i].utilisation.push_back(
+                static_cast<float>(static_cast<double>(b - last[i]) / static_cast<double>(sample)));
+            last[i] = b;
+        }
+        if (out.links.empty() || out.links[0].utilisation.size() < max_samples) continue;
+        for (auto& l : out.links) {  // merge pairs
+            std::vector<float> merged;
+            for (std::size_t k = 0; k + 1 < l.utilisation.size(); k += 2) {
+                merged.push_back((l.utilisation[k] + l.utilisation[k + 1]) / 2.0F);
+            }
+            l.utilisation.swap(merged);
+        }
+        sample *= 2;
+    }
+    out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out.sample_cycles = sample;
+    out.collectives = rp.results();
+    cycle_t end = 0;
+    for (const auto& r : out.collectives) end = std::max(end, r.end);
+    for (const auto& s : rp.slices()) end = std::max(end, s.end);
+    out.cycles = end;
+    out.slices = rp.slices();
+    out.hca = f.hcas().stats();
+    out.pair_bytes = rp.pair_bytes();
+    for (std::size_t i = 0; i < f.links().size(); ++i) {
+        out.links[i].total_beats = f.link_beats(f.links()[i]);
+    }
+    for (std::size_t s = 0; s < f.switches().size(); ++s) {
+        f.switches()[s]->end_stats(now);
+        out.switch_stats.push_back(switch_summary{static_cast<uint32_t>(s),
+                                                  f.topology().switches[s].level,
+                                                  f.switches()[s]->stats()});
+    }
+    return out;
+}
+
+}  // namespace ndr::tb

@@ -1,0 +1,52 @@
+// `ndrsim run`: one trace replayed on a cycle-level fabric (one simulation per process).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/sim_config.h"
+#include "cycle/hca.h"
+#include "cycle/ib_switch.h"
+#include "cycle/timing.h"
+#include "replay.h"
+#include "trace/trace.h"
+
+namespace ndr::tb {
+
+struct link_sample_series {
+    std::string name;
+    uint32_t tier = 0;
+    uint64_t total_beats = 0;
+    std::vector<float> utilisation;  ///< per sample interval, 0..1
+};
+
+struct switch_summary {
+    uint32_t id = 0;
+    uint32_t level = 0;
+    cycle::switch_stats stats;
+};
+
+struct run_outcome {
+    cycle::timing tm;
+    std::string topology;        ///< description
+    uint32_t hosts = 0;
+    uint32_t switches = 0;
+    uint64_t cycles = 0;         ///< simulated until the last record finished
+    double wall_s = 0.0;
+    std::vector<collective_result> collectives;
+    std::vector<rank_slice> slices;
+    cycle::hca_stats hca;
+    std::vector<switch_summary> switch_stats;
+    std::vector<link_sample_series> links;
+    uint64_t sample_cycles = 0;  ///< cycles per utilisation sample
+    std::vector<uint64_t> pair_bytes;  ///< payload per (src host, dst host)
+};
+
+struct run_options {
+    std::string pcap_path;  ///< empty: no capture
+    std::string pcap_link;  ///< link name, e.g. "host0->sw0.p0"; empty: host 0's uplink
+};
+
+run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_options& opt = {});
+
+}  // namespace ndr::tb

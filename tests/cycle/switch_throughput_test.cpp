@@ -1,0 +1,114 @@
+// Throughput and fairness of the cycle-level switch against analytic and published figures
+// (STYLE.md §10: throughput and fairness within a stated tolerance).
+//
+// "accepted_load" = beats delivered in the measurement window / window cycles (per port, or
+// averaged over all ports for traffic.accepted_load). One 64 B beat per cycle is line rate.
+#include "cycle_test_util.h"
+
+extern "C" int sc_main(int, char*[]) { return 0; }
+
+namespace {
+
+using ndr::test::run_point;
+
+// 36 B payload: 8+12+36+4+2 = 62 B on the wire = 1 beat, the cell of the classic slotted
+// switch analyses. (38 B would pad to 40 B = 66 B = 2 beats; see switch_latency_test.cpp.)
+const char* const ONE_BEAT = "traffic.size=36";
+
+}  // namespace
+
+TEST_CASE("throughput: permutation, VOQ, backlogged, 64 ports, 4 KiB: every port >= 0.99",
+          "[cycle][throughput]") {
+    // A permutation has no output contention: each output has one source, so every port should
+    // run at line rate less the delivered-in-window quantisation (<= one 65-beat packet per
+    // window: 65/20000 = 0.33 %). Deterministic pattern, so 20k cycles suffice.
+    const auto r = run_point({"switch.ports=64", "traffic.pattern=permutation",
+                              "traffic.arrivals=backlogged", "traffic.size=4096",
+                              "switch.queueing=voq", "sim.warmup_cycles=5000",
+                              "sim.measure_cycles=20000"});
+    const auto& ports = r["ports"];
+    REQUIRE(ports.size() == 64);
+    for (const auto& p : ports) {
+        INFO("port " << p["port"].get<int>());
+        CHECK(p["accepted_load"].get<double>() >= 0.99);
+    }
+}
+
+TEST_CASE("throughput: FIFO input queueing saturates at 2 - sqrt(2) (Karol et al. 1987)",
+          "[cycle][throughput][hol]") {
+    // Head-of-line blocking: Karol, Hluchyj & Morgan, "Input versus output queueing on a
+    // space-division packet switch", IEEE Trans. Commun. 35(12):1347-1356, Dec. 1987: with
+    // FIFO input queues, uniform destinations, saturated inputs and fixed-size cells, the
+    // saturation throughput is 0.6553 for N=4, 0.6184 for N=8, and tends to 2 - sqrt(2) =
+    // 0.5858 as N -> inf; for N >= 32 it lies between ~0.590 and 0.5858 (the finite-N excess is
+    // O(1/N)). Model match: 1-beat packets (cells), switch.speedup=1.0 (a cell per slot),
+    // backlogged sources, one VL (SL 0).
+    //
+    // Saturated inputs: the FIFO must never run empty. The default 32 KiB (512 blocks) input
+    // buffer suffices: at 0.59 cells/cycle the credit loop (data link 90 + FC 94 cycles) and the
+    // 234-cycle pipeline hold ~(184 + 234) * 0.59 ~= 250 blocks, leaving ~260 cells queued.
+    // (The brief suggested 128 KiB buffers; with those the model spends ~13 s in the first
+    // 4000 cycles, see the test report, and the result is the same: 0.5896 either way.)
+    //
+    // Tolerance: expected band 0.5858..0.5900 (N=64 lies inside), +-2 % of 0.588 around it:
+    // [0.576, 0.600]. Statistical error over 64 ports x 20k cycles: seeds 1..3 gave 0.5903,
+    // 0.5896, 0.5893 (spread 0.001), so 2 % (~0.012) is >10 sigma of noise and still far from
+    // the neighbouring regimes it must exclude (0.618 at N=8, ~1.0 for VOQ).
+    const auto r = run_point({"switch.ports=64", "traffic.pattern=uniform",
+                              "traffic.arrivals=backlogged", ONE_BEAT, "traffic.sl=0",
+                              "switch.queueing=fifo", "switch.speedup=1.0",
+                              "sim.warmup_cycles=5000", "sim.measure_cycles=20000"});
+    const double acc = r["traffic"]["accepted_load"].get<double>();
+    const double asymptote = 2.0 - std::sqrt(2.0);  // 0.585786...
+    INFO("accepted_load = " << acc << ", 2 - sqrt(2) = " << asymptote);
+    CHECK(acc >= 0.5858 - 0.012);
+    CHECK(acc <= 0.5900 + 0.010);
+}
+
+TEST_CASE("throughput: VOQ + iSLIP, uniform, backlogged 1-beat cells, 64 ports: >= 0.95",
+          "[cycle][throughput][islip]") {
+    // McKeown, "The iSLIP scheduling algorithm for input-queued switches", IEEE/ACM Trans.
+    // Netw. 7(2):188-201, Apr. 1999: with VOQs and iSLIP the switch sustains ~100 % of uniform
+    // i.i.d. traffic (the grant pointers desynchronise under saturation), versus 58.6 % for
+    // FIFO queues. Same setup as the FIFO test (default islip_iterations = 2, default 32 KiB
+    // buffers, see the FIFO test for why big buffers are not used). 95 % leaves room for the
+    // finite shared input buffer and the short window (noise ~0.001 as above).
+    const auto r = run_point({"switch.ports=64", "traffic.pattern=uniform",
+                              "traffic.arrivals=backlogged", ONE_BEAT, "traffic.sl=0",
+                              "switch.queueing=voq", "switch.allocator=islip",
+                              "switch.speedup=1.0", "sim.warmup_cycles=5000",
+                              "sim.measure_cycles=10000"});
+    const double acc = r["traffic"]["accepted_load"].get<double>();
+    INFO("accepted_load = " << acc);
+    CHECK(acc >= 0.95);
+}
+
+TEST_CASE("fairness: uniform Bernoulli 0.8, 4 KiB, 64 ports: each port within 5 % of offered",
+          "[cycle][throughput][fairness]") {
+    // Load 0.8 is below VOQ/iSLIP saturation, so every destination should receive what is sent
+    // to it. Port p's accepted load (beats delivered to p) is compared with its offered load
+    // (beats created at source p); both are random counts of 4 KiB packets with geometric gaps,
+    // ~Poisson: n = 0.8 * W / 65 packets each, relative sd 1/sqrt(n) each, ~sqrt(2/n) for the
+    // difference. W = 1.2M cycles gives n ~= 14800, sd of the difference ~= 1.16 %, so 5 % is
+    // 4.3 sd: P(any of 64 ports outside) ~= 64 * 1.7e-5 ~= 0.1 % (and the seed is fixed). A 300k
+    // window would give sd 2.3 % and an expected worst port of ~5.5 %: too short for 5 %.
+    // 4 KiB packets make this window cheap (~2-3 s).
+    const auto r = run_point({"switch.ports=64", "traffic.pattern=uniform",
+                              "traffic.arrivals=bernoulli", "traffic.load=0.8",
+                              "traffic.size=4096", "sim.warmup_cycles=20000",
+                              "sim.measure_cycles=1200000"});
+    const auto& ports = r["ports"];
+    REQUIRE(ports.size() == 64);
+    for (const auto& p : ports) {
+        const double off = p["offered_load"].get<double>();
+        const double acc = p["accepted_load"].get<double>();
+        INFO("port " << p["port"].get<int>() << ": offered " << off << ", accepted " << acc);
+        REQUIRE(off > 0.7);
+        CHECK(std::fabs(acc - off) <= 0.05 * off);
+    }
+    // Jain's index over receivers: (sum x)^2 / (n sum x^2); 1 = perfectly fair. With every
+    // port within +-5 % it is >= 0.997 by construction; 0.99 is the stated requirement.
+    CHECK(r["fairness"]["jain_index_receivers"].get<double>() >= 0.99);
+    CHECK(r["traffic"]["accepted_load"].get<double>() ==
+          Approx(r["traffic"]["offered_load"].get<double>()).epsilon(0.01));
+}

@@ -1,0 +1,115 @@
+// NCCL log import: the hand-written sample log (tests/data/nccl/sample_4ranks.log, format of
+// DOMAIN.md §12.1) and one malformed log per import error.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "trace/nccl_import.h"
+#include "trace/trace_writer.h"
+
+namespace {
+
+using ndr::coll::dtype;
+using ndr::coll::op_kind;
+using ndr::coll::redop;
+using Catch::Matchers::StartsWith;
+
+const std::string sample = std::string(NDR_TEST_DATA_DIR) + "/nccl/sample_4ranks.log";
+
+std::string import_error(const std::string& text) {
+    std::istringstream in(text);
+    try {
+        ndr::trace::import_nccl_log(in, "L");
+    } catch (const ndr::trace::trace_error& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+const std::string init0 = "h:1:1 [0] NCCL INFO comm 0xa rank 0 nRanks 2 nNodes 1 localRanks 2 localRank 0 MNNVL 0\n";
+const std::string init1 = "h:2:2 [1] NCCL INFO comm 0xb rank 1 nRanks 2 nNodes 1 localRanks 2 localRank 1 MNNVL 0\n";
+
+std::string coll(const std::string& proc, const std::string& comm, const std::string& body) {
+    return proc + " NCCL INFO " + body + " comm " + comm + " [nranks=2] stream 0x1\n";
+}
+
+}  // namespace
+
+TEST_CASE("NCCL sample log imports with the expected ops", "[trace]") {
+    const auto imp = ndr::trace::import_nccl_log(sample);
+    CHECK(imp.coll_lines == 20);
+    CHECK(imp.init_lines == 11);
+    CHECK(imp.skipped == 7);
+    CHECK(imp.unrecognised == 2);
+    std::istringstream in(ndr::trace::to_jsonl(imp.t, imp.comments));
+    const auto t = ndr::trace::parse_trace(in, "imported");
+    CHECK(t.nranks == 4);
+    REQUIRE(t.comms.size() == 2);
+    CHECK(t.comms[0].ranks == std::vector<uint32_t>{0, 1, 2, 3});
+    CHECK(t.comms[1].ranks == std::vector<uint32_t>{1, 3});  // split comm: world ranks 1 and 3
+    REQUIRE(t.records.size() == 20);
+    REQUIRE(t.collectives.size() == 6);
+
+    const auto& ar = t.collectives[0];
+    CHECK(ar.op == op_kind::allreduce);
+    CHECK(ar.seq == 8);
+    CHECK(ar.bytes == 262144 * 4);
+    CHECK(t.records[ar.records[0]].dt == dtype::fp32);
+    CHECK(t.records[ar.records[0]].rop == redop::sum);
+
+    const auto& bc = t.collectives[1];
+    CHECK(bc.op == op_kind::broadcast);
+    CHECK(bc.seq == 9);
+    CHECK(bc.root == 2);
+    CHECK(t.records[bc.records[0]].dt == dtype::bf16);
+    CHECK(bc.bytes == 2048);
+
+    const auto& sub = t.collectives[2];
+    CHECK(sub.comm == 1);
+    CHECK(sub.seq == 0);
+    CHECK(sub.bytes == 4 * (1ull << 20));
+
+    const auto& ag = t.collectives[3];
+    CHECK(ag.op == op_kind::allgather);
+    CHECK(ag.seq == 0xa);  // opCount is hexadecimal
+    CHECK(t.records[ag.records[0]].count == 4096);
+    CHECK(t.records[ag.records[0]].dt == dtype::fp16);
+    CHECK(ag.bytes == 4096 * 2 * 4);
+
+    const auto& rs = t.collectives[4];
+    CHECK(rs.op == op_kind::reduce_scatter);
+    CHECK(rs.seq == 0xb);
+    CHECK(t.records[rs.records[0]].dt == dtype::fp64);
+    CHECK(t.records[rs.records[0]].rop == redop::max);
+    CHECK(rs.bytes == 1000 * 8 * 4);
+
+    const auto& sr = t.collectives[5];
+    CHECK(sr.op == op_kind::send);
+    CHECK(sr.seq == 0xc);
+    CHECK(sr.ranks == std::vector<uint32_t>{0, 1});
+    CHECK(t.records[sr.records[0]].dt == dtype::int8);
+    CHECK(sr.bytes == 512);
+}
+
+TEST_CASE("NCCL import errors name the log line and field", "[trace]") {
+    const std::string ok = coll("h:1:1 [0]", "0xa", "AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 4 datatype 7 op 0 root 0") +
+                           coll("h:2:2 [1]", "0xb", "AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 4 datatype 7 op 0 root 0");
+    CHECK(import_error(init0 + init1 + ok) == "no error");
+    CHECK_THAT(import_error(init0 + init1 + coll("h:1:1 [0]", "0xc", "AllReduce: opCount 0 count 4 datatype 7 op 0 root 0")),
+               StartsWith("L:3: comm: no INIT line for comm 0xc in process 'h:1'"));
+    CHECK_THAT(import_error(init0 + init1 + coll("h:1:1 [0]", "0xa", "AllReduce: opCount 0 count 4 datatype 12 op 0 root 0")),
+               StartsWith("L:3: datatype: unknown NCCL datatype 12"));
+    CHECK_THAT(import_error(init0 + init1 + coll("h:1:1 [0]", "0xa", "AllReduce: opCount 0 count 4 datatype 7 op 7 root 0")),
+               StartsWith("L:3: op: unsupported NCCL reduction 7"));
+    CHECK_THAT(import_error(init0 + init1 + coll("h:1:1 [0]", "0xa", "Gather: opCount 0 count 4 datatype 7 op 0 root 0")),
+               StartsWith("L:3: op: unsupported NCCL operation 'Gather'"));
+    CHECK_THAT(import_error(init0 + init1 + coll("h:1:1 [0]", "0xa", "AllReduce: opCount zz count 4 datatype 7 op 0 root 0")),
+               StartsWith("L:3: opCount: expected a hex number, got 'zz'"));
+    CHECK_THAT(import_error(init0 + init1 + coll("h:1:1 [0]", "0xa", "AllReduce: opCount 0 datatype 7 op 0 root 0")),
+               StartsWith("L:3: count: missing in the COLL line"));
+    CHECK_THAT(import_error(init0 + init1 + "h:1:1 [0] NCCL INFO AllReduce: opCount 0 count 4 datatype 7 op 0 root 0 comm 0xa [nranks=3] stream 0x1\n"),
+               StartsWith("L:3: nranks: [nranks=3] disagrees with the INIT line (line 1: nRanks 2)"));
+    CHECK_THAT(import_error(init0), StartsWith("L:1: comm: communicator #0 of 2 ranks (no commId): no INIT line for rank 1"));
+    CHECK_THAT(import_error(init0 + "h:1:1 [0] NCCL INFO comm 0xa rank 1 nRanks 2 nNodes 1\n"),
+               StartsWith("L:2: comm: INIT line for comm 0xa in process 'h:1' says rank 1 of 2"));
+}
