@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ndrsim setup: installs every Debian package the project needs (idempotent), builds in
 # Release, then runs the requested job.
-#   bash setup.sh run    # install, build, run the default testbench (the main job)
+#   bash setup.sh run    # install, build, run the main job: replay traces/default.jsonl
 #   bash setup.sh test   # install, build, run the whole test suite with ctest
 #   bash setup.sh build  # install and build only
 set -euo pipefail
@@ -34,7 +34,7 @@ install_packages
 build
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 case "$job" in
-  run)   ./build/ndrsim traffic --pattern uniform --load 0.1:1.0:0.1 --out out/default ;;
+  run)   ./build/ndrsim run traces/default.jsonl --out out/default ;;
   test)  ctest --test-dir build --output-on-failure -j "$(nproc)" ;;
   build) ;;
   *) echo "setup.sh: unknown job '$job' (expected run, test or build)" >&2; exit 2 ;;

@@ -202,6 +202,11 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
         if (old.comm_id.empty()) old.comm_id = c.comm_id;
     }
 
+    if (locals.empty()) {
+        fail(path, static_cast<uint32_t>(std::max<std::size_t>(lines.size(), 1)), "comm",
+             "no NCCL INIT lines (`comm 0x... rank R nRanks N`) in the log; record it with "
+             "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,COLL");
+    }
     // Global communicators: by commId when printed, else by (nRanks, how many communicators the
     // same process and device initialised before this one).
     std::map<std::string, uint32_t> global_of;

@@ -109,6 +109,7 @@ TEST_CASE("NCCL import errors name the log line and field", "[trace]") {
                StartsWith("L:3: count: missing in the COLL line"));
     CHECK_THAT(import_error(init0 + init1 + "h:1:1 [0] NCCL INFO AllReduce: opCount 0 count 4 datatype 7 op 0 root 0 comm 0xa [nranks=3] stream 0x1\n"),
                StartsWith("L:3: nranks: [nranks=3] disagrees with the INIT line (line 1: nRanks 2)"));
+    CHECK_THAT(import_error("hello\n\nworld\n"), StartsWith("L:3: comm: no NCCL INIT lines"));
     CHECK_THAT(import_error(init0), StartsWith("L:1: comm: communicator #0 of 2 ranks (no commId): no INIT line for rank 1"));
     CHECK_THAT(import_error(init0 + "h:1:1 [0] NCCL INFO comm 0xa rank 1 nRanks 2 nNodes 1\n"),
                StartsWith("L:2: comm: INIT line for comm 0xa in process 'h:1' says rank 1 of 2"));
