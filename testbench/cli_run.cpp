@@ -37,6 +37,10 @@ int run(const run_cli_options& o) {
     if (!o.quiet) {
         fmt::print("ndrsim run: {} ({} ranks) on {}\n", tr.path, tr.nranks, out.topology);
         fmt::print("{}", run_table(report));
+        if (!o.pcap.empty()) {
+            fmt::print("capture: {} ({} packets on {} and back)\n", o.pcap, out.pcap_records,
+                       out.pcap_link);
+        }
     }
     if (!o.out.empty()) {
         write_file(o.out, "report.json", report.dump(2) + "\n");

@@ -4,14 +4,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 
 #include "config/config_error.h"
 #include "fabric.h"
+#include "link_capture.h"
 
 namespace ndr::tb {
 
 run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_options& opt) {
-    (void)opt;
     const uint32_t hosts = c.fabric.hosts != 0 ? c.fabric.hosts : tr.nranks;
     if (hosts < tr.nranks) {
         throw cfg::config_error(cfg::config_source::merged(), "fabric.hosts",
@@ -20,6 +21,11 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
                                             tr.path, tr.nranks, hosts));
     }
     fabric f(c, hosts);
+    // Packet capture of one cable (--pcap); destroyed before the fabric it taps.
+    std::unique_ptr<link_capture> capture;
+    if (!opt.pcap_path.empty()) {
+        capture = std::make_unique<link_capture>(f, opt.pcap_path, opt.pcap_link);
+    }
     run_outcome out;
     out.tm = f.timing();
     out.topology = f.topology().name;
@@ -56,6 +62,7 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
         }
         now += sample;
         cycle::sc_run_until(now, cycle_ps, f.status());
+        if (capture) capture->flush_before(now);
         for (std::size_t i = 0; i < f.links().size(); ++i) {
             const uint64_t b = f.link_beats(f.links()[i]);
             out.links[i].utilisation.push_back(
@@ -71,6 +78,11 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
             l.utilisation.swap(merged);
         }
         sample *= 2;
+    }
+    if (capture) {
+        capture->finish();
+        out.pcap_link = capture->link_name();
+        out.pcap_records = capture->records();
     }
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out.sample_cycles = sample;

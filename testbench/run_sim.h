@@ -40,6 +40,8 @@ struct run_outcome {
     std::vector<link_sample_series> links;
     uint64_t sample_cycles = 0;  ///< cycles per utilisation sample
     std::vector<uint64_t> pair_bytes;  ///< payload per (src host, dst host)
+    std::string pcap_link;       ///< --pcap: captured link (interface 0; its reverse is 1)
+    uint64_t pcap_records = 0;   ///< --pcap: packets written
 };
 
 struct run_options {

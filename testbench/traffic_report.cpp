@@ -64,7 +64,7 @@ json traffic_point_json(const cfg::config& c, const traffic_outcome& o) {
     j["packets"] = {
         {"injected", o.ep.created},
         {"delivered", o.ep.delivered},
-        {"dropped", 0},
+        {"dropped", o.dropped},
         {"in_flight", o.in_flight},
         {"measured", o.ep.window_created},
         {"measured_delivered", o.ep.tagged_delivered},

@@ -17,7 +17,8 @@ struct traffic_outcome {
     endpoint_stats ep;
     uint64_t cycles = 0;         ///< simulated cycles, whole run
     uint64_t window_cycles = 0;
-    uint64_t in_flight = 0;      ///< packets created but not delivered at the end
+    uint64_t in_flight = 0;      ///< packets alive in the model at the end (counted)
+    uint64_t dropped = 0;        ///< created - delivered - in_flight (0 in a lossless run)
     uint64_t switch_buffered = 0;///< of which in switch input buffers
     double wall_s = 0.0;
 };

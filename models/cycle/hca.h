@@ -24,6 +24,7 @@
 #include "cycle/cycle_engine.h"
 #include "cycle/fc_pacer.h"
 #include "cycle/hca_host.h"
+#include "cycle/link_tap.h"
 #include "cycle/packet.h"
 #include "cycle/timing.h"
 #include "golden/credit_fc.h"
@@ -56,6 +57,9 @@ public:
     /// Host h's port is cabled to `peer` whose receive buffer holds peer_buffer_blocks per VL.
     void connect(uint32_t h, link_peer peer, uint32_t peer_buffer_blocks);
     void set_host(hca_host* host) { host_ = host; }
+    /// Reports every packet that host h's HCA starts on its link to `tap` (nullptr: stop).
+    /// The tap must outlive the simulation.
+    void set_tap(uint32_t h, link_tap* tap);
     /// Posts a message (a WQE) at cycle `now` (the current or a future cycle) from src to dst.
     /// `tag` comes back in the completions. RDMA READ moves `bytes` from dst to src.
     void post(cycle_t now, verb v, uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag);
@@ -185,6 +189,7 @@ private:
     double icrc_error_rate_;
     uint64_t fault_state_;
     hca_host* host_ = nullptr;
+    std::vector<link_tap*> taps_;  ///< per host; empty unless set_tap() was called
 
     std::vector<host_port> ports_;
     std::vector<message> msgs_;

@@ -182,8 +182,15 @@ void hca_array::transmit(cycle_t t, uint32_t h, uint32_t pkt) {
     if (hp.peer.engine == nullptr) {
         throw invariant_error(fmt::format("HCA {} is not connected to the fabric", h));
     }
+    if (h < taps_.size() && taps_[h] != nullptr) taps_[h]->on_packet(t, p);
     hp.peer.engine->schedule(t + hp.peer.link_cycles,
                              event{EV_HDR, 0, hp.peer.port, pkt, 0, 0});
+}
+
+void hca_array::set_tap(uint32_t h, link_tap* tap) {
+    if (h >= hosts_) throw invariant_error(fmt::format("set_tap: no host {}", h));
+    if (taps_.size() < hosts_) taps_.resize(hosts_, nullptr);
+    taps_[h] = tap;
 }
 
 }  // namespace ndr::cycle

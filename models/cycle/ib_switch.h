@@ -18,6 +18,7 @@
 #include "config/sim_config.h"
 #include "cycle/cycle_engine.h"
 #include "cycle/fc_pacer.h"
+#include "cycle/link_tap.h"
 #include "cycle/occupancy_stat.h"
 #include "cycle/packet.h"
 #include "cycle/timing.h"
@@ -64,6 +65,9 @@ public:
     /// Packets buffered or in the crossbar (for conservation checks).
     uint64_t packets_inside() const { return inside_; }
     uint32_t ports() const { return ports_; }
+    /// Reports every packet that starts on output port `port`'s link to `tap` (nullptr: stop).
+    /// The tap must outlive the simulation.
+    void set_tap(uint16_t port, link_tap* tap);
     uint32_t buffer_occupancy(uint16_t port, uint8_t vl) const {
         return in_rx_[port * vls_ + vl].occupied();
     }
@@ -153,6 +157,7 @@ private:
     std::vector<cycle_t> stall_since_;            ///< [out*vls + vl]
     uint64_t inside_ = 0;
     std::vector<uint64_t> total_out_beats_;
+    std::vector<link_tap*> taps_;  ///< per output port; empty unless set_tap() was called
     std::deque<uint32_t> ingress_;  ///< cut-through: packets in the ingress pipeline, in order
     bool refresh_due_ = false;
 

@@ -186,7 +186,16 @@ void ib_switch::commit(cycle_t t, const grant& g) {
     if (peer.engine == nullptr) {
         throw invariant_error(fmt::format("switch output port {} is not connected", g.out));
     }
+    if (g.out < taps_.size() && taps_[g.out] != nullptr) taps_[g.out]->on_packet(link_start, p);
     peer.engine->schedule(link_start + peer.link_cycles, event{EV_HDR, 0, peer.port, g.pkt, 0, 0});
+}
+
+void ib_switch::set_tap(uint16_t port, link_tap* tap) {
+    if (port >= ports_) {
+        throw invariant_error(fmt::format("set_tap: switch has no port {}", port));
+    }
+    if (taps_.size() < ports_) taps_.resize(ports_, nullptr);
+    taps_[port] = tap;
 }
 
 void ib_switch::track_stalls(cycle_t t, const std::vector<uint64_t>& blocked_now) {

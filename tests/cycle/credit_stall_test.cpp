@@ -23,6 +23,8 @@
 //   234 + 52 = header + 286. Its FC update reaches the source FC = 473 cycles later, and the
 //   source sends at once. Period P = 469 + 286 + 473 = 1228 cycles per 65-beat packet:
 //   throughput 65 / 1228 = 0.05293 of line rate.
+// FC pacing (link.fc_min_interval) is pinned to 0 (an FC packet may leave every cycle); the
+// chunk updates are 13 cycles apart anyway, so the default 10 ns (8 cycles) gives the same.
 // Window W = 100k cycles: 100000 / 1228 = 81.4 periods, so 81 or 82 packets are delivered in
 // the window (the window cuts the periodic sequence at an arbitrary phase):
 //   accepted in [floor(W/P) * 65 / W, ceil(W/P) * 65 / W] = [0.05265, 0.05330].
@@ -59,6 +61,7 @@ TEST_CASE("credit stall: minimum buffer (66 blocks), 100 m link: one packet per 
         {"switch.ports=2", "traffic.pattern=permutation", "traffic.arrivals=backlogged",
          "traffic.size=4096", "switch.buffer_per_vl=4224B", "link.cable_length=100m",
          "link.fec_latency=100ns", "link.propagation_per_m=5ns", "link.fc_processing=5ns",
+         "link.fc_min_interval=0ns",
          "switch.latency=300ns", "switch.speedup=1.25", "switch.cut_through=true",
          "sim.warmup_cycles=20000", "sim.measure_cycles=100000"});
     INFO("ports = " << r["ports"].dump());

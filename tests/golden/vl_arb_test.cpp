@@ -226,7 +226,7 @@ TEST_CASE("a VL in two entries gets two turns per round", "[vl_arb]") {
     CHECK(run(a, 0x1, 4096, 3) == std::vector<int>{0, 0, 0});
 }
 
-TEST_CASE("a turn continues while weight is left; the last packet may overshoot", "[vl_arb]") {
+TEST_CASE("a turn continues while weight is left, the last packet may overshoot", "[vl_arb]") {
     vl_arbiter a = make("", "0:2,1:2", 0, 2);  // 128 B per turn
     CHECK(a.weight_left_bytes(false) == 128);
     a.commit(a.pick(0x3), 100);  // VL0, left 28
@@ -269,7 +269,7 @@ TEST_CASE("an entry whose VL goes idle loses the rest of its weight", "[vl_arb]"
     CHECK(b.pick(0x3) == 1);
 }
 
-TEST_CASE("pick has no side effects; VL15 always wins", "[vl_arb]") {
+TEST_CASE("pick has no side effects, VL15 always wins", "[vl_arb]") {
     vl_arbiter a = make("2:64", "0:64,1:64", 0, 3);
     const int first = a.pick(0x7);
     for (int i = 0; i < 5; ++i) CHECK(a.pick(0x7) == first);
