@@ -27,9 +27,6 @@ uint32_t blocks_for_bytes(uint32_t wire_bytes, uint32_t block_bytes) {
     return wire_bytes / block_bytes + (wire_bytes % block_bytes != 0 ? 1U : 0U);
 }
 
-uint32_t fc_sub(uint32_t a, uint32_t b) { return (a - b) & FC_MASK; }
-
-uint32_t fc_add(uint32_t a, uint32_t b) { return (a + b) & FC_MASK; }
 
 // ---------------------------------------------------------------------------------------------
 // credit_sender
@@ -42,13 +39,6 @@ credit_sender::credit_sender(uint32_t initial_fccl) : fctbs_(0), fccl_(initial_f
     }
 }
 
-uint32_t credit_sender::available() const { return fc_sub(fccl_, fctbs_); }
-
-bool credit_sender::can_send(uint32_t blocks) const {
-    // available() <= 2048 by the class invariant, so this is the modular IB rule without its
-    // aliasing for blocks >= available() + 2048.
-    return blocks <= available();
-}
 
 void credit_sender::on_send(uint32_t blocks) {
     if (!can_send(blocks)) {

@@ -16,9 +16,10 @@ inline constexpr uint32_t FC_MAX_OUTSTANDING = 2048;  ///< max blocks ahead per 
 uint32_t blocks_for_bytes(uint32_t wire_bytes, uint32_t block_bytes = CREDIT_BLOCK_BYTES);
 
 /// (a - b) mod 4096, result in 0..4095. Inputs may be any value (only their low 12 bits count).
-uint32_t fc_sub(uint32_t a, uint32_t b);
+/// Inline: called per packet on the simulators' hot paths.
+inline uint32_t fc_sub(uint32_t a, uint32_t b) { return (a - b) & (FC_COUNTER_MOD - 1); }
 /// (a + b) mod 4096, result in 0..4095.
-uint32_t fc_add(uint32_t a, uint32_t b);
+inline uint32_t fc_add(uint32_t a, uint32_t b) { return (a + b) & (FC_COUNTER_MOD - 1); }
 
 /// Sender side of one VL: FCTBS (total blocks sent, mod 4096) and the last FCCL received.
 /// A packet of n blocks may go iff (FCCL - (FCTBS + n)) mod 4096 <= 2048.
@@ -32,7 +33,9 @@ public:
     /// agree for every n < available() + 2048; beyond that the bare modular compare aliases
     /// (e.g. n = 4096 would look like n = 0) and can_send returns false, as it must.
     /// Hot path: O(1), no allocation.
-    bool can_send(uint32_t blocks) const;
+    /// available() <= 2048 by the class invariant, so this is the modular IB rule without
+    /// its aliasing for blocks >= available() + 2048.
+    bool can_send(uint32_t blocks) const { return blocks <= available(); }
     /// Records a sent packet (FCTBS += n mod 4096); throws std::logic_error if !can_send(blocks):
     /// "credit underflow on send: 70 blocks requested, 64 available (FCTBS .., FCCL ..)".
     void on_send(uint32_t blocks);
@@ -44,7 +47,7 @@ public:
     uint32_t fctbs() const { return fctbs_; }
     uint32_t fccl() const { return fccl_; }
     /// Credits available now: (FCCL - FCTBS) mod 4096, valid when <= 2048.
-    uint32_t available() const;
+    uint32_t available() const { return fc_sub(fccl_, fctbs_); }
 
 private:
     uint32_t fctbs_;

@@ -5,20 +5,33 @@
 // parse_packet. If `tshark` is installed, it decodes the same file and its DLIDs, opcodes and
 // PSNs must match; without tshark that part is skipped with a WARN (not a failure).
 //
-// Trace (2 ranks, single switch): rank 0 RDMA-WRITEs 10000 B to rank 1; at the same time rank 1
-// SENDs 100 B to rank 0. Expected packets, by hand (hca.mtu 4096 B, hca.ack_coalesce 16: the
-// responder ACKs every 16th packet and each message's last, models/cycle/hca_rx.cpp):
+// Trace (2 ranks, single switch): rank 0 RDMA-WRITEs 10000 B to rank 1, then receives 100 B
+// that rank 1 SENDs (the send/recv pair starts when both ranks have issued it, i.e. after
+// rank 0's write has completed). Expected packets, by hand (hca.mtu 4096 B, hca.ack_coalesce
+// 16: the responder ACKs every 16th packet and each message's last, models/cycle/hca_rx.cpp):
 //   write: 10000 B = 4096 + 4096 + 1808 -> RDMA WRITE FIRST (RETH) / MIDDLE / LAST WITH
 //          IMMEDIATE (ImmDt), PSN 0, 1, 2 from host 0; one ACK (PSN 2) from host 1.
 //   send:  100 B -> one SEND ONLY, PSN 0 from host 1; one ACK (PSN 0) from host 0.
 //   Wire bytes (LRH 8 + BTH 12 + ext. headers + payload padded to 4 + ICRC 4 + VCRC 2):
 //     FIRST 8+12+16+4096+6 = 4138; MIDDLE 8+12+4096+6 = 4122; LAST_IMM 8+12+4+1808+6 = 1838;
 //     SEND_ONLY 8+12+100+6 = 126; ACK 8+12+4(AETH)+6 = 30.
-//   Link host0 -> sw (ERF interface 0): FIRST, MIDDLE, LAST_IMM (DLID 2), then the ACK of the
-//   send (DLID 2). Link sw -> host0 (interface 1): SEND ONLY (DLID 1), then the write's ACK.
-//   Times (as in run_latency_test.cpp, cycle 1.28 ns): the first write packet starts on host
-//   0's link at TX = ceil(250 ns / 1.28 ns) = 196 cycles; the SEND starts on sw -> host0 at
-//   TX + LINK + SW = 196 + ceil(115 ns / 1.28 ns) 90 + ceil(300 ns / 1.28 ns) 235 = 521 cycles.
+//   Beats on the wire (64 B each): 4138 -> 65, 4122 -> 65, 1838 -> 29, 126 -> 2, 30 -> 1.
+// Start cycles (cycle 1.28 ns; as in run_latency_test.cpp: TX = ceil(250 ns / 1.28 ns) = 196,
+// LINK = ceil((100 ns FEC + 3 m * 5 ns/m) / 1.28 ns) = 90, SW = ceil(300 ns / 1.28 ns) = 235
+// header in -> header out, cut-through; records issue at cycle 1 because replay timers fire
+// strictly in the future, testbench/replay.cpp ready()):
+//   host0 -> sw   FIRST      1 + TX                               = 197
+//                 MIDDLE     197 + 65 (back to back)              = 262
+//                 LAST_IMM   262 + 65                             = 327
+//   sw -> host1   FIRST      197 + LINK + SW                      = 522, MIDDLE 587, LAST 652
+//   host1 -> sw   write ACK  LAST's tail at host 1: 652 + LINK + 29 = 771 (sent at once)
+//   sw -> host0   write ACK  771 + LINK + SW                      = 1096
+//     the ACK's tail reaches host 0 at 1096 + LINK + 1 = 1187: the write completes; rank 0's
+//     recv issues at 1188 and the SEND is posted on host 1 then:
+//   host1 -> sw   SEND ONLY  1188 + TX                            = 1384
+//   sw -> host0   SEND ONLY  1384 + LINK + SW                     = 1709
+//   host0 -> sw   send ACK   SEND's tail at host 0: 1709 + LINK + 2 = 1801
+//   sw -> host1   send ACK   1801 + LINK + SW                     = 2126
 //
 // One simulation per TEST_CASE (SystemC elaborates once per process).
 #include <catch2/catch.hpp>
@@ -41,6 +54,7 @@
 #include "config/config_error.h"
 #include "config/config_loader.h"
 #include "golden/ib_packet.h"
+#include "packet_bytes.h"
 #include "pcap_writer.h"
 #include "run_sim.h"
 #include "trace/trace.h"
@@ -139,6 +153,7 @@ struct expect_pkt {
     uint8_t opcode;
     uint32_t psn;
     std::size_t wire;
+    uint64_t cycle;  ///< start on the link
 };
 
 // ---- harness ----------------------------------------------------------------------------
@@ -189,8 +204,7 @@ ndr::tb::run_outcome simulate(const std::string& tag, const std::string& pcap,
 
 /// Checks the file against `want` (in file order) with the independent reader and the golden
 /// CRC check; then with tshark if available.
-void check_capture(const std::string& pcap, const std::vector<expect_pkt>& want,
-                   uint64_t first_iface0_cycle, uint64_t first_iface1_cycle) {
+void check_capture(const std::string& pcap, const std::vector<expect_pkt>& want) {
     const pcap_file f = read_pcap(pcap);
     CHECK(f.magic == 0xa1b23c4dU);  // nanosecond pcap, written little-endian
     CHECK(f.major == 2);
@@ -200,7 +214,6 @@ void check_capture(const std::string& pcap, const std::vector<expect_pkt>& want,
     REQUIRE(f.records.size() == want.size());
 
     uint64_t last_ps = 0;
-    bool seen[2] = {false, false};
     uint32_t data_qp = 0;
     for (std::size_t i = 0; i < f.records.size(); ++i) {
         const erf_record& r = f.records[i];
@@ -227,10 +240,7 @@ void check_capture(const std::string& pcap, const std::vector<expect_pkt>& want,
         const uint64_t cyc = (ps + CYCLE_PS / 2) / CYCLE_PS;
         CHECK(std::llabs(static_cast<long long>(cyc * CYCLE_PS) - static_cast<long long>(ps)) <=
               233);
-        if (!seen[w.iface]) {
-            seen[w.iface] = true;
-            CHECK(cyc == (w.iface == 0 ? first_iface0_cycle : first_iface1_cycle));
-        }
+        CHECK(cyc == w.cycle);
         // The packet: golden parse, both CRCs, header fields.
         const ndr::golden::parsed_packet p = ndr::golden::parse_packet(r.packet);
         CHECK(p.icrc_ok);
@@ -304,14 +314,14 @@ TEST_CASE("pcap: host 0's uplink, both directions, CRCs verify, tshark agrees", 
     using namespace ndr::golden;
     // In file (= time) order; see the file comment for the derivation. Interface 0 = host0->sw.
     const std::vector<expect_pkt> want = {
-        {0, 2, 1, RC_RDMA_WRITE_FIRST, 0, 4138},
-        {0, 2, 1, RC_RDMA_WRITE_MIDDLE, 1, 4122},
-        {0, 2, 1, RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, 2, 1838},
-        {1, 1, 2, RC_SEND_ONLY, 0, 126},
-        {0, 2, 1, RC_ACKNOWLEDGE, 0, 30},
-        {1, 1, 2, RC_ACKNOWLEDGE, 2, 30},
+        {0, 2, 1, RC_RDMA_WRITE_FIRST, 0, 4138, 197},
+        {0, 2, 1, RC_RDMA_WRITE_MIDDLE, 1, 4122, 262},
+        {0, 2, 1, RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, 2, 1838, 327},
+        {1, 1, 2, RC_ACKNOWLEDGE, 2, 30, 1096},
+        {1, 1, 2, RC_SEND_ONLY, 0, 126, 1709},
+        {0, 2, 1, RC_ACKNOWLEDGE, 0, 30, 1801},
     };
-    check_capture(pcap, want, 196, 521);
+    check_capture(pcap, want);
     std::remove(pcap.c_str());
 }
 
@@ -322,17 +332,16 @@ TEST_CASE("pcap: a named switch-side link is interface 0, its reverse interface 
     CHECK(o.pcap_link == "sw0.p1->host1");
     CHECK(o.pcap_records == 6);
     using namespace ndr::golden;
-    // Mirror image of the uplink case: host 1's SEND leaves host 1 at 196 cycles (interface 1),
-    // the write's FIRST packet reaches sw -> host1 at 196 + 90 + 235 = 521 cycles (interface 0).
+    // Host 1's cable: interface 0 = sw -> host1, interface 1 = host1 -> sw (file comment).
     const std::vector<expect_pkt> want = {
-        {1, 1, 2, RC_SEND_ONLY, 0, 126},
-        {0, 2, 1, RC_RDMA_WRITE_FIRST, 0, 4138},
-        {0, 2, 1, RC_RDMA_WRITE_MIDDLE, 1, 4122},
-        {0, 2, 1, RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, 2, 1838},
-        {0, 2, 1, RC_ACKNOWLEDGE, 0, 30},
-        {1, 1, 2, RC_ACKNOWLEDGE, 2, 30},
+        {0, 2, 1, RC_RDMA_WRITE_FIRST, 0, 4138, 522},
+        {0, 2, 1, RC_RDMA_WRITE_MIDDLE, 1, 4122, 587},
+        {0, 2, 1, RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, 2, 1838, 652},
+        {1, 1, 2, RC_ACKNOWLEDGE, 2, 30, 771},
+        {1, 1, 2, RC_SEND_ONLY, 0, 126, 1384},
+        {0, 2, 1, RC_ACKNOWLEDGE, 0, 30, 2126},
     };
-    check_capture(pcap, want, 521, 196);
+    check_capture(pcap, want);
     std::remove(pcap.c_str());
 }
 
@@ -352,7 +361,7 @@ TEST_CASE("pcap: an unknown --pcap-link is a config error listing valid names", 
     std::remove(pcap.c_str());
 }
 
-TEST_CASE("pcap_writer: errors name the path; ERF timestamps round to 2^-32 s", "[pcap]") {
+TEST_CASE("pcap_writer: errors name the path, ERF timestamps round to 2^-32 s", "[pcap]") {
     const std::string bad = "/nonexistent_dir_ndrsim/x.pcap";
     try {
         ndr::tb::pcap_writer w(bad);
@@ -368,4 +377,80 @@ TEST_CASE("pcap_writer: errors name the path; ERF timestamps round to 2^-32 s", 
     CHECK(ndr::tb::pcap_writer::erf_timestamp(1'000'000'001'000ULL) == ((1ULL << 32) | 4ULL));
     // Just below a whole second rounds up into the next second.
     CHECK(ndr::tb::pcap_writer::erf_timestamp(1'999'999'999'999ULL) == (2ULL << 32));
+}
+
+TEST_CASE("wire_bytes_of: every HCA packet kind encodes, CRCs verify, NAK syndrome 0x60",
+          "[pcap]") {
+    using namespace ndr::golden;
+    struct kind_case {
+        uint8_t kind;  // ndr::tb::hca_packet_kind
+        uint8_t opcode;
+        uint32_t payload;
+        bool reth;
+        bool aeth;
+        bool immdt;
+        bool ackreq;
+    };
+    const auto data = static_cast<uint8_t>(ndr::tb::hca_packet_kind::data);
+    const auto rreq = static_cast<uint8_t>(ndr::tb::hca_packet_kind::read_request);
+    const auto rresp = static_cast<uint8_t>(ndr::tb::hca_packet_kind::read_response);
+    const auto ack = static_cast<uint8_t>(ndr::tb::hca_packet_kind::ack);
+    const auto nak = static_cast<uint8_t>(ndr::tb::hca_packet_kind::nak);
+    const std::vector<kind_case> cases = {
+        {data, RC_SEND_FIRST, 4096, false, false, false, false},
+        {data, RC_SEND_MIDDLE, 4096, false, false, false, false},
+        {data, RC_SEND_LAST, 7, false, false, false, true},  // 1 pad byte
+        {data, RC_SEND_ONLY, 0, false, false, false, true},
+        {data, RC_RDMA_WRITE_FIRST, 4096, true, false, false, false},
+        {data, RC_RDMA_WRITE_MIDDLE, 4096, false, false, false, false},
+        {data, RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, 1, false, false, true, true},
+        {data, RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE, 8, true, false, true, true},
+        {rreq, RC_RDMA_READ_REQUEST, 0, true, false, false, true},
+        {rresp, RC_RDMA_READ_RESPONSE_FIRST, 4096, false, true, false, false},
+        {rresp, RC_RDMA_READ_RESPONSE_MIDDLE, 4096, false, false, false, false},
+        {rresp, RC_RDMA_READ_RESPONSE_LAST, 3, false, true, false, false},
+        {rresp, RC_RDMA_READ_RESPONSE_ONLY, 64, false, true, false, false},
+        {ack, RC_ACKNOWLEDGE, 0, false, true, false, false},
+        {nak, RC_ACKNOWLEDGE, 0, false, true, false, false},
+    };
+    for (const kind_case& k : cases) {
+        INFO("opcode " << int{k.opcode} << " kind " << int{k.kind});
+        ndr::cycle::packet p;
+        p.kind = k.kind;
+        p.opcode = k.opcode;
+        p.src = 5;
+        p.dst = 9;
+        p.sl = 3;
+        p.vl = 1;
+        p.psn = 0xABCDEF;
+        p.qp = 41;
+        p.msg = 17;
+        p.payload_bytes = k.payload;
+        // By hand: LRH 8 + BTH 12 + RETH 16 / AETH 4 / ImmDt 4 + payload padded to 4 + 4 + 2.
+        const uint32_t wire = 8 + 12 + (k.reth ? 16U : 0U) + (k.aeth ? 4U : 0U) +
+                              (k.immdt ? 4U : 0U) + (k.payload + 3) / 4 * 4 + 4 + 2;
+        p.wire_bytes = wire;
+        const std::vector<uint8_t> b = ndr::tb::wire_bytes_of(p);
+        REQUIRE(b.size() == wire);
+        const parsed_packet pp = parse_packet(b);
+        CHECK(pp.icrc_ok);
+        CHECK(pp.vcrc_ok);
+        CHECK(pp.fields.lrh_hdr.dlid == 10);
+        CHECK(pp.fields.lrh_hdr.slid == 6);
+        CHECK(pp.fields.lrh_hdr.sl == 3);
+        CHECK(pp.fields.lrh_hdr.vl == 1);
+        CHECK(pp.fields.bth_hdr.psn == 0xABCDEF);
+        CHECK(pp.fields.bth_hdr.destqp == 43);
+        CHECK(pp.fields.bth_hdr.pkey == 0xFFFF);
+        CHECK(pp.fields.bth_hdr.ackreq == k.ackreq);
+        CHECK(pp.payload_size == k.payload);
+        CHECK(pp.op.reth == k.reth);
+        CHECK(pp.op.aeth == k.aeth);
+        CHECK(pp.op.immdt == k.immdt);
+        if (k.aeth) CHECK(pp.fields.aeth_hdr.syndrome == (k.kind == nak ? 0x60 : 0x00));
+        if (k.reth) CHECK(pp.fields.reth_hdr.dma_len == k.payload);
+        // A model/golden disagreement on the length is an error, not a silent capture.
+        p.wire_bytes = wire + 4;
+        CHECK_THROWS_AS(ndr::tb::wire_bytes_of(p), std::logic_error);
+    }
 }
