@@ -8,8 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # The one list of Debian packages ndrsim needs.
+# tshark lets the capture test decode ndrsim's pcap files with Wireshark's InfiniBand dissector.
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config python3
-  libsystemc-dev verilator catch2 libfmt-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev)
+  libsystemc-dev verilator catch2 libfmt-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
+  tshark)
 
 install_packages() {
   local missing=()
@@ -20,6 +22,8 @@ install_packages() {
   local sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
   echo "setup: installing ${missing[*]}"
+  # tshark's package asks whether non-root users may capture; answer no, non-interactively.
+  echo "wireshark-common wireshark-common/install-setuid boolean false" | $sudo debconf-set-selections
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }

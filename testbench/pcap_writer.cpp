@@ -63,9 +63,8 @@ void pcap_writer::write(uint64_t time_ps, const std::vector<uint8_t>& packet,
             fmt::format("pcap file '{}': write() without an open file", path_));
     }
     if (interface_id > 3) {
-        throw std::invalid_argument(
-            fmt::format("pcap file '{}': ERF capture interface {} is not 0..3", path_,
-                        interface_id));
+        throw std::invalid_argument(fmt::format(
+            "pcap file '{}': ERF capture interface {} is not 0..3", path_, interface_id));
     }
     const uint64_t rlen = ERF_HEADER_BYTES + packet.size();
     if (rlen > SNAPLEN) {
@@ -85,7 +84,7 @@ void pcap_writer::write(uint64_t time_ps, const std::vector<uint8_t>& packet,
     b.push_back(static_cast<char>(ERF_TYPE_INFINIBAND));
     b.push_back(static_cast<char>(ERF_FLAG_VLEN | interface_id));
     put_be(b, rlen, 2);
-    put_be(b, 0, 2);  // lctr
+    put_be(b, 0, 2);              // lctr
     put_be(b, packet.size(), 2);  // wlen
     b.insert(b.end(), packet.begin(), packet.end());
     out_.write(b.data(), static_cast<std::streamsize>(b.size()));

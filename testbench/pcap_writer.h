@@ -32,9 +32,9 @@ class pcap_writer {
 public:
     static constexpr uint32_t PCAP_MAGIC_NS = 0xa1b23c4d;  ///< nanosecond-resolution pcap
     static constexpr uint32_t LINKTYPE_ERF = 197;
-    static constexpr uint32_t SNAPLEN = 65535;               ///< bytes
+    static constexpr uint32_t SNAPLEN = 65535;  ///< bytes
     static constexpr uint8_t ERF_TYPE_INFINIBAND = 21;
-    static constexpr uint8_t ERF_FLAG_VLEN = 0x04;           ///< varying-length record
+    static constexpr uint8_t ERF_FLAG_VLEN = 0x04;  ///< varying-length record
     static constexpr uint32_t ERF_HEADER_BYTES = 16;
 
     pcap_writer() = default;

@@ -234,7 +234,8 @@ void check_capture(const std::string& pcap, const std::vector<expect_pkt>& want)
         const uint64_t ps = erf_ts_to_ps(r.erf_ts);
         const uint64_t pcap_ps = r.pcap_sec * 1'000'000'000'000ULL + r.pcap_nsec * 1000ULL;
         // pcap: truncated to 1 ns; ERF: rounded to 2^-32 s (233 ps).
-        CHECK(std::llabs(static_cast<long long>(ps) - static_cast<long long>(pcap_ps)) < 1000 + 233);
+        const long long skew = static_cast<long long>(ps) - static_cast<long long>(pcap_ps);
+        CHECK(std::llabs(skew) < 1000 + 233);
         CHECK(ps >= last_ps);
         last_ps = ps;
         const uint64_t cyc = (ps + CYCLE_PS / 2) / CYCLE_PS;
@@ -379,7 +380,7 @@ TEST_CASE("pcap_writer: errors name the path, ERF timestamps round to 2^-32 s", 
     CHECK(ndr::tb::pcap_writer::erf_timestamp(1'999'999'999'999ULL) == (2ULL << 32));
 }
 
-TEST_CASE("wire_bytes_of: every HCA packet kind encodes, CRCs verify, NAK syndrome 0x60",
+TEST_CASE("pcap bytes: every HCA packet kind encodes, CRCs verify, NAK syndrome 0x60",
           "[pcap]") {
     using namespace ndr::golden;
     struct kind_case {

@@ -60,7 +60,7 @@ std::vector<std::string> base_sets() {
 
 }  // namespace
 
-TEST_CASE("run alltoall: 16 ranks x 64 KiB per pair, every byte exactly once", "[run][alltoall]") {
+TEST_CASE("run alltoall: 16 ranks x 64 KiB per pair: every byte exactly once", "[run][alltoall]") {
     REQUIRE(sc_core::sc_get_status() == sc_core::SC_ELABORATION);
     REQUIRE(sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME);
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);

@@ -119,10 +119,10 @@ void run_lossy(const std::string& rate) {
 
 }  // namespace
 
-TEST_CASE("run loss: ring allreduce 8 ranks 8 MiB, icrc_error_rate 0.001", "[run][loss]") {
+TEST_CASE("run loss: ring allreduce 8 ranks 8 MiB icrc_error_rate 0.001", "[run][loss]") {
     run_lossy("0.001");
 }
 
-TEST_CASE("run loss: ring allreduce 8 ranks 8 MiB, icrc_error_rate 0.01", "[run][loss]") {
+TEST_CASE("run loss: ring allreduce 8 ranks 8 MiB icrc_error_rate 0.01", "[run][loss]") {
     run_lossy("0.01");
 }
