@@ -8,10 +8,12 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # The one list of Debian packages ndrsim needs.
+# libsqlite3-dev: sweep results database; sqlite3: its shell; python3-matplotlib: ndrsim plot;
+# slurm-wlm: the sweep's Slurm backend, tested on a single-node cluster on localhost.
 # tshark lets the capture test decode ndrsim's pcap files with Wireshark's InfiniBand dissector.
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config python3
   libsystemc-dev verilator catch2 libfmt-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
-  tshark)
+  tshark libsqlite3-dev sqlite3 python3-matplotlib slurm-wlm)
 
 install_packages() {
   local missing=()

@@ -32,6 +32,9 @@ void add_bench_command(CLI::App& app, command_action& action);
 void add_run_command(CLI::App& app, command_action& action);
 void add_gen_command(CLI::App& app, command_action& action);
 void add_import_command(CLI::App& app, command_action& action);
+void add_sweep_command(CLI::App& app, command_action& action);
+void add_results_command(CLI::App& app, command_action& action);
+void add_plot_command(CLI::App& app, command_action& action);
 
 /// Writes text to DIR/name, creating DIR; throws std::runtime_error naming the path on failure.
 void write_file(const std::string& dir, const std::string& name, const std::string& text);

@@ -6,13 +6,19 @@
 // acknowledged and all it receives have arrived.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "collective/schedule.h"
 #include "config/sim_config.h"
 #include "cycle/hca.h"
+#include "golden/reduce_op.h"
 #include "trace/trace.h"
+
+namespace ndr::tb {
+class sharp_manager;
+}
 
 namespace ndr::tb {
 
@@ -26,6 +32,10 @@ struct collective_result {
     coll::algo_kind algo = coll::algo_kind::ring;
     uint64_t transfers = 0;
     bool done = false;
+    std::string fallback;       ///< why algo sharp fell back to a host algorithm, if it did
+    int32_t sharp_tree = -1;    ///< SHARP tree used, or -1
+    uint32_t sharp_levels = 0;
+    bool data_checked = false;  ///< SHARP data-carrying mode: every result byte was checked
 };
 
 /// One slice of a rank's timeline (an op or compute record).
@@ -39,7 +49,8 @@ struct rank_slice {
 class replay : public cycle::hca_host {
 public:
     /// rank r runs on host r.
-    replay(const cfg::config& c, const trace::trace& tr, cycle::hca_array& hcas);
+    replay(const cfg::config& c, const trace::trace& tr, cycle::hca_array& hcas,
+           sharp_manager* sharp = nullptr);
     /// Issues every record that is ready at cycle 0.
     void start();
     bool done() const { return records_done_ == tr_.records.size(); }
@@ -55,6 +66,8 @@ public:
     void on_delivered(cycle_t t, uint32_t dst, uint64_t tag) override;
     void on_send_complete(cycle_t t, uint32_t src, uint64_t tag) override;
     void on_timer(cycle_t t, uint64_t token) override;
+    void on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chunk,
+                         uint32_t data) override;
 
 private:
     struct xfer_state {
@@ -88,12 +101,38 @@ private:
     void issue(cycle_t t, uint32_t rec);
     void finish_record(cycle_t t, uint32_t rec);
     void start_collective(cycle_t t, uint32_t inst);
+    bool start_sharp(cycle_t t, uint32_t inst, std::string& why);
+    void sharp_send_next(cycle_t t, uint32_t job, uint32_t member);
     void post_xfer(cycle_t t, uint32_t run, uint32_t x);
     void xfer_event(cycle_t t, uint32_t run, uint32_t x, bool ack);
     void member_done(cycle_t t, uint32_t run, uint32_t comm_rank);
     cycle_t ns_to_cycles(uint64_t ns) const;
 
+    /// A collective running on a SHARP tree.
+    struct sharp_job {
+        uint32_t instance = 0;
+        uint32_t tree = 0;
+        uint32_t chunk_base = 0;
+        uint32_t chunks = 0;
+        uint32_t chunk_bytes = 0;
+        uint64_t bytes = 0;
+        uint32_t window = 1;
+        uint32_t root = 0xFFFFFFFFU;          ///< broadcast: the only member with data
+        std::vector<uint32_t> next;           ///< per member: next chunk to send
+        std::vector<uint32_t> received;       ///< per member: results received
+        uint32_t members_left = 0;
+        bool data = false;
+        golden::red_op op = golden::red_op::sum;
+        golden::red_type type = golden::red_type::fp32;
+        std::vector<std::vector<uint8_t>> inputs;  ///< data mode: per member
+        std::vector<uint8_t> expected;             ///< data mode: golden tree reduction
+    };
+
     const cfg::config& cfg_;
+    sharp_manager* sharp_ = nullptr;
+    std::vector<sharp_job> sharp_jobs_;
+    std::map<uint64_t, uint32_t> sharp_job_of_;           ///< (tree << 32 | chunk_base) -> job
+    std::map<uint32_t, uint32_t> sharp_chunks_used_;      ///< tree -> next chunk id
     const trace::trace& tr_;
     cycle::hca_array& hcas_;
     uint64_t cycle_ps_;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <map>
 
 #include "collective/coll_types.h"
 #include "traffic_report.h"
@@ -60,6 +62,12 @@ json run_report_json(const cfg::config& c, const trace::trace& tr, const run_out
                       {"busbw_GBps", algbw * factor},
                       {"busbw_factor", factor},
                       {"transfers", r.transfers}});
+        if (r.sharp_tree >= 0) {
+            cs.back()["sharp"] = {{"tree", r.sharp_tree},
+                                  {"levels", r.sharp_levels},
+                                  {"data_checked", r.data_checked}};
+        }
+        if (!r.fallback.empty()) cs.back()["fallback"] = r.fallback;
         first = first < 0 ? start : std::min(first, start);
         last = std::max(last, end);
         total_bytes += ci.bytes;
@@ -113,6 +121,30 @@ json run_report_json(const cfg::config& c, const trace::trace& tr, const run_out
                        {"fc_packets", s.stats.fc_packets}});
     }
     j["switches"] = sws;
+    // SHARP: trees and, per tree level, ALU utilisation, OST occupancy, aggregation latency.
+    json sh;
+    sh["trees"] = o.sharp_trees;
+    std::map<uint32_t, std::array<double, 5>> per_level;  // busy, chunks, agg cycles, max ost, n
+    for (const sharp_node_summary& n : o.sharp_nodes) {
+        if (n.stats.chunks_reduced == 0) continue;
+        auto& a = per_level[n.level];
+        a[0] += static_cast<double>(n.stats.alu_busy_cycles);
+        a[1] += static_cast<double>(n.stats.chunks_reduced);
+        a[2] += static_cast<double>(n.stats.aggregation_cycles);
+        a[3] = std::max(a[3], static_cast<double>(n.stats.max_osts_in_use));
+        a[4] += 1.0;
+    }
+    json levels = json::array();
+    for (const auto& [lvl, a] : per_level) {
+        levels.push_back({{"level", lvl},
+                          {"aggregation_nodes", a[4]},
+                          {"chunks_reduced", a[1]},
+                          {"alu_utilisation", a[0] / (span * a[4])},
+                          {"max_osts_in_use", a[3]},
+                          {"mean_aggregation_latency_ns", a[1] > 0 ? a[2] / a[1] * ns : 0.0}});
+    }
+    sh["levels"] = levels;
+    j["sharp"] = sh;
     return j;
 }
 

@@ -8,6 +8,7 @@
 
 #include "config/config_error.h"
 #include "fabric.h"
+#include "sharp_manager.h"
 #include "link_capture.h"
 
 namespace ndr::tb {
@@ -31,7 +32,8 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
     out.topology = f.topology().name;
     out.hosts = hosts;
     out.switches = static_cast<uint32_t>(f.switches().size());
-    replay rp(c, tr, f.hcas());
+    sharp_manager sharp(c, f);
+    replay rp(c, tr, f.hcas(), &sharp);
     f.hcas().set_host(&rp);
     f.hcas().start(0);
     for (auto& s : f.switches()) {
@@ -97,7 +99,12 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
     for (std::size_t i = 0; i < f.links().size(); ++i) {
         out.links[i].total_beats = f.link_beats(f.links()[i]);
     }
+    for (const sharp_tree& st : sharp.trees()) out.sharp_trees.push_back(st.describe());
     for (std::size_t s = 0; s < f.switches().size(); ++s) {
+        if (const cycle::sharp_an* an = f.switches()[s]->sharp()) {
+            out.sharp_nodes.push_back({static_cast<uint32_t>(s), f.topology().switches[s].level,
+                                       an->stats()});
+        }
         f.switches()[s]->end_stats(now);
         out.switch_stats.push_back(switch_summary{static_cast<uint32_t>(s),
                                                   f.topology().switches[s].level,

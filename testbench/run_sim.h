@@ -26,6 +26,12 @@ struct switch_summary {
     cycle::switch_stats stats;
 };
 
+struct sharp_node_summary {
+    uint32_t sw = 0;
+    uint32_t level = 0;
+    cycle::sharp_an_stats stats;
+};
+
 struct run_outcome {
     cycle::timing tm;
     std::string topology;        ///< description
@@ -40,6 +46,8 @@ struct run_outcome {
     std::vector<link_sample_series> links;
     uint64_t sample_cycles = 0;  ///< cycles per utilisation sample
     std::vector<uint64_t> pair_bytes;  ///< payload per (src host, dst host)
+    std::vector<std::string> sharp_trees;          ///< description per SHARP tree
+    std::vector<sharp_node_summary> sharp_nodes;   ///< per switch aggregation node
     std::string pcap_link;       ///< --pcap: captured link (interface 0; its reverse is 1)
     uint64_t pcap_records = 0;   ///< --pcap: packets written
 };

@@ -420,6 +420,31 @@ std::vector<config_key> build_schema() {
     keys.push_back(unit_key("collective.chunk", at(&config::collective,
         &collective_config::chunk), "> 0", positive,
         "pipelining unit of ring and tree collectives (NCCL-like chunking)"));
+
+    // sharp
+    const auto S = &config::sharp;
+    keys.push_back(uint_key("sharp.vl", at(S, &sharp_config::vl), 0, 14,
+        "VL of SHARP packets; DOMAIN.md §13 'Data VLs' (VL1 SHARP), must be < switch.vls"));
+    keys.push_back(unit_key("sharp.ost_bytes", at(S, &sharp_config::ost_bytes), "> 0", positive,
+        "payload of one outstanding transaction (OST); DOMAIN.md §7 (2048 B on Quantum; "
+        "Quantum-2 unconfirmed)"));
+    keys.push_back(uint_key("sharp.osts", at(S, &sharp_config::osts), 1, 1048576,
+        "OSTs per aggregation node (buffers of sharp.ost_bytes); a choice"));
+    keys.push_back(uint_key("sharp.osts_per_tree", at(S, &sharp_config::osts_per_tree), 2,
+        1048576, "OSTs one tree may use in a node at once: the hosts' window of chunks in "
+        "flight (DOMAIN.md §7: each group gets at least 2)"));
+    keys.push_back(unit_key("sharp.sat_threshold", at(S, &sharp_config::sat_threshold), "any",
+        nullptr, "messages larger than this use streaming aggregation (SAT), smaller ones "
+        "low-latency trees (LLT); DOMAIN.md §7 (UCC: 16 KiB)"));
+    keys.push_back(unit_key("sharp.sat_chunk", at(S, &sharp_config::sat_chunk), "> 0", positive,
+        "payload of one SAT chunk (one packet; <= hca.mtu)"));
+    keys.push_back(uint_key("sharp.max_trees", at(S, &sharp_config::max_trees), 1, 1022,
+        "reduction trees per subnet; DOMAIN.md §7 (Quantum-2: up to 511 LLT + 511 SAT)"));
+    keys.push_back(unit_key("sharp.alu_latency", at(S, &sharp_config::alu_latency), "any",
+        nullptr, "aggregation ALU pipeline latency per reduction step; a choice"));
+    keys.push_back(choice_key("sharp.data", at(S, &sharp_config::data), {"auto", "on", "off"},
+        "carry real element values and check every result against the golden reduction "
+        "(auto: for collectives of at most 1 MiB)"));
     return keys;
 }
 
@@ -439,7 +464,8 @@ const config_key* find_config_key(std::string_view key) {
 
 const std::vector<std::string>& config_sections() {
     static const std::vector<std::string> sections{
-        "link", "switch", "endpoint", "traffic", "sim", "fabric", "hca", "fault", "collective"};
+        "link",   "switch", "endpoint", "traffic",    "sim",
+        "fabric", "hca",    "fault",    "collective", "sharp"};
     return sections;
 }
 

@@ -93,6 +93,19 @@ struct collective_config {
     bytes_t chunk{1 << 20};  ///< pipelining unit of ring/tree algorithms (NCCL-like)
 };
 
+/// SHARP in-network reduction (DOMAIN.md §7).
+struct sharp_config {
+    uint32_t vl = 1;                    ///< VL of SHARP traffic (§13: VL1 SHARP/priority)
+    bytes_t ost_bytes{2048};            ///< payload per OST (§7: 2048 B on Quantum)
+    uint32_t osts = 256;                ///< OSTs per aggregation node (*choice*)
+    uint32_t osts_per_tree = 64;        ///< OSTs one tree may hold per node (host window)
+    bytes_t sat_threshold{16 * 1024};   ///< larger messages use streaming aggregation (§7)
+    bytes_t sat_chunk{4096};            ///< SAT chunk payload (one MTU packet)
+    uint32_t max_trees = 511;           ///< trees per subnet (§7: <= 511 LLT)
+    time_ps_t alu_latency{50'000};      ///< ALU pipeline latency per reduction (*choice*)
+    std::string data = "auto";          ///< carry real values: on|off|auto (auto: <= 1 MiB)
+};
+
 /// Run control.
 struct sim_config {
     uint64_t seed = 1;
@@ -114,6 +127,7 @@ struct config {
     hca_config hca;
     fault_config fault;
     collective_config collective;
+    sharp_config sharp;
 };
 
 }  // namespace ndr::cfg

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "cycle/invariant_error.h"
+#include "cycle/sharp_an.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
 #include "golden/sl2vl.h"
@@ -21,6 +22,7 @@ hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, 
       vls_(c.sw.vls),
       sl_(static_cast<uint8_t>(c.hca.sl)),
       vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls).vl(static_cast<uint8_t>(c.hca.sl))),
+      sharp_vl_(static_cast<uint8_t>(c.sharp.vl)),
       mtu_(static_cast<uint32_t>(c.hca.mtu.count)),
       tx_cycles_(ps_to_cycles(c.hca.tx_latency.ps, tm.cycle_ps, 1)),
       rx_cycles_(ps_to_cycles(c.hca.rx_latency.ps, tm.cycle_ps, 1)),
@@ -55,7 +57,8 @@ hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, 
                      false,
                      0,
                      {},
-                     {}};
+                     {},
+                     packet_queue{}};
         ports_.push_back(std::move(hp));
     }
     stats_.tx_beats.assign(hosts, 0);
@@ -135,6 +138,28 @@ void hca_array::post(cycle_t now, verb v, uint32_t src, uint32_t dst, uint64_t b
     schedule(ready, event{EV_MSG_READY, 0, 0, m, 0, 0});
 }
 
+void hca_array::sharp_send(cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk,
+                           uint32_t bytes, uint32_t root_host, uint32_t data) {
+    const uint32_t idx = pool_.alloc();
+    packet& p = pool_[idx];
+    p.id = next_packet_id_++;
+    p.created = now;
+    p.kind = PK_SHARP_UP;
+    p.src = static_cast<uint16_t>(h);
+    p.dst = static_cast<uint16_t>(h);  // SHARP packets follow the tree, not the LFT
+    p.msg = tree;
+    p.index = chunk;
+    p.psn = root_host;
+    p.qp = data;
+    p.sl = sl_;
+    p.vl = sharp_vl_;
+    p.payload_bytes = bytes;
+    p.wire_bytes = sharp_wire_bytes(bytes);
+    p.blocks = static_cast<uint16_t>(golden::blocks_for_bytes(p.wire_bytes));
+    p.beats = static_cast<uint16_t>((p.wire_bytes + tm_.block_bytes - 1) / tm_.block_bytes);
+    schedule(now + tx_cycles_, event{EV_SHARP_READY, 0, static_cast<uint16_t>(h), idx, 0, 0});
+}
+
 void hca_array::set_timer(cycle_t at, uint64_t token) {
     uint32_t idx;
     if (!free_timers_.empty()) {
@@ -190,6 +215,19 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
                 break;
             }
             case EV_QP_TIMER: on_qp_timer(t, e.pkt); break;
+            case EV_SHARP_READY:
+                ports_[e.port].sharp.push(pool_, e.pkt);
+                mark_tx(e.port);
+                break;
+            case EV_SHARP_PLACED: {
+                const packet& p = pool_[e.pkt];
+                const uint32_t tree = p.msg;
+                const uint32_t chunk = p.index;
+                const uint32_t data = p.qp;
+                pool_.free(e.pkt);
+                if (host_ != nullptr) host_->on_sharp_result(t, e.port, tree, chunk, data);
+                break;
+            }
             case EV_FC:
                 try {
                     ports_[e.port].tx[e.vl].on_fccl(e.a);

@@ -63,6 +63,11 @@ public:
     /// Posts a message (a WQE) at cycle `now` (the current or a future cycle) from src to dst.
     /// `tag` comes back in the completions. RDMA READ moves `bytes` from dst to src.
     void post(cycle_t now, verb v, uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag);
+    /// Queues a SHARP aggregation packet (chunk `chunk` of tree `tree`, `bytes` of payload)
+    /// from host h to its leaf switch's aggregation node, on VL sharp.vl, after the WQE
+    /// processing of hca.tx_latency. SHARP packets are not RC: no PSN, ACK or retransmission.
+    void sharp_send(cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t bytes,
+                    uint32_t root_host, uint32_t data);
     /// Calls host->on_timer(token) at cycle `at` (> the current cycle).
     void set_timer(cycle_t at, uint64_t token);
     void start(cycle_t now);
@@ -85,9 +90,9 @@ private:
         EV_FC_FLUSH,
         EV_RXFREE,
         EV_REFRESH,
+        EV_SHARP_READY,   ///< a SHARP packet (pool index pkt) joins host `port`'s queue
+        EV_SHARP_PLACED,  ///< a SHARP result (pool index pkt) is visible at host `port`
     };
-    // Packet kinds in packet::kind.
-    enum : uint8_t { PK_DATA = 0, PK_READ_REQ, PK_READ_RESP, PK_ACK, PK_NAK };
 
     struct message {
         verb v = verb::rdma_write;
@@ -148,6 +153,7 @@ private:
         cycle_t stall_since = 0;
         std::deque<uint32_t> active;          ///< QPs with something to send, round robin
         std::deque<control_packet> control;   ///< ACK/NAK to send (before data)
+        packet_queue sharp;                   ///< SHARP packets ready to send
     };
 
     uint32_t qp_index(uint32_t src, uint32_t dst);
@@ -155,6 +161,7 @@ private:
     void mark_tx(uint32_t h);
     void try_send(cycle_t t, uint32_t h);
     bool send_control(cycle_t t, uint32_t h);
+    bool send_sharp(cycle_t t, uint32_t h);
     bool send_data(cycle_t t, uint32_t h);
     void transmit(cycle_t t, uint32_t h, uint32_t pkt);
     void activate(uint32_t qp);
@@ -177,6 +184,7 @@ private:
     uint32_t vls_;
     uint8_t sl_;
     uint8_t vl_;
+    uint8_t sharp_vl_;
     uint32_t mtu_;
     uint32_t tx_cycles_;
     uint32_t rx_cycles_;

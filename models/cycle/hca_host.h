@@ -18,6 +18,12 @@ public:
     virtual void on_send_complete(cycle_t t, uint32_t src, uint64_t msg_tag) = 0;
     /// A timer set with hca_array::set_timer fired.
     virtual void on_timer(cycle_t t, uint64_t token) = 0;
+    /// A SHARP result chunk reached host `h` (after hca.rx_latency). `data` is a payload slot
+    /// (data-carrying mode) owned by the receiver from now on, or 0xFFFFFFFF.
+    virtual void on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chunk,
+                                 uint32_t data) {
+        (void)t, (void)h, (void)tree, (void)chunk, (void)data;
+    }
 };
 
 }  // namespace ndr::cycle

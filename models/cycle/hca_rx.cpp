@@ -36,6 +36,10 @@ void hca_array::on_tail(cycle_t t, uint32_t h, uint32_t pkt) {
         throw invariant_error(fmt::format("cycle {}: packet {} for host {} arrived at host {}", t,
                                           p.id, p.dst, h));
     }
+    if (p.kind == PK_SHARP_DOWN) {  // SHARP result: placed after the receive pipeline
+        schedule(t + rx_cycles_, event{EV_SHARP_PLACED, 0, static_cast<uint16_t>(h), pkt, 0, 0});
+        return;
+    }
     const bool corrupt =
         icrc_error_rate_ > 0.0 &&
         static_cast<double>(next_random(fault_state_) >> 11) * 0x1.0p-53 < icrc_error_rate_;

@@ -49,7 +49,7 @@ void hca_array::try_send(cycle_t t, uint32_t h) {
         }
         return;
     }
-    const bool sent = send_control(t, h) || send_data(t, h);
+    const bool sent = send_control(t, h) || send_sharp(t, h) || send_data(t, h);
     // Credit stall: the link is idle, something waits, and the VL has no credit for it.
     const bool waiting = !hp.control.empty() || !hp.active.empty();
     const bool stalled = !sent && waiting && !hp.tx[vl_].can_send(1);
@@ -84,6 +84,16 @@ bool hca_array::send_control(cycle_t t, uint32_t h) {
     } else {
         ++stats_.naks_sent;
     }
+    transmit(t, h, idx);
+    return true;
+}
+
+bool hca_array::send_sharp(cycle_t t, uint32_t h) {
+    host_port& hp = ports_[h];
+    if (hp.sharp.empty()) return false;
+    const uint32_t idx = hp.sharp.head;
+    if (!hp.tx[sharp_vl_].can_send(pool_[idx].blocks)) return false;  // an FC update wakes us
+    hp.sharp.pop(pool_);
     transmit(t, h, idx);
     return true;
 }

@@ -89,8 +89,10 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
     for (const event& e : events) {
         switch (e.kind) {
             case EV_HDR: on_header(t, e.port, e.pkt); break;
-            case EV_ELIG: on_eligible(e.port, e.pkt); break;
+            case EV_ELIG: on_eligible(t, e.port, e.pkt); break;
             case EV_INGRESS: on_ingress(t); break;
+            case EV_SHARP_IN: on_sharp_in(t, e); break;
+            case EV_SHARP_OUT: on_sharp_out(t, e.pkt); break;
             case EV_XBAR_DONE: on_xbar_done(t, e); break;
             case EV_FC_FLUSH: fc_.on_flush(e.pkt); break;
             case EV_BUF_FREE: free_input_blocks(t, e.port, e.vl, e.b); break;
@@ -115,6 +117,7 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
             default: throw std::logic_error("ib_switch: unknown event kind");
         }
     }
+    if (sharp_pending_ != 0) sharp_egress(t);  // SHARP VL first: strict priority at egress
     allocate(t);
     if (refresh_due_) refresh(t);
     send_fc(t);
@@ -138,6 +141,93 @@ void ib_switch::refresh(cycle_t t) {
     }
 }
 
+sharp_an& ib_switch::enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
+                                  sharp_payloads* payloads, uint8_t sharp_vl) {
+    if (sharp_vl >= vls_) {
+        throw std::invalid_argument(fmt::format("sharp.vl {} is not a data VL (switch.vls {})",
+                                                sharp_vl, vls_));
+    }
+    an_ = std::make_unique<sharp_an>(osts, ost_bytes, alu_cycles, payloads);
+    sharp_payloads_ = payloads;
+    sharp_vl_ = sharp_vl;
+    sharp_q_.assign(ports_, packet_queue{});
+    return *an_;
+}
+
+void ib_switch::on_sharp_in(cycle_t t, const event& e) {
+    const packet& p = pool_[e.pkt];
+    free_input_blocks(t, e.port, e.vl, p.blocks);
+    --inside_;
+    emit_scratch_.clear();
+    an_->on_packet(t, e.port, p.kind == PK_SHARP_DOWN, p.msg, p.index, p.payload_bytes, p.psn,
+                   p.qp, p.beats, emit_scratch_);
+    pool_.free(e.pkt);
+    for (const sharp_emit& em : emit_scratch_) {
+        uint32_t slot;
+        if (!free_emits_.empty()) {
+            slot = free_emits_.back();
+            free_emits_.pop_back();
+            sharp_emits_[slot] = em;
+        } else {
+            slot = static_cast<uint32_t>(sharp_emits_.size());
+            sharp_emits_.push_back(em);
+        }
+        schedule(std::max(em.at, t + 1), event{EV_SHARP_OUT, 0, 0, slot, 0, 0});
+    }
+}
+
+void ib_switch::on_sharp_out(cycle_t t, uint32_t emit) {
+    (void)t;
+    const sharp_emit em = sharp_emits_[emit];
+    free_emits_.push_back(emit);
+    const uint32_t idx = pool_.alloc();
+    packet& p = pool_[idx];
+    p.kind = em.down ? PK_SHARP_DOWN : PK_SHARP_UP;
+    p.msg = em.tree;
+    p.index = em.chunk;
+    p.psn = em.root_host;
+    p.qp = em.data;
+    p.payload_bytes = em.bytes;
+    p.wire_bytes = sharp_wire_bytes(em.bytes);
+    p.blocks = static_cast<uint16_t>(golden::blocks_for_bytes(p.wire_bytes));
+    p.beats = static_cast<uint16_t>((p.wire_bytes + tm_.block_bytes - 1) / tm_.block_bytes);
+    p.vl = sharp_vl_;
+    p.out_vl = sharp_vl_;
+    p.created = t;
+    p.dst = peers_[em.port].port;  // the host, when the peer is an HCA (ignored by switches)
+    sharp_q_[em.port].push(pool_, idx);
+    sharp_pending_ |= bit(em.port);
+}
+
+void ib_switch::sharp_egress(cycle_t t) {
+    uint64_t pending = sharp_pending_;
+    for_each_bit(pending, [&](uint32_t o) {
+        packet_queue& q = sharp_q_[o];
+        while (!q.empty()) {
+            const uint32_t idx = q.head;
+            packet& p = pool_[idx];
+            if (link_free_[o] > t + 1) {  // the link is busy: come back when it frees
+                schedule(link_free_[o] - 1, event{EV_WAKE, 0, 0, 0, 0, 0});
+                return;
+            }
+            golden::credit_sender& tx = out_tx_[o * vls_ + sharp_vl_];
+            if (!tx.can_send(p.blocks)) return;  // an FC update wakes us
+            q.pop(pool_);
+            tx.on_send(p.blocks);
+            const cycle_t start = std::max(t + 1, link_free_[o]);
+            link_free_[o] = start + p.beats;
+            total_out_beats_[o] += p.beats;
+            if (o < taps_.size() && taps_[o] != nullptr) taps_[o]->on_packet(start, p);
+            const link_peer& peer = peers_[o];
+            if (peer.engine == nullptr) {
+                throw invariant_error(fmt::format("SHARP: switch port {} is not connected", o));
+            }
+            peer.engine->schedule(start + peer.link_cycles, event{EV_HDR, 0, peer.port, idx, 0, 0});
+        }
+        sharp_pending_ &= ~bit(o);
+    });
+}
+
 void ib_switch::check_fctbs(cycle_t t, const event& e) {
     golden::credit_receiver& rx = in_rx_[e.port * vls_ + e.vl];
     const uint32_t abr = rx.abr();
@@ -151,8 +241,9 @@ void ib_switch::check_fctbs(cycle_t t, const event& e) {
 
 void ib_switch::on_header(cycle_t t, uint16_t in, uint32_t pkt) {
     packet& p = pool_[pkt];
-    const uint8_t out = routes_.port(static_cast<uint16_t>(p.dst + 1U));
-    if (out == golden::LFT_NO_ROUTE || out >= ports_) {
+    const bool to_an = an_ && (p.kind == PK_SHARP_UP || p.kind == PK_SHARP_DOWN);
+    const uint8_t out = to_an ? 0 : routes_.port(static_cast<uint16_t>(p.dst + 1U));
+    if (!to_an && (out == golden::LFT_NO_ROUTE || out >= ports_)) {
         throw invariant_error(fmt::format(
             "cycle {}: switch input port {}: no LFT route for DLID {} (packet {})", t, in,
             p.dst + 1U, p.id));
@@ -160,6 +251,7 @@ void ib_switch::on_header(cycle_t t, uint16_t in, uint32_t pkt) {
     p.out_port = out;
     p.out_vl = sl2vl_.vl(p.sl);
     p.hdr_in = t;
+
     golden::credit_receiver& rx = in_rx_[in * vls_ + p.vl];
     if (rx.free_blocks() < p.blocks) {
         throw invariant_error(fmt::format(
@@ -192,12 +284,18 @@ void ib_switch::on_ingress(cycle_t t) {
             return;
         }
         ingress_.pop_front();
-        on_eligible(pool_[pkt].in_port, pkt);
+        on_eligible(t, pool_[pkt].in_port, pkt);
     }
 }
 
-void ib_switch::on_eligible(uint16_t in, uint32_t pkt) {
+void ib_switch::on_eligible(cycle_t t, uint16_t in, uint32_t pkt) {
     const packet& p = pool_[pkt];
+    if (an_ && (p.kind == PK_SHARP_UP || p.kind == PK_SHARP_DOWN)) {
+        // To the aggregation node once the whole packet is in (it reduces at line rate).
+        schedule(std::max(t + 1, p.hdr_in + p.beats),
+                 event{EV_SHARP_IN, p.vl, in, pkt, 0, 0});
+        return;
+    }
     if (voq_) {
         const uint32_t q = voq_index(in, p.out_port, p.out_vl);
         const bool was_empty = queues_[q].empty();

@@ -13,6 +13,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include "config/sim_config.h"
@@ -21,6 +22,7 @@
 #include "cycle/link_tap.h"
 #include "cycle/occupancy_stat.h"
 #include "cycle/packet.h"
+#include "cycle/sharp_an.h"
 #include "cycle/timing.h"
 #include "golden/credit_fc.h"
 #include "golden/lft.h"
@@ -57,6 +59,12 @@ public:
     void end_stats(cycle_t t) {
         if (in_window_) window_end(t);
     }
+    /// Gives this switch a SHARP aggregation node (DOMAIN.md §7); SHARP packets on VL
+    /// `sharp_vl` then go to it instead of the crossbar. Returns it for tree configuration.
+    sharp_an& enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
+                           sharp_payloads* payloads, uint8_t sharp_vl);
+    const sharp_an* sharp() const { return an_.get(); }
+    sharp_an* sharp() { return an_.get(); }
     /// Beats started on output port p's link since the start (all time, not windowed).
     uint64_t total_out_beats(uint16_t p) const { return total_out_beats_[p]; }
     /// Schedules the first forced FC refresh round.
@@ -82,6 +90,8 @@ private:
         EV_BUF_FREE,
         EV_FC_FLUSH,
         EV_INGRESS,
+        EV_SHARP_IN,   ///< a SHARP packet fully arrived: to the aggregation node
+        EV_SHARP_OUT,  ///< the aggregation node emits a packet (pkt = index in sharp_emits_)
         EV_REFRESH,
         EV_WIN_START,
         EV_WIN_END
@@ -99,8 +109,11 @@ private:
 
     void check_fctbs(cycle_t t, const event& e);
     void on_header(cycle_t t, uint16_t in, uint32_t pkt);
-    void on_eligible(uint16_t in, uint32_t pkt);
+    void on_eligible(cycle_t t, uint16_t in, uint32_t pkt);
     void on_ingress(cycle_t t);
+    void on_sharp_in(cycle_t t, const event& e);
+    void on_sharp_out(cycle_t t, uint32_t emit);
+    void sharp_egress(cycle_t t);
     void on_xbar_done(cycle_t t, const event& e);
     void free_input_blocks(cycle_t t, uint32_t port, uint32_t vl, uint32_t blocks);
     void allocate(cycle_t t);
@@ -158,6 +171,14 @@ private:
     uint64_t inside_ = 0;
     std::vector<uint64_t> total_out_beats_;
     std::vector<link_tap*> taps_;  ///< per output port; empty unless set_tap() was called
+    std::unique_ptr<sharp_an> an_;                ///< SHARP aggregation node, if enabled
+    sharp_payloads* sharp_payloads_ = nullptr;
+    uint8_t sharp_vl_ = 1;
+    std::vector<packet_queue> sharp_q_;           ///< per output: SHARP packets to send
+    uint64_t sharp_pending_ = 0;                  ///< outputs with SHARP packets waiting
+    std::vector<sharp_emit> sharp_emits_;         ///< emitted, not yet due
+    std::vector<uint32_t> free_emits_;
+    std::vector<sharp_emit> emit_scratch_;
     std::deque<uint32_t> ingress_;  ///< cut-through: packets in the ingress pipeline, in order
     bool refresh_due_ = false;
 

@@ -59,7 +59,7 @@ std::vector<std::string> sets_with_loss(const std::string& rate) {
             "sim.seed=1",                 "fault.icrc_error_rate=" + rate};
 }
 
-void run_lossy(const std::string& rate) {
+ndr::tb::run_outcome run_lossy(const std::string& rate) {
     REQUIRE(sc_core::sc_get_status() == sc_core::SC_ELABORATION);
     REQUIRE(sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME);
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
@@ -115,6 +115,7 @@ void run_lossy(const std::string& rate) {
     // Slower than without loss.
     CHECK(t > BOUND_NS);
     CHECK(t >= retx_bound_ns);
+    return o;
 }
 
 }  // namespace
@@ -126,3 +127,9 @@ TEST_CASE("run loss: ring allreduce 8 ranks 8 MiB icrc_error_rate 0.001", "[run]
 TEST_CASE("run loss: ring allreduce 8 ranks 8 MiB icrc_error_rate 0.01", "[run][loss]") {
     run_lossy("0.01");
 }
+
+// Not asserted: "timeouts <= icrc_drops". With loss, some RC timeouts fire without a lost
+// packet because 1-beat ACKs can wait ~20 us behind full-rate ring data: the crossbar is
+// allocated per packet, and an input busy with 4 KiB transfers and an output busy receiving
+// from another input can stay out of phase (measured: 34 timeouts for 23 drops at rate 0.001;
+// 0 with switch.speedup=2). Recorded as a known model weakness in docs/architecture.md.

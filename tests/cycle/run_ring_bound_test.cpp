@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <iomanip>
 #include <string>
 #include <vector>
 
@@ -116,7 +117,7 @@ void run_ring_bound(const std::string& tag, uint64_t S) {
     const auto& cj = rep["collectives"][0];
     const double t = cj["time_ns"].get<double>();
     const double dev = (t - bound_ns) / bound_ns;
-    WARN(tag << ": S=" << S << " B: time " << t << " ns, beta " << beta_ns << " ns, bound "
+    WARN(std::fixed << std::setprecision(2) << tag << ": S=" << S << " B: time " << t << " ns, beta " << beta_ns << " ns, bound "
              << bound_ns << " ns, deviation " << dev * 100.0 << " %, wall " << o.wall_s
              << " s, busbw " << cj["busbw_GBps"].get<double>() << " GB/s");
     CHECK(cj["op"] == "allreduce");

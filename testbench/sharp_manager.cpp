@@ -1,0 +1,135 @@
+#include "sharp_manager.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "cycle/timing.h"
+
+namespace ndr::tb {
+
+std::string sharp_tree::describe() const {
+    return fmt::format("tree {}: {} level(s), {} switch(es), root sw{}", id, levels,
+                       switches.size(), root_switch);
+}
+
+sharp_manager::sharp_manager(const cfg::config& c, fabric& f)
+    : cfg_(c), f_(f), trees_on_switch_(f.switches().size(), 0) {
+    trees_per_node_ = std::max<uint32_t>(1, c.sharp.osts / c.sharp.osts_per_tree);
+    const uint32_t alu = cycle::ps_to_cycles(c.sharp.alu_latency.ps, f.timing().cycle_ps, 0);
+    for (auto& sw : f.switches()) {
+        sw->enable_sharp(c.sharp.osts, static_cast<uint32_t>(c.sharp.ost_bytes.count), alu,
+                         &payloads_, static_cast<uint8_t>(c.sharp.vl));
+    }
+}
+
+void sharp_manager::set_reduction(uint32_t tree, golden::red_op op, golden::red_type type) {
+    for (uint32_t s : trees_[tree].switches) f_.switches()[s]->sharp()->set_reduction(tree, op, type);
+}
+
+const sharp_tree* sharp_manager::tree_for(uint32_t comm, const std::vector<uint32_t>& hosts,
+                                          std::string& why) {
+    const auto found = tree_of_comm_.find(comm);
+    if (found != tree_of_comm_.end()) return &trees_[found->second];
+    if (trees_.size() >= cfg_.sharp.max_trees) {
+        why = fmt::format("all {} SHARP trees of the subnet are in use (sharp.max_trees)",
+                          cfg_.sharp.max_trees);
+        return nullptr;
+    }
+    const golden::topology& topo = f_.topology();
+    sharp_tree tree;
+    tree.id = static_cast<uint32_t>(trees_.size());
+    // Leaves and their host children, in port order.
+    std::map<uint32_t, std::vector<std::pair<uint16_t, uint32_t>>> leaf_hosts;  // leaf -> (port, host)
+    for (uint32_t h : hosts) {
+        const golden::topo_port_ref& at = topo.host_attach[h];
+        leaf_hosts[at.node].push_back({at.port, h});
+    }
+    std::map<uint32_t, cycle::sharp_tree_node> nodes;
+    std::set<uint32_t> level_nodes;
+    for (auto& [leaf, list] : leaf_hosts) {
+        std::sort(list.begin(), list.end());
+        cycle::sharp_tree_node n;
+        n.tree = tree.id;
+        n.level = 0;
+        for (const auto& [port, host] : list) {
+            n.child_ports.push_back(port);
+            n.port_of_host[host] = port;
+            tree.children[leaf].push_back(sharp_tree::child{true, host});
+        }
+        nodes[leaf] = std::move(n);
+        level_nodes.insert(leaf);
+    }
+    uint32_t level = 0;
+    while (level_nodes.size() > 1) {
+        // Each node picks the up-neighbour at position comm mod (its up-neighbours): in a
+        // fat tree this lands every pod on the same plane, so the next level shares parents.
+        std::map<uint32_t, std::vector<uint32_t>> parent_children;
+        for (uint32_t s : level_nodes) {
+            std::vector<uint32_t> ups;
+            for (const golden::topo_peer& pe : topo.switches[s].peers) {
+                if (pe.kind == golden::topo_peer_kind::sw && topo.switches[pe.node].level > level &&
+                    std::find(ups.begin(), ups.end(), pe.node) == ups.end()) {
+                    ups.push_back(pe.node);
+                }
+            }
+            if (ups.empty()) {
+                why = fmt::format("switch {} has no uplink towards a common SHARP root", s);
+                return nullptr;
+            }
+            std::sort(ups.begin(), ups.end());
+            parent_children[ups[comm % ups.size()]].push_back(s);
+        }
+        std::set<uint32_t> next;
+        for (auto& [parent, kids] : parent_children) {
+            cycle::sharp_tree_node pn;
+            pn.tree = tree.id;
+            pn.level = level + 1;
+            for (uint32_t kid : kids) {
+                // First cable between kid and parent.
+                const auto& peers = topo.switches[kid].peers;
+                for (uint16_t p = 0; p < peers.size(); ++p) {
+                    if (peers[p].kind == golden::topo_peer_kind::sw && peers[p].node == parent) {
+                        nodes[kid].parent_port = p;
+                        pn.child_ports.push_back(peers[p].port);
+                        for (const auto& [host, port] : nodes[kid].port_of_host) {
+                            (void)port;
+                            pn.port_of_host[host] = peers[p].port;
+                        }
+                        break;
+                    }
+                }
+                tree.children[parent].push_back(sharp_tree::child{false, kid});
+            }
+            nodes[parent] = std::move(pn);
+            next.insert(parent);
+        }
+        level_nodes = next;
+        ++level;
+    }
+    // Resources: every switch of the tree must have OSTs for one more tree.
+    for (const auto& [s, n] : nodes) {
+        (void)n;
+        if (trees_on_switch_[s] + 1 > trees_per_node_) {
+            why = fmt::format(
+                "switch {} already holds {} SHARP trees; sharp.osts {} / sharp.osts_per_tree {} "
+                "allows {}",
+                s, trees_on_switch_[s], cfg_.sharp.osts, cfg_.sharp.osts_per_tree,
+                trees_per_node_);
+            return nullptr;
+        }
+    }
+    for (auto& [s, n] : nodes) {
+        ++trees_on_switch_[s];
+        tree.switches.push_back(s);
+        f_.switches()[s]->sharp()->add_tree(std::move(n));
+    }
+    tree.levels = level + 1;
+    tree.root_switch = *level_nodes.begin();
+    tree_of_comm_[comm] = tree.id;
+    trees_.push_back(std::move(tree));
+    return &trees_.back();
+}
+
+}  // namespace ndr::tb

@@ -1,0 +1,56 @@
+// SHARP aggregation manager: one reduction tree per communicator over the fabric (one
+// aggregation node per participating switch), built from the topology the way the SHARP AM
+// does it for a fat tree: the members' leaf switches, then at each level up one common parent
+// chosen by the communicator id, up to a single root. Enforces the resource limits
+// (sharp.max_trees per subnet, sharp.osts / sharp.osts_per_tree trees per node).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/sim_config.h"
+#include "cycle/sharp_an.h"
+#include "fabric.h"
+
+namespace ndr::tb {
+
+struct sharp_tree {
+    uint32_t id = 0;
+    uint32_t levels = 1;                 ///< switch levels in the tree
+    uint32_t root_switch = 0;
+    std::vector<uint32_t> switches;      ///< every switch in the tree
+    /// Reduction structure for the golden reference: per switch, its children in reduction
+    /// order, each a host (is_host) or a switch.
+    struct child {
+        bool is_host = false;
+        uint32_t node = 0;
+    };
+    std::map<uint32_t, std::vector<child>> children;
+    std::string describe() const;
+};
+
+class sharp_manager {
+public:
+    sharp_manager(const cfg::config& c, fabric& f);
+    /// The tree of communicator `comm` over `hosts` (built on first use). nullopt with `why`
+    /// when the resources do not allow one (the caller falls back to a host algorithm).
+    const sharp_tree* tree_for(uint32_t comm, const std::vector<uint32_t>& hosts,
+                               std::string& why);
+    cycle::sharp_payloads& payloads() { return payloads_; }
+    /// The reduction the tree's ALUs apply from now on (set when a collective starts on it).
+    void set_reduction(uint32_t tree, golden::red_op op, golden::red_type type);
+    const std::vector<sharp_tree>& trees() const { return trees_; }
+
+private:
+    const cfg::config& cfg_;
+    fabric& f_;
+    cycle::sharp_payloads payloads_;
+    std::vector<sharp_tree> trees_;
+    std::map<uint32_t, uint32_t> tree_of_comm_;
+    std::vector<uint32_t> trees_on_switch_;
+    uint32_t trees_per_node_;
+};
+
+}  // namespace ndr::tb

@@ -1,0 +1,64 @@
+# End-to-end tests of `ndrsim run` and `ndrsim gen` (label e2e). Included by
+# tests/e2e/CMakeLists.txt. Checks live in run_check.py (run with python3). Every simulation
+# here is small (the shipped 8-rank 1..16 MiB sweep takes < 1 s; the generated 16-rank 1 MiB
+# allreduce < 0.2 s); traces/default.jsonl is too slow for e2e.
+#
+# Names are prefixed ndr_run_ / NDR_RUN_ so nothing collides with the other *.cmake files here
+# (all are included into one scope, in alphabetical order).
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+set(NDR_RUN_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/run_check.py)
+set(NDR_RUN_BIN ${CMAKE_BINARY_DIR}/ndrsim)
+set(NDR_RUN_OUT ${CMAKE_CURRENT_BINARY_DIR}/run_out)
+set(NDR_RUN_TRACES ${CMAKE_CURRENT_SOURCE_DIR}/../../traces)
+set(NDR_RUN_BAD ${CMAKE_CURRENT_SOURCE_DIR}/../data/bad_traces)
+
+function(ndr_run_e2e_py name)
+  add_test(NAME e2e.${name} COMMAND ${Python3_EXECUTABLE} ${NDR_RUN_CHECK} ${ARGN}
+    WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(e2e.${name} PROPERTIES LABELS e2e TIMEOUT 120
+    ENVIRONMENT SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1)
+endfunction()
+
+# A shipped trace (8 ranks, ring + tree allreduce, 1..16 MiB: 10 collectives) with --out:
+# report.json has collectives[] with every key, hca counters, links[], switches[];
+# timeline.json is Chrome trace-event JSON with X slices on every rank and C counters.
+ndr_run_e2e_py(run_report_timeline report ${NDR_RUN_BIN} ${NDR_RUN_OUT}/shipped 10 --
+  run ${NDR_RUN_TRACES}/allreduce_ring_tree_8.jsonl)
+
+# Malformed traces: exit 2 and one line `ndrsim: error: FILE:LINE: FIELD: REASON`.
+ndr_run_e2e_py(run_err_bad_json error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: .*bad_json\\.jsonl:4: json: malformed JSON" --
+  run ${NDR_RUN_BAD}/bad_json.jsonl -q)
+ndr_run_e2e_py(run_err_unknown_op error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: .*unknown_op\\.jsonl:5: op: unknown op 'allreduc'" --
+  run ${NDR_RUN_BAD}/unknown_op.jsonl -q)
+ndr_run_e2e_py(run_err_member_disagree error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: .*member_disagree\\.jsonl:7: count: " "disagree" "2048" "1024" "line 6" --
+  run ${NDR_RUN_BAD}/member_disagree.jsonl -q)
+ndr_run_e2e_py(run_err_missing_member error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: .*missing_member\\.jsonl:5: seq: " "no record for global ranks 2, 3" --
+  run ${NDR_RUN_BAD}/missing_member.jsonl -q)
+ndr_run_e2e_py(run_err_missing_file error ${NDR_RUN_BIN} 2 "nonexistent\\.jsonl" --
+  run ${NDR_RUN_OUT}/nonexistent.jsonl -q)
+
+# gen -> run end to end: a fixture writes a 16-rank 1 MiB ring allreduce trace.
+add_test(NAME e2e.run_gen16_setup
+  COMMAND ${NDR_RUN_BIN} gen collective --op allreduce --ranks 16 --bytes 1MiB --algo ring
+    -o ${CMAKE_CURRENT_BINARY_DIR}/run_gen16.jsonl
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(e2e.run_gen16_setup PROPERTIES LABELS e2e TIMEOUT 60
+  ENVIRONMENT SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 FIXTURES_SETUP ndr_run_gen16
+  PASS_REGULAR_EXPRESSION "wrote .*run_gen16\\.jsonl: 16 ranks, 1 collectives, 16 records")
+# The generated trace runs on the default single switch.
+ndr_run_e2e_py(run_gen16_single report ${NDR_RUN_BIN} ${NDR_RUN_OUT}/gen16_single 1 --
+  run ${CMAKE_CURRENT_BINARY_DIR}/run_gen16.jsonl)
+set_tests_properties(e2e.run_gen16_single PROPERTIES FIXTURES_REQUIRED ndr_run_gen16)
+# ... and on a fat tree of 8-port switches: 16 hosts -> 4 leaves + 2 spines; the ring crosses
+# leaves at ranks 3->4, 7->8, 11->12, 15->0, so tier-1 links must carry bytes.
+ndr_run_e2e_py(run_gen16_fat_tree report ${NDR_RUN_BIN} ${NDR_RUN_OUT}/gen16_ft 1 --
+  run ${CMAKE_CURRENT_BINARY_DIR}/run_gen16.jsonl --topology fat_tree --set switch.ports=8)
+set_tests_properties(e2e.run_gen16_fat_tree PROPERTIES FIXTURES_REQUIRED ndr_run_gen16
+  FIXTURES_SETUP ndr_run_gen16_ft)
+ndr_run_e2e_py(run_gen16_fat_tree_fabric fabric ${NDR_RUN_OUT}/gen16_ft fat_tree 6 4)
+set_tests_properties(e2e.run_gen16_fat_tree_fabric PROPERTIES
+  FIXTURES_REQUIRED ndr_run_gen16_ft)
