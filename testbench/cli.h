@@ -10,8 +10,10 @@
 
 namespace ndr::tb {
 
-/// Options every simulating command shares: --config FILE and repeated --set key=value.
+/// Options every simulating command shares: --preset NAME, --config FILE and repeated
+/// --set key=value. Precedence: defaults < preset < file < --set < flags.
 struct config_options {
+    std::string preset;  ///< empty: none (docs/presets.md)
     std::string file;
     std::vector<std::string> sets;
     /// (flag name, key, value) pairs from dedicated flags such as --ports, applied after --set.
@@ -35,6 +37,8 @@ void add_import_command(CLI::App& app, command_action& action);
 void add_sweep_command(CLI::App& app, command_action& action);
 void add_results_command(CLI::App& app, command_action& action);
 void add_plot_command(CLI::App& app, command_action& action);
+void add_compare_command(CLI::App& app, command_action& action);
+void add_validate_command(CLI::App& app, command_action& action);
 
 /// Writes text to DIR/name, creating DIR; throws std::runtime_error naming the path on failure.
 void write_file(const std::string& dir, const std::string& name, const std::string& text);

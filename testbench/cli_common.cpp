@@ -7,11 +7,15 @@
 #include "config/config_loader.h"
 #include "config/config_source.h"
 #include "config/validate.h"
+#include "preset.h"
 
 namespace ndr::tb {
 
 void config_options::add_to(CLI::App& app) {
-    app.add_option("--config", file, "YAML config file (defaults < file < --set < flags)");
+    app.add_option("--preset", preset,
+                   "named config preset: ndr, hdr, xdr, edr (`ndrsim config presets`)");
+    app.add_option("--config", file,
+                   "YAML config file (defaults < --preset < file < --set < flags)");
     app.add_option("--set", sets, "override one config key: --set switch.ports=16 (repeatable)")
         ->allow_extra_args(false);
 }
@@ -24,7 +28,13 @@ void config_options::add_key_flag(CLI::App& app, const std::string& flag, const 
 }
 
 cfg::config config_options::resolve() const {
-    cfg::config c = cfg::load_config(file, sets);
+    cfg::config c;
+    if (preset.empty()) {
+        c = cfg::load_config(file, sets);
+    } else {
+        const tb::preset& p = find_preset(preset);
+        c = cfg::load_config_layered(preset_source_name(p.name), p.yaml, file, sets);
+    }
     if (!flags.empty()) {
         for (const auto& [flag, key, value] : flags) {
             cfg::set_value(c, key, value, cfg::config_source::flag(flag));

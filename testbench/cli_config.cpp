@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "config/config_dump.h"
+#include "preset.h"
 
 namespace ndr::tb {
 
@@ -15,7 +16,17 @@ void add_config_command(CLI::App& app, command_action& action) {
     opts->add_to(*show);
     show->callback([opts, &action] {
         action = [opts] {
-            fmt::print("{}", cfg::to_yaml(opts->resolve()));
+            const cfg::config c = opts->resolve();
+            if (!opts->preset.empty()) fmt::print("{}", preset_header(find_preset(opts->preset)));
+            fmt::print("{}", cfg::to_yaml(c));
+            return 0;
+        };
+    });
+    CLI::App* list = cmd->add_subcommand(
+        "presets", "list the named presets (--preset NAME) with a one-line description");
+    list->callback([&action] {
+        action = [] {
+            for (const preset& p : presets()) fmt::print("{:<6} {}\n", p.name, p.description);
             return 0;
         };
     });

@@ -62,6 +62,11 @@ void add_run_command(CLI::App& app, command_action& action) {
     o->cfg.add_to(*cmd);
     o->cfg.add_key_flag(*cmd, "--hosts", "fabric.hosts", "hosts (default: the trace's ranks)");
     o->cfg.add_key_flag(*cmd, "--topology", "fabric.topology", "single_switch|fat_tree");
+    cmd->add_flag_function(
+        "--data",
+        [o](std::int64_t) { o->cfg.flags.push_back({"--data", "sharp.data", "on"}); },
+        "SHARP: carry real element values and check every result against the golden reduction "
+        "(= --set sharp.data=on; default auto: collectives of at most 1 MiB)");
     cmd->add_option("--out", o->out, "write DIR/report.json and DIR/timeline.json");
     cmd->add_option("--pcap", o->pcap, "capture the packets of one link to a pcap file");
     cmd->add_option("--pcap-link", o->pcap_link, "link to capture (default: host 0's uplink)");

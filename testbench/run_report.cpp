@@ -137,10 +137,10 @@ json run_report_json(const cfg::config& c, const trace::trace& tr, const run_out
     json levels = json::array();
     for (const auto& [lvl, a] : per_level) {
         levels.push_back({{"level", lvl},
-                          {"aggregation_nodes", a[4]},
-                          {"chunks_reduced", a[1]},
+                          {"aggregation_nodes", static_cast<uint64_t>(a[4])},
+                          {"chunks_reduced", static_cast<uint64_t>(a[1])},
                           {"alu_utilisation", a[0] / (span * a[4])},
-                          {"max_osts_in_use", a[3]},
+                          {"max_osts_in_use", static_cast<uint64_t>(a[3])},
                           {"mean_aggregation_latency_ns", a[1] > 0 ? a[2] / a[1] * ns : 0.0}});
     }
     sh["levels"] = levels;

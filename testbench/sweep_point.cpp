@@ -112,6 +112,12 @@ json headline_metrics(const std::string& kind, const json& r) {
         json shares = json::array();
         for (const json& v : r["vls"]) shares.push_back(v["share"]);
         m["vl_share"] = shares;
+        for (const json& v : r["vls"]) {  // per-VL tail latency, e.g. vl1_lat_p99_ns
+            if (v.contains("latency_ns")) {
+                m[fmt::format("vl{}_lat_p99_ns", v["vl"].get<int>())] = v["latency_ns"]["p99"];
+                m[fmt::format("vl{}_lat_mean_ns", v["vl"].get<int>())] = v["latency_ns"]["mean"];
+            }
+        }
         if (!shares.empty()) m["vl0_share"] = shares[0];
         if (shares.size() > 1) m["vl1_share"] = shares[1];
     } else {

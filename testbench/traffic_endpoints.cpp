@@ -75,6 +75,7 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
     stats_.vl_delivered_beats.assign(vls_, 0);
     stats_.vl_delivered_bytes.assign(vls_, 0);
     stats_.credit_stall_cycles.assign(vls_, 0);
+    stats_.vl_latency_hist.assign(vls_, {});
 }
 
 void traffic_endpoints::connect(uint16_t e, cycle::link_peer peer, uint32_t peer_buffer_blocks) {
@@ -340,6 +341,9 @@ void traffic_endpoints::deliver(cycle_t t, uint16_t e, uint32_t pkt) {
         const uint64_t lat = t - p.created;
         if (lat >= stats_.latency_hist.size()) stats_.latency_hist.resize(lat + lat / 2 + 1, 0);
         ++stats_.latency_hist[lat];
+        std::vector<uint64_t>& vh = stats_.vl_latency_hist[p.vl];
+        if (lat >= vh.size()) vh.resize(lat + lat / 2 + 1, 0);
+        ++vh[lat];
     }
     const uint8_t vl = p.vl;
     const uint32_t blocks = p.blocks;

@@ -36,6 +36,7 @@ struct endpoint_stats {
     std::vector<uint64_t> vl_delivered_bytes;    ///< wire bytes, per VL, inside the window
     std::vector<uint64_t> credit_stall_cycles;   ///< per VL: source idle for lack of credits
     std::vector<uint64_t> latency_hist;  ///< [cycles]: tagged packets, creation -> tail delivered
+    std::vector<std::vector<uint64_t>> vl_latency_hist;  ///< the same per VL of the last link
     uint64_t max_source_queue = 0;               ///< packets, max over endpoints
 };
 

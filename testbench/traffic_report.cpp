@@ -25,6 +25,33 @@ uint64_t percentile_hist(const std::vector<uint64_t>& hist, double p) {
     return hist.size() - 1;
 }
 
+json latency_summary(const std::vector<uint64_t>& h, double cycle_ns) {
+    uint64_t samples = 0;
+    uint64_t total = 0;
+    uint64_t lo = 0;
+    uint64_t hi = 0;
+    for (std::size_t v = 0; v < h.size(); ++v) {
+        if (h[v] == 0) continue;
+        if (samples == 0) lo = v;
+        hi = v;
+        samples += h[v];
+        total += h[v] * v;
+    }
+    const auto ns = [&](uint64_t cycles) { return static_cast<double>(cycles) * cycle_ns; };
+    // Without samples (nothing measured was delivered) every latency is null, not 0.
+    const auto lat = [&](double v) { return samples ? json(v) : json(nullptr); };
+    return json{
+        {"mean", lat(samples ? static_cast<double>(total) / static_cast<double>(samples) * cycle_ns
+                             : 0.0)},
+        {"min", lat(ns(lo))},
+        {"p50", lat(ns(percentile_hist(h, 0.50)))},
+        {"p99", lat(ns(percentile_hist(h, 0.99)))},
+        {"p999", lat(ns(percentile_hist(h, 0.999)))},
+        {"max", lat(ns(hi))},
+        {"samples", samples},
+    };
+}
+
 json config_json(const cfg::config& c) {
     json j = json::object();
     for (const auto& [k, v] : cfg::flatten(c)) j[k] = v;
@@ -71,32 +98,8 @@ json traffic_point_json(const cfg::config& c, const traffic_outcome& o) {
         {"delivered_in_window", o.ep.window_delivered},
         {"max_source_queue", o.ep.max_source_queue},
     };
-    const std::vector<uint64_t>& h = o.ep.latency_hist;
-    uint64_t samples = 0;
-    uint64_t total = 0;
-    uint64_t lo = 0;
-    uint64_t hi = 0;
-    for (std::size_t v = 0; v < h.size(); ++v) {
-        if (h[v] == 0) continue;
-        if (samples == 0) lo = v;
-        hi = v;
-        samples += h[v];
-        total += h[v] * v;
-    }
-    const auto ns = [&](uint64_t cycles) { return static_cast<double>(cycles) * cycle_ns; };
-    // Without samples (nothing measured was delivered) every latency is null, not 0.
-    const auto lat = [&](double v) { return samples ? json(v) : json(nullptr); };
-    j["latency_ns"] = {
-        {"mean", lat(samples ? static_cast<double>(total) / static_cast<double>(samples) * cycle_ns
-                             : 0.0)},
-        {"min", lat(ns(lo))},
-        {"p50", lat(ns(percentile_hist(h, 0.50)))},
-        {"p99", lat(ns(percentile_hist(h, 0.99)))},
-        {"p999", lat(ns(percentile_hist(h, 0.999)))},
-        {"max", lat(ns(hi))},
-        {"samples", samples},
-        {"complete", o.ep.tagged_delivered == o.ep.window_created},
-    };
+    j["latency_ns"] = latency_summary(o.ep.latency_hist, cycle_ns);
+    j["latency_ns"]["complete"] = o.ep.tagged_delivered == o.ep.window_created;
     json jp = json::array();
     double sum = 0.0;
     double sum2 = 0.0;
@@ -130,7 +133,8 @@ json traffic_point_json(const cfg::config& c, const traffic_outcome& o) {
                       {"delivered_bytes", o.ep.vl_delivered_bytes[vl]},
                       {"share", vl_total ? static_cast<double>(o.ep.vl_delivered_beats[vl]) /
                                                static_cast<double>(vl_total)
-                                         : 0.0}});
+                                         : 0.0},
+                      {"latency_ns", latency_summary(o.ep.vl_latency_hist[vl], cycle_ns)}});
         jb.push_back({{"vl", vl},
                       {"capacity_blocks", o.tm.buffer_blocks},
                       {"max_blocks", o.sw.buffer[vl].max_blocks},

@@ -14,6 +14,9 @@ namespace ndr::tb {
 /// Returns the smallest v such that at least ceil(p * n) samples are <= v (0 if empty).
 uint64_t percentile_hist(const std::vector<uint64_t>& hist, double p);
 
+/// mean/min/p50/p99/p999/max (ns, null without samples) and samples of a latency histogram.
+nlohmann::json latency_summary(const std::vector<uint64_t>& hist, double cycle_ns);
+
 /// One load point: every field except config (see docs/report.md).
 nlohmann::json traffic_point_json(const cfg::config& c, const traffic_outcome& o);
 

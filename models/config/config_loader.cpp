@@ -142,8 +142,8 @@ private:
     std::map<std::string, int> leaf_seen_;  ///< full key -> first line
 };
 
-void apply_yaml_file(config& c, const std::string& path, origin_map& origins) {
-    const std::string text = read_file(path);
+void apply_yaml_text(config& c, const std::string& text, const std::string& path,
+                     origin_map& origins) {
     YAML::Node root;
     try {
         root = YAML::Load(text);
@@ -152,6 +152,10 @@ void apply_yaml_file(config& c, const std::string& path, origin_map& origins) {
                            "YAML syntax error: " + e.msg);
     }
     yaml_applier(c, path, origins).apply(root);
+}
+
+void apply_yaml_file(config& c, const std::string& path, origin_map& origins) {
+    apply_yaml_text(c, read_file(path), path, origins);
 }
 
 /// Splits `key=value`; throws `--set: expected KEY=VALUE ...`.
@@ -188,8 +192,15 @@ void apply_set(config& c, const std::string& key_eq_value) {
 }
 
 config load_config(const std::string& yaml_path_or_empty, const std::vector<std::string>& sets) {
+    return load_config_layered({}, {}, yaml_path_or_empty, sets);
+}
+
+config load_config_layered(const std::string& base_name, const std::string& base_yaml,
+                           const std::string& yaml_path_or_empty,
+                           const std::vector<std::string>& sets) {
     config c;
     origin_map origins;
+    if (!base_yaml.empty()) apply_yaml_text(c, base_yaml, base_name, origins);
     if (!yaml_path_or_empty.empty()) apply_yaml_file(c, yaml_path_or_empty, origins);
     for (const std::string& s : sets) {
         const auto [key, value] = split_set(s);

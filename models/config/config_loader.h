@@ -16,6 +16,13 @@ namespace ndr::cfg {
 /// failure names the line or `--set` that set the offending key, if any.
 config load_config(const std::string& yaml_path_or_empty, const std::vector<std::string>& sets);
 
+/// As load_config, with one more YAML layer under the file: defaults < `base_yaml` (YAML text,
+/// e.g. an embedded preset; skipped if empty; errors name it `base_name:LINE`) < the YAML file
+/// at `yaml_path_or_empty` < `sets`; then validate().
+config load_config_layered(const std::string& base_name, const std::string& base_yaml,
+                           const std::string& yaml_path_or_empty,
+                           const std::vector<std::string>& sets);
+
 /// Applies one `key=value` override (as given to `--set`): parses and range-checks the value,
 /// errors read `--set KEY: REASON`. Does not run the cross-field validate().
 void apply_set(config& c, const std::string& key_eq_value);

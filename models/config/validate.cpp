@@ -90,6 +90,16 @@ void validate(const config& c) {
     check_holds_mtu_packet("endpoint.rx_buffer_per_vl", c.endpoint.rx_buffer_per_vl, c);
     check_tables(c);
     check_traffic(c);
+    if (c.sharp.sat_chunk.count > c.hca.mtu.count) {
+        fail("sharp.sat_chunk", fmt::format("a SAT chunk is one packet: at most hca.mtu {}B, got "
+                                            "{}B",
+                                            c.hca.mtu.count, c.sharp.sat_chunk.count));
+    }
+    if (c.sharp.osts_per_tree > c.sharp.osts) {
+        fail("sharp.osts_per_tree", fmt::format("a tree cannot use more than the node's sharp.osts "
+                                                "{}, got {}",
+                                                c.sharp.osts, c.sharp.osts_per_tree));
+    }
 }
 
 }  // namespace ndr::cfg

@@ -1,0 +1,400 @@
+// `ndrsim validate`: calibration scenarios against published measurements (DOMAIN.md §8, §10),
+// each simulation in its own child process; writes validation.md and validation.json
+// (docs/validation.md is the committed output of `ndrsim validate --out docs`).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include "cli.h"
+#include "collective/coll_types.h"
+#include "config/config_error.h"
+#include "point_runner.h"
+#include "preset.h"
+#include "run_report.h"
+#include "run_sim.h"
+#include "trace/generators.h"
+#include "trace/trace.h"
+#include "trace/trace_writer.h"
+
+namespace ndr::tb {
+
+using nlohmann::json;
+
+namespace {
+
+struct validate_cli_options {
+    std::string out;
+    bool quick = false;
+    bool strict = false;
+    unsigned jobs = 0;
+};
+
+/// One simulation: a preset plus overrides, and a trace built in this process.
+struct sim_run {
+    std::string preset;
+    std::vector<std::string> sets;
+    trace::trace tr;
+    std::string what;  ///< one line, for the report
+};
+
+using results_t = std::vector<json>;
+
+struct scenario {
+    std::string name;
+    std::string preset;
+    std::string what;         ///< what is simulated
+    std::string metric;       ///< what is compared, with unit
+    double published = 0.0;
+    std::string published_text;  ///< as published, e.g. "46-48 GB/s"
+    std::string source;          ///< DOMAIN.md row and its reference
+    double tolerance_pct = 0.0;  ///< pass iff |relative error| <= tolerance
+    std::string why;             ///< known reasons for a difference
+    std::function<double(const results_t&)> model;
+};
+
+trace::trace collective_trace(coll::op_kind op, uint32_t ranks, uint64_t bytes,
+                              const std::string& algo) {
+    trace::collective_sweep p;
+    p.op = op;
+    p.nranks = ranks;
+    p.sizes = {bytes};
+    p.algos = {*coll::parse_algo(algo)};
+    p.name = fmt::format("validate {} {} B {} ranks {}", coll::name(op), bytes, ranks, algo);
+    // The generator fills records only; the loader builds the collective instances.
+    std::istringstream in(trace::to_jsonl(trace::gen_collective(p), {}));
+    return trace::parse_trace(in, "(validate: " + p.name + ")");
+}
+
+/// 8 B send 0 -> 1, then 8 B send 1 -> 0: half the span is the one-way latency (perftest
+/// reports half the round trip, DOMAIN.md §12.2).
+trace::trace ping_pong_trace() {
+    std::istringstream in(
+        R"({"type":"header","version":1,"nranks":2,"name":"validate ping-pong 8 B"}
+{"type":"comm","id":0,"ranks":[0,1]}
+{"type":"op","rank":0,"comm":0,"seq":0,"op":"send","count":8,"dtype":"uint8","peer":1}
+{"type":"op","rank":1,"comm":0,"seq":0,"op":"recv","count":8,"dtype":"uint8","peer":0}
+{"type":"op","rank":1,"comm":0,"seq":1,"op":"send","count":8,"dtype":"uint8","peer":0}
+{"type":"op","rank":0,"comm":0,"seq":1,"op":"recv","count":8,"dtype":"uint8","peer":1}
+)");
+    return trace::parse_trace(in, "(validate: ping-pong 8 B)");
+}
+
+const json& ok(const results_t& r, size_t i) {
+    if (r.at(i).contains("error")) throw std::runtime_error(r[i]["error"].get<std::string>());
+    return r[i];
+}
+double coll_field(const results_t& r, size_t run, const char* field) {
+    return ok(r, run)["collectives"].at(0)[field].get<double>();
+}
+double time_us(const results_t& r, size_t run) { return coll_field(r, run, "time_ns") / 1000.0; }
+
+struct suite {
+    std::vector<sim_run> runs;
+    std::vector<scenario> scenarios;
+};
+
+suite build_suite(bool quick) {
+    suite s;
+    const uint64_t big = quick ? (32ull << 20) : (256ull << 20);
+    const std::string big_text = quick ? "32 MiB" : "256 MiB";
+    auto add_run = [&s](std::string preset, std::vector<std::string> sets, trace::trace tr,
+                        std::string what) {
+        s.runs.push_back(sim_run{std::move(preset), std::move(sets), std::move(tr), std::move(what)});
+        return s.runs.size() - 1;
+    };
+    using coll::op_kind;
+
+    // --- NCCL ring allreduce busbw per NDR HCA (row 6) ---
+    const size_t ring8 = add_run("ndr", {}, collective_trace(op_kind::allreduce, 8, big, "ring"),
+                                 "allreduce ring, 8 hosts, " + big_text);
+    const std::string ring_why =
+        "The model has no GPU, NVLink, PCIe-P2P or NCCL software overheads (kernel launch, "
+        "proxy thread, LL128/Simple protocol framing): the ring runs at wire speed minus IB "
+        "header overhead, ~49 GB/s of the 50 GB/s link, so it sits ~4-5 % above the "
+        "46-48 GB/s that NCCL reaches on real H100 + CX-7 nodes.";
+    s.scenarios.push_back(scenario{
+        "ring_allreduce_busbw_ndr", "ndr",
+        "allreduce, algo ring, 8 hosts on one switch, S = " + big_text, "busbw per HCA [GB/s]",
+        47.0, "46-48 GB/s", "DOMAIN.md §10 row 6 (nccl-tests #290, NVIDIA maintainer) [P]", 5.0,
+        ring_why, [ring8](const results_t& r) { return coll_field(r, ring8, "busbw_GBps"); }});
+    if (!quick) {
+        const size_t ring2 =
+            add_run("ndr", {}, collective_trace(op_kind::allreduce, 2, big, "ring"),
+                    "allreduce ring, 2 hosts, " + big_text);
+        s.scenarios.push_back(scenario{
+            "ring_allreduce_busbw_ndr_2hosts", "ndr",
+            "allreduce, algo ring, 2 hosts (the 2-node setup of row 6), S = " + big_text,
+            "busbw per HCA [GB/s]", 47.0, "46-48 GB/s",
+            "DOMAIN.md §10 row 6 (nccl-tests #290, NVIDIA maintainer) [P]", 5.0, ring_why,
+            [ring2](const results_t& r) { return coll_field(r, ring2, "busbw_GBps"); }});
+    }
+
+    // --- SHARP streaming aggregation bandwidth, % of link (row 4) ---
+    const std::string sat_why =
+        "Measured as SHARP allreduce algbw / link data rate. The published figure is relative "
+        "to host point-to-point MPI bandwidth, which already loses a few % to software; the "
+        "model's SAT pipeline loses only packet headers and the tree fill/drain, so it is "
+        "slightly above.";
+    auto sat_scenario = [&](const std::string& preset, const std::string& note) {
+        const size_t run =
+            add_run(preset, {}, collective_trace(op_kind::allreduce, 8, big, "sharp"),
+                    "allreduce sharp, 8 hosts, " + big_text);
+        s.scenarios.push_back(scenario{
+            "sharp_sat_bandwidth_" + preset, preset,
+            "allreduce, algo sharp (streaming aggregation), 8 hosts, S = " + big_text + note,
+            "algbw / link rate [%]", 95.5, "95-96 % of p2p bandwidth",
+            "DOMAIN.md §10 row 4 (HDR Quantum, doi 10.1007/978-3-030-50743-5_3) [P]", 5.0, sat_why,
+            [run](const results_t& r) {
+                return coll_field(r, run, "algbw_GBps") / ok(r, run)["link_GBps"].get<double>() *
+                       100.0;
+            }});
+    };
+    sat_scenario("hdr", "");
+    if (!quick) sat_scenario("ndr", " (row 4 is an HDR measurement, applied to NDR)");
+
+    // --- SHARP v1 vs host-based allreduce latency, 128 hosts, EDR (rows 1-2) ---
+    const std::vector<std::string> ft{"fabric.topology=fat_tree"};
+    const size_t sh8 = add_run("edr", ft, collective_trace(op_kind::allreduce, 128, 8, "sharp"),
+                               "allreduce sharp 8 B, 128 hosts, fat tree");
+    const size_t host8 = add_run("edr", ft, collective_trace(op_kind::allreduce, 128, 8, "rhd"),
+                                 "allreduce rhd 8 B, 128 hosts, fat tree");
+    const size_t sh4k =
+        add_run("edr", ft, collective_trace(op_kind::allreduce, 128, 4096, "sharp"),
+                "allreduce sharp 4 KiB, 128 hosts, fat tree");
+    const size_t host4k =
+        add_run("edr", ft, collective_trace(op_kind::allreduce, 128, 4096, "rhd"),
+                "allreduce rhd 4 KiB, 128 hosts, fat tree");
+    const std::string row12 = "DOMAIN.md §10 rows 1-2 (Graham et al., COMHPC'16, doi 10.1109/COMHPC.2016.006) [P]";
+    const std::string sharp_why =
+        "The published latency is MPI_Allreduce end to end: MPI and SHARP library calls, "
+        "host memory copies and the completion path. The model starts when the last host "
+        "posts the request and has none of that host software, so it is well below.";
+    const std::string host_why =
+        "The model's host-based algorithm (rhd) is Rabenseifner: reduce-scatter + allgather, "
+        "2 log2(128) = 14 dependent steps. MPI libraries use recursive doubling (7 steps) for "
+        "small messages, so the model needs about twice the steps; per step (~0.87 us) it is "
+        "close to the published 6.01 us / 7 = 0.86 us.";
+    const std::string host4k_why =
+        "For 4 KiB the host-based MPI time is dominated by software: CPU reduction of 4 KiB, "
+        "buffer copies and the rendezvous/eager protocol per step. The model reduces at line "
+        "rate with no CPU cost, so it is far below.";
+    s.scenarios.push_back(scenario{
+        "sharp_v1_allreduce_8B_latency", "edr",
+        "allreduce 8 B (fp32 sum), algo sharp (LLT), 128 hosts, fat tree of 36-port switches",
+        "latency [us]", 2.83, "2.83 us", row12, 25.0, sharp_why,
+        [sh8](const results_t& r) { return time_us(r, sh8); }});
+    s.scenarios.push_back(scenario{
+        "host_allreduce_8B_latency", "edr",
+        "allreduce 8 B, algo rhd (host-based), 128 hosts, fat tree", "latency [us]", 6.01,
+        "6.01 us", row12, 25.0, host_why,
+        [host8](const results_t& r) { return time_us(r, host8); }});
+    s.scenarios.push_back(scenario{
+        "sharp_v1_allreduce_4KiB_latency", "edr",
+        "allreduce 4096 B, algo sharp (LLT, 16 OSTs of 256 B, 2 in flight), 128 hosts, fat tree",
+        "latency [us]", 14.48, "14.48 us", row12, 25.0,
+        "The 256 B OSTs with a quota of 2 per group make SHARP v1 a window-limited pipeline "
+        "(8 tree round trips); the model reproduces that but not the per-OST host software "
+        "(posting, polling) of the SHARP library.",
+        [sh4k](const results_t& r) { return time_us(r, sh4k); }});
+    s.scenarios.push_back(scenario{
+        "host_allreduce_4KiB_latency", "edr", "allreduce 4096 B, algo rhd (host-based), 128 hosts, fat tree",
+        "latency [us]", 46.93, "46.93 us", row12, 25.0, host4k_why,
+        [host4k](const results_t& r) { return time_us(r, host4k); }});
+    s.scenarios.push_back(scenario{
+        "sharp_v1_speedup_8B", "edr", "host-based / SHARP latency ratio, 8 B (the two runs above)",
+        "speed-up [x]", 2.1, "2.1x (6.01 -> 2.83 us)", row12, 25.0,
+        "Both sides miss in the model (host too slow by its step count, SHARP too fast without "
+        "host software), so the ratio is overstated.",
+        [host8, sh8](const results_t& r) { return time_us(r, host8) / time_us(r, sh8); }});
+    s.scenarios.push_back(scenario{
+        "sharp_v1_speedup_4KiB", "edr", "host-based / SHARP latency ratio, 4 KiB (the two runs above)",
+        "speed-up [x]", 3.24, "3.24x (46.93 -> 14.48 us)", row12, 25.0,
+        "Host software dominates both published numbers; without it the model's ratio differs.",
+        [host4k, sh4k](const results_t& r) { return time_us(r, host4k) / time_us(r, sh4k); }});
+
+    // --- ConnectX small-message latency (§8) ---
+    const size_t pp = add_run("ndr", {"switch.latency=0ns", "link.fec_latency=0ns"},
+                              ping_pong_trace(), "ping-pong 8 B, switch latency 0, no FEC");
+    s.scenarios.push_back(scenario{
+        "hca_small_message_latency", "ndr",
+        "8 B send ping-pong between 2 hosts, half the round trip; switch.latency = 0 and "
+        "link.fec_latency = 0 approximate a back-to-back cable (the model always has a switch: "
+        "2 cycles)",
+        "one-way latency [us]", 0.6, "~0.6 us (ConnectX-6: below 600 ns)",
+        "DOMAIN.md §8 (ConnectX-6 introduction) [P], §13 'HCA small-message latency'", 20.0,
+        "Not an independent check: hca.tx_latency + hca.rx_latency (250 + 250 ns) were chosen "
+        "from this figure (§13). The remainder is 3 m of cable each way and one 64 B beat.",
+        [pp](const results_t& r) { return ok(r, pp)["totals"]["span_ns"].get<double>() / 2000.0; }});
+    return s;
+}
+
+std::string fmt_value(double v) {
+    if (std::abs(v) >= 100.0) return fmt::format("{:.1f}", v);
+    if (std::abs(v) >= 10.0) return fmt::format("{:.2f}", v);
+    return fmt::format("{:.3f}", v);
+}
+
+std::string markdown(const json& report) {
+    std::string s;
+    s += "# Validation against published measurements\n\n";
+    s += fmt::format(
+        "Generated by `ndrsim validate{}` ({} suite). Do not edit by hand: rerun "
+        "`ndrsim validate --out docs` to refresh this page and `docs/validation.json`.\n\n",
+        report["quick"].get<bool>() ? " --quick" : "", report["quick"].get<bool>() ? "quick" : "full");
+    s += "Each scenario replays a generated trace on a preset ([presets.md](presets.md)) and "
+         "compares one model value with a published measurement from `DOMAIN.md` (§8, §10). "
+         "Relative error = (model − published) / published. A scenario passes when |error| ≤ "
+         "its tolerance. Failures are expected where the model leaves out host software; the "
+         "notes say by how much and why.\n\n";
+    const json& sum = report["summary"];
+    s += fmt::format("**Summary:** {} scenarios, {} pass, {} fail, {} error.\n\n",
+                     sum["scenarios"].get<int>(), sum["pass"].get<int>(), sum["fail"].get<int>(),
+                     sum["error"].get<int>());
+    s += "| Scenario | Preset | Metric | Published | Model | Error | Tolerance | Result |\n";
+    s += "|---|---|---|---|---|---|---|---|\n";
+    for (const json& sc : report["scenarios"]) {
+        const bool err = sc["result"] == "error";
+        s += fmt::format("| `{}` | {} | {} | {} | {} | {} | ±{:g} % | **{}** |\n",
+                         sc["name"].get<std::string>(), sc["preset"].get<std::string>(),
+                         sc["metric"].get<std::string>(), sc["published"]["text"].get<std::string>(),
+                         err ? "—" : fmt_value(sc["model"].get<double>()),
+                         err ? "—" : fmt::format("{:+.1f} %", sc["rel_error_pct"].get<double>()),
+                         sc["tolerance_pct"].get<double>(), sc["result"].get<std::string>());
+    }
+    s += "\n## Scenarios\n\n";
+    for (const json& sc : report["scenarios"]) {
+        s += fmt::format("### `{}`\n\n", sc["name"].get<std::string>());
+        s += fmt::format("- Simulated: {} (preset `{}`).\n", sc["what"].get<std::string>(),
+                         sc["preset"].get<std::string>());
+        s += fmt::format("- Published: {} — {}.\n", sc["published"]["text"].get<std::string>(),
+                         sc["published"]["source"].get<std::string>());
+        if (sc["result"] == "error") {
+            s += fmt::format("- **Error:** {}\n\n", sc["error"].get<std::string>());
+            continue;
+        }
+        const double e = sc["rel_error_pct"].get<double>();
+        s += fmt::format("- Model: {} → {:+.1f} % ({}, tolerance ±{:g} %).\n",
+                         fmt_value(sc["model"].get<double>()), e,
+                         e >= 0 ? "above" : "below", sc["tolerance_pct"].get<double>());
+        s += fmt::format("- {}: {}\n\n",
+                         sc["result"] == "pass" ? "Remaining difference" : "Why it misses",
+                         sc["why"].get<std::string>());
+    }
+    s += "## Exit code\n\n"
+         "`ndrsim validate` exits 0 when every scenario produced a model value, whether it "
+         "passed or failed its tolerance; 1 when a simulation crashed or returned no result "
+         "(the report is still written, the scenario shows `error`). With `--strict` a failed "
+         "tolerance also exits 1.\n";
+    return s;
+}
+
+std::string stdout_table(const json& report) {
+    std::string s = fmt::format("{:<34} {:<5} {:>12} {:>12} {:>9} {:>6}  {}\n", "scenario",
+                                "preset", "published", "model", "error", "tol", "result");
+    for (const json& sc : report["scenarios"]) {
+        const bool err = sc["result"] == "error";
+        s += fmt::format("{:<34} {:<5} {:>12} {:>12} {:>9} {:>6}  {}\n", sc["name"].get<std::string>(),
+                         sc["preset"].get<std::string>(), fmt_value(sc["published"]["value"].get<double>()),
+                         err ? "-" : fmt_value(sc["model"].get<double>()),
+                         err ? "-" : fmt::format("{:+.1f}%", sc["rel_error_pct"].get<double>()),
+                         fmt::format("{:g}%", sc["tolerance_pct"].get<double>()),
+                         sc["result"].get<std::string>());
+    }
+    return s;
+}
+
+int run(const validate_cli_options& o) {
+    const suite s = build_suite(o.quick);
+    std::vector<cfg::config> points;
+    for (const sim_run& r : s.runs) {
+        config_options c;
+        c.preset = r.preset;
+        c.sets = r.sets;
+        points.push_back(c.resolve());
+    }
+    const unsigned jobs =
+        o.jobs != 0 ? o.jobs
+                    : std::max(1u, std::min(std::thread::hardware_concurrency(),
+                                            static_cast<unsigned>(points.size())));
+    // run_points hands each child a reference into `points`: its index selects the trace.
+    const std::vector<json> results = run_points(points, jobs, [&](const cfg::config& c) {
+        const auto idx = static_cast<size_t>(&c - points.data());
+        if (idx >= s.runs.size()) throw std::logic_error("validate: point index out of range");
+        const trace::trace& tr = s.runs[idx].tr;
+        const run_outcome out = run_trace(c, tr);
+        json r = run_report_json(c, tr, out);
+        return json{{"collectives", r["collectives"]},
+                    {"totals", r["totals"]},
+                    {"link_GBps", static_cast<double>(c.link.rate.bps) / 8e9}};
+    });
+
+    json report{{"ndrsim", {{"command", "validate"}, {"report_version", 1}}}, {"quick", o.quick}};
+    report["scenarios"] = json::array();
+    int pass = 0, fail = 0, error = 0;
+    for (const scenario& sc : s.scenarios) {
+        json j{{"name", sc.name},
+               {"preset", sc.preset},
+               {"what", sc.what},
+               {"metric", sc.metric},
+               {"published",
+                {{"value", sc.published}, {"text", sc.published_text}, {"source", sc.source}}},
+               {"tolerance_pct", sc.tolerance_pct},
+               {"why", sc.why}};
+        try {
+            const double v = sc.model(results);
+            const double e = (v - sc.published) / sc.published * 100.0;
+            j["model"] = v;
+            j["rel_error_pct"] = e;
+            const bool passed = std::abs(e) <= sc.tolerance_pct;
+            j["result"] = passed ? "pass" : "fail";
+            ++(passed ? pass : fail);
+        } catch (const std::exception& e) {
+            j["result"] = "error";
+            j["error"] = e.what();
+            ++error;
+        }
+        report["scenarios"].push_back(std::move(j));
+    }
+    report["summary"] = json{{"scenarios", s.scenarios.size()}, {"pass", pass}, {"fail", fail},
+                             {"error", error}};
+    report["runs"] = json::array();
+    for (size_t i = 0; i < s.runs.size(); ++i) {
+        json r{{"preset", s.runs[i].preset}, {"sets", s.runs[i].sets}, {"what", s.runs[i].what}};
+        if (results[i].contains("error")) r["error"] = results[i]["error"];
+        report["runs"].push_back(std::move(r));
+    }
+
+    fmt::print("ndrsim validate{}: {} scenarios, {} simulations\n", o.quick ? " --quick" : "",
+               s.scenarios.size(), s.runs.size());
+    fmt::print("{}", stdout_table(report));
+    fmt::print("{} pass, {} fail, {} error\n", pass, fail, error);
+    if (!o.out.empty()) {
+        write_file(o.out, "validation.md", markdown(report));
+        write_file(o.out, "validation.json", report.dump(2) + "\n");
+        fmt::print("report: {0}/validation.md, {0}/validation.json\n", o.out);
+    }
+    if (error > 0) return 1;
+    if (o.strict && fail > 0) return 1;
+    return 0;
+}
+
+}  // namespace
+
+void add_validate_command(CLI::App& app, command_action& action) {
+    CLI::App* cmd = app.add_subcommand(
+        "validate", "run calibration scenarios against published measurements (docs/validation.md)");
+    auto o = std::make_shared<validate_cli_options>();
+    cmd->add_option("--out", o->out, "write DIR/validation.md and DIR/validation.json");
+    cmd->add_flag("--quick", o->quick, "reduced suite (smaller messages, fewer scenarios) for CI");
+    cmd->add_flag("--strict", o->strict, "exit 1 when a scenario fails its tolerance");
+    cmd->add_option("-j,--jobs", o->jobs,
+                    "simulations in parallel, one child process each (default: cores)");
+    cmd->callback([o, &action] { action = [o] { return run(*o); }; });
+}
+
+}  // namespace ndr::tb
