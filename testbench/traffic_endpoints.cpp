@@ -292,7 +292,10 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     }
     ep.stalled = blocked;
     if (ready == 0) return;
-    const int vl = ep.arb.pick(ready);
+    const int vl = ((ready & (ready - 1)) == 0 && (ready & ep.arb.weighted_vls()) != 0)
+                       ? __builtin_ctz(ready)
+                       : ep.arb.pick(ready);
+    if (vl < 0) return;
     const uint32_t idx = ep.queues[static_cast<uint32_t>(vl)].pop(pool_);
     if (ep.queues[static_cast<uint32_t>(vl)].empty()) ep.nonempty &= ~(1U << vl);
     --ep.queued;

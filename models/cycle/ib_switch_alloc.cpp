@@ -16,7 +16,10 @@ namespace ndr::cycle {
 bool ib_switch::output_grant(cycle_t t, uint16_t o, uint64_t avail, grant& g) {
     const cycle_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
     uint32_t eligible = 0;
-    grant cand[16];
+    // Per-VL candidate (plain arrays: no per-call initialisation on this hot path).
+    uint16_t cand_in[16];
+    uint32_t cand_q[16];
+    uint32_t cand_pkt[16];
     uint32_t vls = out_req_vls_[o];
     while (vls != 0) {
         const uint32_t vl = static_cast<uint32_t>(__builtin_ctz(vls));
@@ -35,7 +38,7 @@ bool ib_switch::output_grant(cycle_t t, uint16_t o, uint64_t avail, grant& g) {
             while (part != 0 && !found) {
                 const uint32_t i = static_cast<uint32_t>(__builtin_ctzll(part));
                 part &= part - 1;
-                const uint32_t q = queue_for(i, o, vl);
+                const uint32_t q = voq_ ? voq_index(i, o, vl) : queue_for(i, o, vl);
                 const uint32_t pkt = queues_[q].head;
                 const packet& p = pool_[pkt];
                 if (p.blocks >= min_fail) continue;
@@ -49,7 +52,9 @@ bool ib_switch::output_grant(cycle_t t, uint16_t o, uint64_t avail, grant& g) {
                     credit_blocked = true;
                     continue;
                 }
-                cand[vl] = grant{static_cast<uint16_t>(i), o, static_cast<uint8_t>(vl), q, pkt};
+                cand_in[vl] = static_cast<uint16_t>(i);
+                cand_q[vl] = q;
+                cand_pkt[vl] = pkt;
                 eligible |= 1U << vl;
                 found = true;
             }
@@ -57,8 +62,13 @@ bool ib_switch::output_grant(cycle_t t, uint16_t o, uint64_t avail, grant& g) {
         if (!found && credit_blocked) blocked_now_[vl] |= bit(o);
     }
     if (eligible == 0) return false;
-    const int vl = out_arb_[o].pick(eligible);
-    g = cand[vl];
+    // One eligible VL: the arbiter's pick is that VL (every data VL has a weighted entry).
+    const golden::vl_arbiter& arb = out_arb_[o];
+    const int vl = ((eligible & (eligible - 1)) == 0 && (eligible & arb.weighted_vls()) != 0)
+                       ? __builtin_ctz(eligible)
+                       : arb.pick(eligible);
+    if (vl < 0) return false;
+    g = grant{cand_in[vl], o, static_cast<uint8_t>(vl), cand_q[vl], cand_pkt[vl]};
     return true;
 }
 

@@ -40,13 +40,10 @@ credit_sender::credit_sender(uint32_t initial_fccl) : fctbs_(0), fccl_(initial_f
 }
 
 
-void credit_sender::on_send(uint32_t blocks) {
-    if (!can_send(blocks)) {
-        throw std::logic_error(fmt::format(
-            "credit underflow on send: {} blocks requested, {} available (FCTBS {}, FCCL {})",
-            blocks, available(), fctbs_, fccl_));
-    }
-    fctbs_ = fc_add(fctbs_, blocks);
+void credit_sender::throw_underflow(uint32_t blocks) const {
+    throw std::logic_error(fmt::format(
+        "credit underflow on send: {} blocks requested, {} available (FCTBS {}, FCCL {})", blocks,
+        available(), fctbs_, fccl_));
 }
 
 void credit_sender::on_fccl(uint32_t fccl) {
@@ -66,23 +63,16 @@ void credit_sender::on_fccl(uint32_t fccl) {
 
 credit_receiver::credit_receiver(uint32_t capacity_blocks) : capacity_(capacity_blocks) {}
 
-void credit_receiver::on_receive(uint32_t blocks) {
-    if (blocks > free_blocks()) {
-        throw std::logic_error(fmt::format(
-            "buffer overflow on receive: {} blocks arrived, {} free (capacity {}, occupied {})",
-            blocks, free_blocks(), capacity_, occupied_));
-    }
-    occupied_ += blocks;
-    abr_ = fc_add(abr_, blocks);
+void credit_receiver::throw_overflow(uint32_t blocks) const {
+    throw std::logic_error(fmt::format(
+        "buffer overflow on receive: {} blocks arrived, {} free (capacity {}, occupied {})",
+        blocks, free_blocks(), capacity_, occupied_));
 }
 
-void credit_receiver::on_free(uint32_t blocks) {
-    if (blocks > occupied_) {
-        throw std::logic_error(fmt::format(
-            "buffer underflow on free: {} blocks freed, {} occupied (capacity {})", blocks,
-            occupied_, capacity_));
-    }
-    occupied_ -= blocks;
+void credit_receiver::throw_underflow(uint32_t blocks) const {
+    throw std::logic_error(fmt::format(
+        "buffer underflow on free: {} blocks freed, {} occupied (capacity {})", blocks, occupied_,
+        capacity_));
 }
 
 bool credit_receiver::on_fctbs(uint32_t fctbs) {

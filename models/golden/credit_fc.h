@@ -38,7 +38,10 @@ public:
     bool can_send(uint32_t blocks) const { return blocks <= available(); }
     /// Records a sent packet (FCTBS += n mod 4096); throws std::logic_error if !can_send(blocks):
     /// "credit underflow on send: 70 blocks requested, 64 available (FCTBS .., FCCL ..)".
-    void on_send(uint32_t blocks);
+    void on_send(uint32_t blocks) {
+        if (!can_send(blocks)) throw_underflow(blocks);
+        fctbs_ = fc_add(fctbs_, blocks);
+    }
     /// Records an FC packet's FCCL (absolute, mod 4096). Throws std::logic_error if fccl is not
     /// a 12-bit value or if (fccl - FCTBS) mod 4096 > 2048, i.e. the new limit would be more
     /// than 2048 blocks ahead of FCTBS or behind it (a corrupt or out-of-range update).
@@ -50,6 +53,7 @@ public:
     uint32_t available() const { return fc_sub(fccl_, fctbs_); }
 
 private:
+    [[noreturn]] void throw_underflow(uint32_t blocks) const;
     uint32_t fctbs_;
     uint32_t fccl_;
 };
@@ -63,9 +67,16 @@ public:
     explicit credit_receiver(uint32_t capacity_blocks);
     /// A data packet of n blocks was accepted into the buffer. Throws std::logic_error if
     /// n exceeds the free blocks (buffer over capacity: the sender broke the credit rule).
-    void on_receive(uint32_t blocks);
+    void on_receive(uint32_t blocks) {
+        if (blocks > free_blocks()) throw_overflow(blocks);
+        occupied_ += blocks;
+        abr_ = fc_add(abr_, blocks);
+    }
     /// n blocks left the buffer. Throws std::logic_error if more than occupied.
-    void on_free(uint32_t blocks);
+    void on_free(uint32_t blocks) {
+        if (blocks > occupied_) throw_underflow(blocks);
+        occupied_ -= blocks;
+    }
     /// An FC packet from the sender carried FCTBS: ABR := FCTBS. Returns true if ABR already
     /// equalled FCTBS (no blocks lost on the link), false if it had to be repaired (the lost
     /// blocks' credits come back to the sender through the next FCCL). Throws std::logic_error
@@ -79,6 +90,8 @@ public:
     uint32_t free_blocks() const { return capacity_ - occupied_; }
 
 private:
+    [[noreturn]] void throw_overflow(uint32_t blocks) const;
+    [[noreturn]] void throw_underflow(uint32_t blocks) const;
     uint32_t capacity_;
     uint32_t occupied_ = 0;
     uint32_t abr_ = 0;

@@ -101,6 +101,8 @@ public:
     /// nonzero-weight entry, or wire_bytes == 0.
     void commit(int vl, uint32_t wire_bytes);
     const vl_arb_table& table() const { return table_; }
+    /// VLs with a nonzero-weight entry in either table: pick(1 << v) == v exactly for these.
+    uint32_t weighted_vls() const { return hi_vls_ | lo_vls_; }
 
     // Inspection (tests, traces). `high` selects the table.
     /// Index of the table's current entry.
