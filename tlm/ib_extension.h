@@ -1,0 +1,52 @@
+// The IB packet as a TLM-2.0 transaction: a tlm_generic_payload (command WRITE, address = DLID,
+// data_length = wire bytes, no data pointer: the bytes are the golden library's business, as in
+// the cycle models) with this extension carrying the fields every model and the scoreboard use.
+// One extension per pooled payload, attached once by payload_pool and never removed.
+#pragma once
+#include <cstdint>
+
+#include <tlm>
+
+namespace ndr::tlmm {
+
+/// Identity and accounting of one IB data packet. Fields in `hop` are scratch written by the
+/// device currently holding the packet; the scoreboard compares only the identity fields.
+struct ib_extension : tlm::tlm_extension<ib_extension> {
+    uint64_t id = 0;           ///< unique per run, in creation order
+    uint64_t created = 0;      ///< creation time, in cycles (beats) of the shared timing
+    uint32_t flow_seq = 0;     ///< sequence number within (src, dst, SL)
+    uint32_t wire_bytes = 0;   ///< LRH..VCRC
+    uint32_t payload_bytes = 0;
+    uint16_t blocks = 0;       ///< 64-byte credit blocks
+    uint16_t beats = 0;        ///< datapath beats = cycles on the wire
+    uint16_t src = 0;          ///< source endpoint (SLID = src + 1)
+    uint16_t dst = 0;          ///< destination endpoint (DLID = dst + 1)
+    uint8_t sl = 0;            ///< service level, end to end
+    uint8_t vl = 0;            ///< VL on the link the packet is currently on
+    bool tagged = false;       ///< created inside the measurement window
+    struct hop_state {
+        uint64_t hdr_in = 0;   ///< cycle the header arrived at this device
+        uint8_t in_port = 0;
+        uint8_t out_port = 0;
+        uint8_t out_vl = 0;
+    } hop;
+
+    tlm::tlm_extension_base* clone() const override;
+    void copy_from(const tlm::tlm_extension_base& other) override;
+};
+
+/// FC packet (credit update) on the reverse path of a link: absolute FCCL for one VL.
+struct fc_extension : tlm::tlm_extension<fc_extension> {
+    uint8_t vl = 0;
+    uint32_t fccl = 0;  ///< 12-bit absolute credit limit (golden credit_receiver::fccl)
+
+    tlm::tlm_extension_base* clone() const override;
+    void copy_from(const tlm::tlm_extension_base& other) override;
+};
+
+/// The IB extension of a payload (throws std::logic_error if it has none).
+ib_extension& ib_of(tlm::tlm_generic_payload& gp);
+const ib_extension& ib_of(const tlm::tlm_generic_payload& gp);
+fc_extension& fc_of(tlm::tlm_generic_payload& gp);
+
+}  // namespace ndr::tlmm
