@@ -13,6 +13,7 @@
 #include "point_runner.h"
 #include "traffic_report.h"
 #include "traffic_sim.h"
+#include "traffic_tlm_sim.h"
 
 namespace ndr::tb {
 
@@ -23,6 +24,7 @@ struct traffic_options {
     std::string load;
     std::string time;
     std::string out;
+    std::string level = "cycle";
     unsigned jobs = 0;
     bool quiet = false;
 };
@@ -96,8 +98,10 @@ int run(const traffic_options& o) {
         }
     }
     const unsigned jobs = o.jobs != 0 ? o.jobs : std::max(1U, std::thread::hardware_concurrency());
-    auto results = run_points(points, jobs, [](const cfg::config& c) {
-        nlohmann::json j = traffic_point_json(c, run_traffic(c));
+    const bool tlm = o.level == "tlm";
+    auto results = run_points(points, jobs, [tlm](const cfg::config& c) {
+        nlohmann::json j = traffic_point_json(c, tlm ? run_traffic_tlm(c) : run_traffic(c));
+        if (tlm) j["sim"]["level"] = "tlm";  // cycle-level reports stay unchanged
         j["sim"]["peak_rss_MiB"] = peak_rss_mib();
         return j;
     });
@@ -105,8 +109,8 @@ int run(const traffic_options& o) {
         rethrow_point_error(results[i], fmt::format("load {}: ", points[i].traffic.load));
     }
     if (!o.quiet) {
-        fmt::print("ndrsim traffic: {}-port switch, pattern {}, size {}, queueing {}, allocator {}\n",
-                   base.sw.ports, base.traffic.pattern, base.traffic.size, base.sw.queueing,
+        fmt::print("ndrsim traffic{}: {}-port switch, pattern {}, size {}, queueing {}, allocator {}\n",
+                   tlm ? " (TLM level)" : "", base.sw.ports, base.traffic.pattern, base.traffic.size, base.sw.queueing,
                    base.sw.allocator);
         fmt::print("{}", traffic_table(results));
     }
@@ -138,6 +142,10 @@ void add_traffic_command(CLI::App& app, command_action& action) {
     o->cfg.add_key_flag(*cmd, "--queueing", "switch.queueing", "voq|fifo");
     o->cfg.add_key_flag(*cmd, "--allocator", "switch.allocator", "islip|rr");
     cmd->add_option("--out", o->out, "write DIR/report.json");
+    cmd->add_option("--level", o->level,
+                    "model level: cycle (cycle-level switch) or tlm (TLM-2.0 switch and links, "
+                    "docs/fidelity_tlm.md)")
+        ->check(CLI::IsMember({"cycle", "tlm"}));
     cmd->add_option("-j,--jobs", o->jobs, "load points run in parallel (default: all cores)");
     cmd->add_flag("-q,--quiet", o->quiet, "no table on stdout");
     cmd->callback([o, &action] { action = [o] { return run(*o); }; });

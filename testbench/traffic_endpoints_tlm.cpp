@@ -1,0 +1,366 @@
+#include "traffic_endpoints_tlm.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "config/config_error.h"
+#include "cycle/invariant_error.h"
+#include "golden/ib_packet.h"
+#include "golden/opcode.h"
+
+namespace ndr::tb {
+
+using cycle::invariant_error;
+using tlmm::ib_of;
+using tlmm::timer;
+
+traffic_endpoints_tlm::traffic_endpoints_tlm(sc_core::sc_module_name name, const cfg::config& c,
+                                             const cycle::timing& tm, tlmm::run_status& status)
+    : timed_device(name, tm.cycle_ps, status),
+      tm_(tm),
+      ports_(c.sw.ports),
+      vls_(c.sw.vls),
+      check_(c.sim.check_invariants),
+      backlogged_(c.traffic.arrivals == "backlogged"),
+      pattern_(c, c.sw.ports),
+      sizes_(weighted_choice::parse(c.traffic.size, "traffic.size")),
+      sls_(weighted_choice::parse(c.traffic.sl, "traffic.sl")),
+      sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)),
+      fc_(std::size_t{c.sw.ports} * c.sw.vls, tm.fc_min_interval_cycles) {
+    const auto table = golden::vl_arb_table::parse(
+        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high),
+        vls_);
+    std::vector<double> beats;
+    for (uint32_t payload : sizes_.values) {
+        if (payload > c.sw.mtu.count) {
+            throw cfg::config_error(cfg::config_source{}, "traffic.size",
+                                    fmt::format("payload {} B exceeds switch.mtu {} B", payload,
+                                                c.sw.mtu.count));
+        }
+        const uint32_t wire = golden::wire_bytes(payload, golden::RC_SEND_ONLY, false);
+        wire_of_.push_back(wire);
+        beats.push_back(static_cast<double>((wire + tm_.block_bytes - 1) / tm_.block_bytes));
+    }
+    for (uint32_t sl : sls_.values) {
+        if (sl > 15 || sl2vl_.vl(static_cast<uint8_t>(sl)) >= vls_) {
+            throw cfg::config_error(cfg::config_source{}, "traffic.sl",
+                                    fmt::format("SL {} maps to no data VL", sl));
+        }
+    }
+    rate_ = c.traffic.load / sizes_.mean(beats);
+    inv_log_q_ = rng::inv_log_q(rate_);
+    eps_.reserve(ports_);
+    for (uint32_t e = 0; e < ports_; ++e) {
+        eps_.push_back(endpoint{rng(c.sim.seed, e),
+                                std::vector<std::deque<tlm::tlm_generic_payload*>>(vls_),
+                                std::vector<golden::credit_sender>(vls_, golden::credit_sender(0)),
+                                std::vector<golden::credit_receiver>(
+                                    vls_, golden::credit_receiver(tm_.ep_buffer_blocks)),
+                                golden::vl_arbiter(table), 0, 0, 0, false, false, 0});
+        const int id = static_cast<int>(e);
+        tx.push_back(std::make_unique<initiator_socket>(fmt::format("tx_{}", e).c_str()));
+        tx.back()->register_nb_transport_bw(this, &traffic_endpoints_tlm::tx_bw, id);
+        fc_in.push_back(std::make_unique<target_socket>(fmt::format("fc_in_{}", e).c_str()));
+        fc_in.back()->register_nb_transport_fw(this, &traffic_endpoints_tlm::fc_in_fw, id);
+        rx.push_back(std::make_unique<target_socket>(fmt::format("rx_{}", e).c_str()));
+        rx.back()->register_nb_transport_fw(this, &traffic_endpoints_tlm::rx_fw, id);
+        fc_out.push_back(std::make_unique<initiator_socket>(fmt::format("fc_out_{}", e).c_str()));
+        fc_out.back()->register_nb_transport_bw(this, &traffic_endpoints_tlm::fc_out_bw, id);
+    }
+    send_seq_.assign(std::size_t{ports_} * ports_ * 16, 0);
+    recv_seq_.assign(std::size_t{ports_} * ports_ * 16, 0);
+    stall_since_.assign(std::size_t{ports_} * vls_, 0);
+    stats_.port_delivered_beats.assign(ports_, 0);
+    stats_.port_offered_beats.assign(ports_, 0);
+    stats_.vl_delivered_beats.assign(vls_, 0);
+    stats_.vl_delivered_bytes.assign(vls_, 0);
+    stats_.credit_stall_cycles.assign(vls_, 0);
+    stats_.vl_latency_hist.assign(vls_, {});
+}
+
+void traffic_endpoints_tlm::set_peer_buffer(uint16_t e, uint32_t blocks) {
+    for (auto& s : eps_[e].tx) s = golden::credit_sender(std::min(blocks, golden::FC_MAX_OUTSTANDING));
+}
+
+void traffic_endpoints_tlm::start() {
+    for (uint32_t e = 0; e < ports_; ++e) {
+        if (!pattern_.is_source(e) || rate_ <= 0.0) continue;
+        const timer g{0, 0, T_GEN, 0, static_cast<uint16_t>(e), 0, 0, nullptr};
+        if (backlogged_) {  // two packets waiting from the start; one more per packet sent
+            schedule(1, g);
+            schedule(1, g);
+            continue;
+        }
+        schedule(eps_[e].gen.geometric_gap(inv_log_q_), g);
+    }
+}
+
+void traffic_endpoints_tlm::set_window(uint64_t start, uint64_t end) {
+    win_start_ = start;
+    win_end_ = end;
+    if (start == 0) {
+        in_window_ = true;
+    } else {
+        schedule(start, timer{0, 0, T_WIN_START, 0, 0, 0, 0, nullptr});
+    }
+    schedule(end, timer{0, 0, T_WIN_END, 0, 0, 0, 0, nullptr});
+}
+
+tlm::tlm_sync_enum traffic_endpoints_tlm::tx_bw(int, tlm::tlm_generic_payload& gp,
+                                                tlm::tlm_phase& ph, sc_core::sc_time&) {
+    if (ph != tlm::BEGIN_RESP) throw std::logic_error("traffic_endpoints_tlm: phase on tx");
+    gp.release();  // the switch is done with it
+    return tlm::TLM_COMPLETED;
+}
+
+tlm::tlm_sync_enum traffic_endpoints_tlm::fc_in_fw(int e, tlm::tlm_generic_payload& gp,
+                                                   tlm::tlm_phase&, sc_core::sc_time&) {
+    guarded([&] {
+        const tlmm::fc_extension& f = tlmm::fc_of(gp);
+        try {
+            eps_[static_cast<std::size_t>(e)].tx[f.vl].on_fccl(f.fccl);
+        } catch (const std::logic_error& err) {
+            throw invariant_error(fmt::format("cycle {}: endpoint {} VL {}: {}", now_cycle(), e,
+                                              f.vl, err.what()));
+        }
+        mark_tx(static_cast<uint16_t>(e));
+        request_eval();
+    });
+    return tlm::TLM_COMPLETED;
+}
+
+tlm::tlm_sync_enum traffic_endpoints_tlm::rx_fw(int e, tlm::tlm_generic_payload& gp,
+                                                tlm::tlm_phase& ph, sc_core::sc_time&) {
+    guarded([&] {
+        const uint64_t t = now_cycle();
+        const tlmm::ib_extension& p = ib_of(gp);
+        golden::credit_receiver& r = eps_[static_cast<std::size_t>(e)].rx[p.vl];
+        if (r.free_blocks() < p.blocks) {
+            throw invariant_error(fmt::format(
+                "cycle {}: endpoint {} VL {}: receive buffer over capacity: packet {} needs {} "
+                "blocks, {} free",
+                t, e, p.vl, p.id, p.blocks, r.free_blocks()));
+        }
+        r.on_receive(p.blocks);
+        gp.acquire();
+        schedule(t + p.beats, timer{0, 0, T_DELIVER, 0, static_cast<uint16_t>(e), 0, 0, &gp});
+    });
+    ph = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+}
+
+tlm::tlm_sync_enum traffic_endpoints_tlm::fc_out_bw(int, tlm::tlm_generic_payload&,
+                                                    tlm::tlm_phase&, sc_core::sc_time&) {
+    throw std::logic_error("traffic_endpoints_tlm: FC packets complete on the forward call");
+}
+
+void traffic_endpoints_tlm::on_timer(uint64_t now, const timer& t) {
+    switch (t.kind) {
+        case T_GEN:
+            generate(now, t.port);
+            if (!backlogged_) {
+                schedule(now + eps_[t.port].gen.geometric_gap(inv_log_q_),
+                         timer{0, 0, T_GEN, 0, t.port, 0, 0, nullptr});
+            }
+            mark_tx(t.port);
+            break;
+        case T_TXFREE:
+            eps_[t.port].txfree_pending = false;
+            mark_tx(t.port);
+            break;
+        case T_DELIVER: deliver(now, t.port, *t.gp); break;
+        case T_RXFREE:
+            eps_[t.port].rx[t.vl].on_free(t.a);
+            fc_.mark(t.port * vls_ + t.vl);
+            break;
+        case T_FC_FLUSH: fc_.on_flush(t.a); break;
+        case T_WIN_START:
+            in_window_ = true;
+            for (uint32_t ep = 0; ep < ports_; ++ep) {
+                for (uint32_t vl = 0; vl < vls_; ++vl) {
+                    if (eps_[ep].stalled & (1U << vl)) stall_since_[ep * vls_ + vl] = now;
+                }
+            }
+            break;
+        case T_WIN_END:
+            for (uint32_t ep = 0; ep < ports_; ++ep) {
+                for (uint32_t vl = 0; vl < vls_; ++vl) {
+                    if (eps_[ep].stalled & (1U << vl)) {
+                        stats_.credit_stall_cycles[vl] += now - stall_since_[ep * vls_ + vl];
+                    }
+                }
+            }
+            in_window_ = false;
+            break;
+        default: throw std::logic_error("traffic_endpoints_tlm: unknown timer");
+    }
+}
+
+void traffic_endpoints_tlm::evaluate(uint64_t now) {
+    for (uint16_t e : tx_dirty_) {
+        eps_[e].tx_dirty = false;
+        try_send(now, e);
+    }
+    tx_dirty_.clear();
+    fc_.collect(
+        now,
+        [&](uint32_t k) {
+            tlm::tlm_generic_payload& gp = fc_pool_.allocate();
+            gp.acquire();
+            tlmm::fc_extension& f = tlmm::fc_of(gp);
+            f.vl = static_cast<uint8_t>(k % vls_);
+            f.fccl = eps_[k / vls_].rx[k % vls_].fccl();
+            tlm::tlm_phase ph = tlm::BEGIN_REQ;
+            sc_core::sc_time d = cycles(tm_.fc_cycles - tm_.link_cycles);
+            (*fc_out[k / vls_])->nb_transport_fw(gp, ph, d);
+            gp.release();
+        },
+        [&](uint32_t k, uint64_t at) {
+            schedule(std::max(at, now + 1), timer{0, 0, T_FC_FLUSH, 0, 0, 0, k, nullptr});
+        });
+}
+
+void traffic_endpoints_tlm::mark_tx(uint16_t e) {
+    if (!eps_[e].tx_dirty) {
+        eps_[e].tx_dirty = true;
+        tx_dirty_.push_back(e);
+    }
+}
+
+void traffic_endpoints_tlm::generate(uint64_t t, uint16_t e) {
+    endpoint& ep = eps_[e];
+    tlm::tlm_generic_payload& gp = pool_.allocate();
+    gp.acquire();  // released when the switch is done with it (BEGIN_RESP on tx)
+    tlmm::ib_extension& p = ib_of(gp);
+    p = tlmm::ib_extension{};
+    p.id = next_id_++;
+    p.created = t;
+    p.src = e;
+    p.dst = static_cast<uint16_t>(pattern_.dest(e, ep.gen));
+    const std::size_t choice = sizes_.pick_index(ep.gen);
+    p.payload_bytes = sizes_.values[choice];
+    p.wire_bytes = wire_of_[choice];
+    p.blocks = static_cast<uint16_t>(golden::blocks_for_bytes(p.wire_bytes));
+    p.beats = static_cast<uint16_t>((p.wire_bytes + tm_.block_bytes - 1) / tm_.block_bytes);
+    p.sl = static_cast<uint8_t>(sls_.pick(ep.gen));
+    p.vl = sl2vl_.vl(p.sl);
+    p.flow_seq = send_seq_[(std::size_t{e} * ports_ + p.dst) * 16 + p.sl]++;
+    gp.set_address(p.dst + 1U);  // DLID
+    gp.set_data_length(p.wire_bytes);
+    gp.set_streaming_width(p.wire_bytes);
+    ++stats_.created;
+    if (t >= win_start_ && t < win_end_) {
+        p.tagged = true;
+        ++stats_.window_created;
+        stats_.window_created_beats += p.beats;
+        stats_.port_offered_beats[e] += p.beats;
+    }
+    ep.queues[p.vl].push_back(&gp);
+    ep.nonempty |= 1U << p.vl;
+    ++ep.queued;
+    stats_.max_source_queue = std::max(stats_.max_source_queue, ep.queued);
+}
+
+void traffic_endpoints_tlm::try_send(uint64_t t, uint16_t e) {
+    endpoint& ep = eps_[e];
+    if (ep.tx_free > t) {
+        if (!ep.txfree_pending) {
+            ep.txfree_pending = true;
+            schedule(ep.tx_free, timer{0, 0, T_TXFREE, 0, e, 0, 0, nullptr});
+        }
+        return;
+    }
+    uint32_t ready = 0;
+    for (uint32_t m = ep.nonempty; m != 0; m &= m - 1) {
+        const auto vl = static_cast<uint32_t>(__builtin_ctz(m));
+        if (ep.tx[vl].can_send(ib_of(*ep.queues[vl].front()).blocks)) ready |= 1U << vl;
+    }
+    const uint32_t blocked = ready == 0 ? ep.nonempty : 0U;
+    const uint32_t ended = ep.stalled & ~blocked;
+    const uint32_t started = blocked & ~ep.stalled;
+    for (uint32_t m = ended; m != 0; m &= m - 1) {
+        const auto vl = static_cast<uint32_t>(__builtin_ctz(m));
+        if (in_window_) stats_.credit_stall_cycles[vl] += t - stall_since_[e * vls_ + vl];
+    }
+    for (uint32_t m = started; m != 0; m &= m - 1) {
+        stall_since_[e * vls_ + static_cast<uint32_t>(__builtin_ctz(m))] = t;
+    }
+    ep.stalled = blocked;
+    if (ready == 0) return;
+    const int vl = ((ready & (ready - 1)) == 0 && (ready & ep.arb.weighted_vls()) != 0)
+                       ? __builtin_ctz(ready)
+                       : ep.arb.pick(ready);
+    if (vl < 0) return;
+    auto& q = ep.queues[static_cast<uint32_t>(vl)];
+    tlm::tlm_generic_payload& gp = *q.front();
+    q.pop_front();
+    if (q.empty()) ep.nonempty &= ~(1U << vl);
+    --ep.queued;
+    const tlmm::ib_extension& p = ib_of(gp);
+    golden::credit_sender& s = ep.tx[static_cast<uint32_t>(vl)];
+    if (check_ && !s.can_send(p.blocks)) {
+        throw invariant_error(fmt::format("cycle {}: endpoint {} VL {}: credit underflow", t, e, vl));
+    }
+    s.on_send(p.blocks);
+    ep.arb.commit(vl, p.wire_bytes);
+    ep.tx_free = t + p.beats;
+    if (backlogged_) generate(t, e);
+    if (ep.nonempty != 0) {
+        ep.txfree_pending = true;
+        schedule(ep.tx_free, timer{0, 0, T_TXFREE, 0, e, 0, 0, nullptr});
+    }
+    if (observer_) observer_(t, e, p);
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    (*tx[e])->nb_transport_fw(gp, ph, d);  // END_REQ annotated: the wire is free after the beats
+}
+
+void traffic_endpoints_tlm::deliver(uint64_t t, uint16_t e, tlm::tlm_generic_payload& gp) {
+    const tlmm::ib_extension& p = ib_of(gp);
+    if (check_) {
+        if (p.dst != e) {
+            throw invariant_error(fmt::format(
+                "cycle {}: packet {} for endpoint {} delivered to endpoint {} (misrouted)", t,
+                p.id, p.dst, e));
+        }
+        uint32_t& expect = recv_seq_[(std::size_t{e} * ports_ + p.src) * 16 + p.sl];
+        if (p.flow_seq != expect) {
+            throw invariant_error(fmt::format(
+                "cycle {}: endpoint {} got packet #{} of flow {}->{} SL {}, expected #{}: {}", t,
+                e, p.flow_seq, p.src, e, p.sl, expect,
+                p.flow_seq > expect ? "a packet was dropped or reordered" : "duplicated"));
+        }
+        ++expect;
+    }
+    ++stats_.delivered;
+    if (t >= win_start_ && t < win_end_) {
+        ++stats_.window_delivered;
+        stats_.port_delivered_beats[e] += p.beats;
+        stats_.vl_delivered_beats[p.vl] += p.beats;
+        stats_.vl_delivered_bytes[p.vl] += p.wire_bytes;
+    }
+    if (p.tagged) {
+        ++stats_.tagged_delivered;
+        const uint64_t lat = t - p.created;
+        if (lat >= stats_.latency_hist.size()) stats_.latency_hist.resize(lat + lat / 2 + 1, 0);
+        ++stats_.latency_hist[lat];
+        std::vector<uint64_t>& vh = stats_.vl_latency_hist[p.vl];
+        if (lat >= vh.size()) vh.resize(lat + lat / 2 + 1, 0);
+        ++vh[lat];
+    }
+    const uint8_t vl = p.vl;
+    const uint32_t blocks = p.blocks;
+    if (tm_.rx_proc_cycles == 0) {
+        eps_[e].rx[vl].on_free(blocks);
+        fc_.mark(e * vls_ + vl);
+    } else {
+        schedule(t + tm_.rx_proc_cycles, timer{0, 0, T_RXFREE, vl, e, 0, blocks, nullptr});
+    }
+    tlm::tlm_phase ph = tlm::BEGIN_RESP;  // delivered: complete the switch's output transaction
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    (*rx[e])->nb_transport_bw(gp, ph, d);
+    gp.release();
+}
+
+}  // namespace ndr::tb

@@ -1,0 +1,117 @@
+// The synthetic-traffic endpoints of `ndrsim traffic --level tlm`: the TLM counterpart of
+// traffic_endpoints.h (same random streams and draw order, so the stimulus is identical to the
+// cycle level's: same packets, same creation cycles). One TLM device for all endpoints; per
+// endpoint four sockets (see tlm/link_tlm.h for the phases): `tx` data out, `fc_in` FCCL for
+// the tx VLs, `rx` data in (accepted at the header, delivered after the tail: BEGIN_RESP),
+// `fc_out` FCCL of the receive buffer.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "config/sim_config.h"
+#include "cycle/fc_pacer.h"
+#include "cycle/timing.h"
+#include "golden/credit_fc.h"
+#include "golden/sl2vl.h"
+#include "golden/vl_arb.h"
+#include "ib_extension.h"
+#include "payload_pool.h"
+#include "rng.h"
+#include "timed_device.h"
+#include "traffic_endpoints.h"
+#include "traffic_pattern.h"
+
+namespace ndr::tb {
+
+class traffic_endpoints_tlm : public tlmm::timed_device {
+public:
+    using target_socket = tlm_utils::simple_target_socket_tagged<traffic_endpoints_tlm>;
+    using initiator_socket = tlm_utils::simple_initiator_socket_tagged<traffic_endpoints_tlm>;
+    std::vector<std::unique_ptr<initiator_socket>> tx;
+    std::vector<std::unique_ptr<target_socket>> fc_in;
+    std::vector<std::unique_ptr<target_socket>> rx;
+    std::vector<std::unique_ptr<initiator_socket>> fc_out;
+
+    /// (cycle the first beat leaves, endpoint = switch input port, packet).
+    using inject_observer = std::function<void(uint64_t, uint16_t, const tlmm::ib_extension&)>;
+
+    traffic_endpoints_tlm(sc_core::sc_module_name name, const cfg::config& c,
+                          const cycle::timing& tm, tlmm::run_status& status);
+    /// Initial credits of every tx VL of endpoint e (the switch's input buffer).
+    void set_peer_buffer(uint16_t e, uint32_t blocks);
+    void start();
+    void set_window(uint64_t start, uint64_t end);
+    void set_inject_observer(inject_observer f) { observer_ = std::move(f); }
+    uint64_t tagged_outstanding() const { return stats_.window_created - stats_.tagged_delivered; }
+    const endpoint_stats& stats() const { return stats_; }
+    std::size_t live_packets() const { return pool_.live(); }
+
+protected:
+    void on_timer(uint64_t now, const tlmm::timer& t) override;
+    void evaluate(uint64_t now) override;
+
+private:
+    enum : uint8_t { T_GEN = 1, T_TXFREE, T_DELIVER, T_RXFREE, T_FC_FLUSH, T_WIN_START,
+                     T_WIN_END };
+    struct endpoint {
+        rng gen;
+        std::vector<std::deque<tlm::tlm_generic_payload*>> queues;  ///< per VL
+        std::vector<golden::credit_sender> tx;
+        std::vector<golden::credit_receiver> rx;
+        golden::vl_arbiter arb;
+        uint64_t tx_free = 0;
+        uint32_t nonempty = 0;
+        uint32_t stalled = 0;
+        bool txfree_pending = false;
+        bool tx_dirty = false;
+        uint64_t queued = 0;
+    };
+
+    tlm::tlm_sync_enum tx_bw(int e, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                             sc_core::sc_time& d);
+    tlm::tlm_sync_enum fc_in_fw(int e, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                sc_core::sc_time& d);
+    tlm::tlm_sync_enum rx_fw(int e, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                             sc_core::sc_time& d);
+    tlm::tlm_sync_enum fc_out_bw(int e, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                 sc_core::sc_time& d);
+    void generate(uint64_t t, uint16_t e);
+    void try_send(uint64_t t, uint16_t e);
+    void mark_tx(uint16_t e);
+    void deliver(uint64_t t, uint16_t e, tlm::tlm_generic_payload& gp);
+
+    cycle::timing tm_;
+    uint32_t ports_;
+    uint32_t vls_;
+    bool check_;
+    bool backlogged_;
+    traffic_pattern pattern_;
+    weighted_choice sizes_;
+    weighted_choice sls_;
+    std::vector<uint32_t> wire_of_;
+    golden::sl2vl_table sl2vl_;
+    double rate_ = 0.0;
+    double inv_log_q_ = 0.0;
+    std::vector<endpoint> eps_;
+    std::vector<uint32_t> send_seq_;
+    std::vector<uint32_t> recv_seq_;
+    std::vector<uint64_t> stall_since_;
+    std::vector<uint16_t> tx_dirty_;
+    cycle::fc_pacer fc_;
+    tlmm::payload_pool pool_;
+    tlmm::payload_pool fc_pool_;
+    inject_observer observer_;
+    uint64_t next_id_ = 0;
+    uint64_t win_start_ = 0;
+    uint64_t win_end_ = 0;
+    bool in_window_ = false;
+    endpoint_stats stats_;
+};
+
+}  // namespace ndr::tb

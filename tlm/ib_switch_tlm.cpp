@@ -1,0 +1,411 @@
+#include "ib_switch_tlm.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "cycle/invariant_error.h"
+
+namespace ndr::tlmm {
+
+namespace {
+constexpr uint64_t NEVER = std::numeric_limits<uint64_t>::max();
+inline uint64_t bit(uint32_t i) { return uint64_t{1} << i; }
+template <typename F>
+void for_each_bit(uint64_t m, F&& f) {
+    while (m != 0) {
+        f(static_cast<uint32_t>(__builtin_ctzll(m)));
+        m &= m - 1;
+    }
+}
+}  // namespace
+
+ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
+                             const cycle::timing& tm, golden::lft routes, run_status& status)
+    : timed_device(name, tm.cycle_ps, status),
+      tm_(tm),
+      ports_(c.sw.ports),
+      vls_(c.sw.vls),
+      cut_through_(c.sw.cut_through),
+      check_(c.sim.check_invariants),
+      routes_(std::move(routes)),
+      sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)),
+      fc_(std::size_t{c.sw.ports} * c.sw.vls, tm.fc_min_interval_cycles) {
+    if (ports_ > 64) throw std::invalid_argument("ib_switch_tlm: at most 64 ports");
+    if (c.sw.queueing != "voq") {
+        throw std::invalid_argument("ib_switch_tlm: only switch.queueing=voq is modelled");
+    }
+    const auto table = golden::vl_arb_table::parse(
+        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high),
+        vls_);
+    const uint32_t max_beats = 4096 / tm_.block_bytes * 2 + 64;
+    xbar_cycles_.resize(max_beats + 1);
+    for (uint32_t b = 0; b <= max_beats; ++b) {
+        xbar_cycles_[b] = std::max(
+            1U, static_cast<uint32_t>(std::ceil(static_cast<double>(b) / tm_.speedup - 1e-9)));
+    }
+    const std::size_t pv = std::size_t{ports_} * vls_;
+    in_rx_.assign(pv, golden::credit_receiver(tm_.buffer_blocks));
+    out_tx_.assign(pv, golden::credit_sender(0));
+    out_arb_.assign(ports_, golden::vl_arbiter(table));
+    link_free_.assign(ports_, 0);
+    voqs_.resize(pv * ports_);
+    req_.assign(pv, 0);
+    out_req_vls_.assign(ports_, 0);
+    blocked_now_.assign(vls_, 0);
+    stalled_.assign(vls_, 0);
+    stall_since_.assign(pv, 0);
+    occ_.assign(pv, cycle::occupancy_stat{});
+    stats_.buffer.assign(vls_, {});
+    stats_.credit_stall_cycles.assign(vls_, 0);
+    stats_.out_blocks.assign(ports_, 0);
+    stats_.out_busy_cycles.assign(ports_, 0);
+    for (uint32_t p = 0; p < ports_; ++p) {
+        const int id = static_cast<int>(p);
+        in.push_back(std::make_unique<target_socket>(fmt::format("in_{}", p).c_str()));
+        in.back()->register_nb_transport_fw(this, &ib_switch_tlm::in_fw, id);
+        fc_out.push_back(std::make_unique<initiator_socket>(fmt::format("fc_out_{}", p).c_str()));
+        fc_out.back()->register_nb_transport_bw(this, &ib_switch_tlm::fc_out_bw, id);
+        out.push_back(std::make_unique<initiator_socket>(fmt::format("out_{}", p).c_str()));
+        out.back()->register_nb_transport_bw(this, &ib_switch_tlm::out_bw, id);
+        fc_in.push_back(std::make_unique<target_socket>(fmt::format("fc_in_{}", p).c_str()));
+        fc_in.back()->register_nb_transport_fw(this, &ib_switch_tlm::fc_in_fw, id);
+    }
+}
+
+void ib_switch_tlm::set_peer_buffer(uint16_t port, uint32_t blocks) {
+    for (uint32_t vl = 0; vl < vls_; ++vl) {
+        out_tx_[port * vls_ + vl] =
+            golden::credit_sender(std::min(blocks, golden::FC_MAX_OUTSTANDING));
+    }
+}
+
+void ib_switch_tlm::set_window(uint64_t start, uint64_t end) {
+    win_start_ = start;
+    if (start == 0) {
+        in_window_ = true;
+    } else {
+        schedule(start, timer{0, 0, T_WIN_START, 0, 0, 0, 0, nullptr});
+    }
+    schedule(end, timer{0, 0, T_WIN_END, 0, 0, 0, 0, nullptr});
+}
+
+tlm::tlm_sync_enum ib_switch_tlm::in_fw(int port, tlm::tlm_generic_payload& gp,
+                                        tlm::tlm_phase& ph, sc_core::sc_time&) {
+    if (ph != tlm::BEGIN_REQ) throw std::logic_error("ib_switch_tlm: unexpected phase on in");
+    guarded([&] {
+        const uint64_t t = now_cycle();
+        const auto i = static_cast<uint32_t>(port);
+        ib_extension& e = ib_of(gp);
+        const uint8_t o = routes_.port(static_cast<uint16_t>(e.dst + 1U));
+        if (o == golden::LFT_NO_ROUTE || o >= ports_) {
+            throw cycle::invariant_error(fmt::format(
+                "cycle {}: switch input port {}: no LFT route for DLID {} (packet {})", t, i,
+                e.dst + 1U, e.id));
+        }
+        golden::credit_receiver& rx = in_rx_[i * vls_ + e.vl];
+        if (rx.free_blocks() < e.blocks) {
+            throw cycle::invariant_error(fmt::format(
+                "cycle {}: switch input port {} VL {}: buffer over capacity: packet {} needs {} "
+                "blocks, {} of {} free (the sender ignored credits)",
+                t, i, e.vl, e.id, e.blocks, rx.free_blocks(), rx.capacity()));
+        }
+        rx.on_receive(e.blocks);
+        occ_[i * vls_ + e.vl].update(t, rx.occupied());
+        ++inside_;
+        e.hop = ib_extension::hop_state{t, static_cast<uint8_t>(i), o, sl2vl_.vl(e.sl)};
+        gp.acquire();  // upstream hop: released after the crossbar read it out
+        gp.acquire();  // downstream hop: released when the next device is done with it
+        if (e.id == drop_id_) {
+            schedule(t + 1, timer{0, 0, T_DROP, e.vl, static_cast<uint16_t>(i), 0, 0, &gp});
+            return;
+        }
+        const uint64_t pipe = tm_.switch_cycles - 1U;
+        const uint64_t elig = cut_through_ ? t + pipe : t + (e.beats - 1U) + pipe;
+        schedule(elig, timer{0, 0, T_ELIG, 0, static_cast<uint16_t>(i), 0, 0, &gp});
+    });
+    ph = tlm::END_REQ;  // accepted into the input buffer at once (credits guarantee space)
+    return tlm::TLM_UPDATED;
+}
+
+tlm::tlm_sync_enum ib_switch_tlm::fc_in_fw(int port, tlm::tlm_generic_payload& gp,
+                                           tlm::tlm_phase&, sc_core::sc_time&) {
+    guarded([&] {
+        const fc_extension& f = fc_of(gp);
+        try {
+            out_tx_[static_cast<uint32_t>(port) * vls_ + f.vl].on_fccl(f.fccl);
+        } catch (const std::logic_error& err) {
+            throw cycle::invariant_error(fmt::format("cycle {}: switch output port {} VL {}: {}",
+                                                    now_cycle(), port, f.vl, err.what()));
+        }
+        request_eval();
+    });
+    return tlm::TLM_COMPLETED;
+}
+
+tlm::tlm_sync_enum ib_switch_tlm::out_bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                         sc_core::sc_time&) {
+    if (ph != tlm::BEGIN_RESP) throw std::logic_error("ib_switch_tlm: unexpected phase on out");
+    gp.release();  // the downstream device is done with the packet
+    return tlm::TLM_COMPLETED;
+}
+
+tlm::tlm_sync_enum ib_switch_tlm::fc_out_bw(int, tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                            sc_core::sc_time&) {
+    throw std::logic_error("ib_switch_tlm: FC packets complete on the forward call");
+}
+
+void ib_switch_tlm::respond_upstream(uint16_t port, tlm::tlm_generic_payload& gp) {
+    tlm::tlm_phase ph = tlm::BEGIN_RESP;
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    (*in[port])->nb_transport_bw(gp, ph, d);
+    gp.release();
+}
+
+void ib_switch_tlm::on_timer(uint64_t now, const timer& t) {
+    switch (t.kind) {
+        case T_ELIG: {
+            const ib_extension& e = ib_of(*t.gp);
+            const uint32_t q = voq(t.port, e.hop.out_port, e.hop.out_vl);
+            voqs_[q].push_back(t.gp);
+            const uint32_t o = e.hop.out_port;
+            req_[o * vls_ + e.hop.out_vl] |= bit(t.port);
+            out_req_vls_[o] |= 1U << e.hop.out_vl;
+            out_req_any_ |= bit(o);
+            break;
+        }
+        case T_XBAR_DONE:
+            in_busy_ &= ~bit(t.port);
+            out_busy_ &= ~bit(t.port2);
+            free_input_blocks(now, t.port, t.vl, t.a);
+            --inside_;
+            respond_upstream(t.port, *t.gp);
+            break;
+        case T_BUF_FREE: free_input_blocks(now, t.port, t.vl, t.a); break;
+        case T_EGRESS: {
+            const ib_extension& e = ib_of(*t.gp);
+            if (observer_) observer_(now, t.port, e);
+            tlm::tlm_phase ph = tlm::BEGIN_REQ;
+            sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+            (*out[t.port])->nb_transport_fw(*t.gp, ph, d);
+            break;
+        }
+        case T_DROP: {
+            const ib_extension& e = ib_of(*t.gp);
+            free_input_blocks(now, t.port, t.vl, e.blocks);
+            --inside_;
+            respond_upstream(t.port, *t.gp);
+            t.gp->release();  // the downstream hop never happens
+            break;
+        }
+        case T_FC_FLUSH: fc_.on_flush(t.a); break;
+        case T_WAKE: break;
+        case T_WIN_START:
+            in_window_ = true;
+            for (auto& o : occ_) o.reset(now);
+            for (uint32_t vl = 0; vl < vls_; ++vl) {
+                for_each_bit(stalled_[vl], [&](uint32_t o) { stall_since_[o * vls_ + vl] = now; });
+            }
+            break;
+        case T_WIN_END:
+            for (uint32_t vl = 0; vl < vls_; ++vl) {
+                for_each_bit(stalled_[vl], [&](uint32_t o) {
+                    stats_.credit_stall_cycles[vl] += now - stall_since_[o * vls_ + vl];
+                    stall_since_[o * vls_ + vl] = now;
+                });
+                uint32_t mx = 0;
+                double sum = 0.0;
+                for (uint32_t p = 0; p < ports_; ++p) {
+                    cycle::occupancy_stat& o = occ_[p * vls_ + vl];
+                    o.close(now, win_start_);
+                    mx = std::max(mx, o.max());
+                    sum += o.mean();
+                }
+                stats_.buffer[vl].max_blocks = mx;
+                stats_.buffer[vl].mean_blocks = sum / ports_;
+            }
+            in_window_ = false;
+            break;
+        default: throw std::logic_error("ib_switch_tlm: unknown timer");
+    }
+}
+
+void ib_switch_tlm::free_input_blocks(uint64_t t, uint32_t port, uint32_t vl, uint32_t blocks) {
+    const uint32_t k = port * vls_ + vl;
+    in_rx_[k].on_free(blocks);
+    occ_[k].update(t, in_rx_[k].occupied());
+    fc_.mark(k);
+}
+
+void ib_switch_tlm::evaluate(uint64_t now) {
+    allocate(now);
+    send_fc(now);
+}
+
+bool ib_switch_tlm::output_grant(uint64_t t, uint32_t o, uint64_t avail, uint32_t& in_port,
+                                 uint32_t& out_vl) {
+    const uint64_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
+    uint32_t eligible = 0;
+    uint32_t cand[16];
+    for (uint32_t vls = out_req_vls_[o]; vls != 0; vls &= vls - 1) {
+        const auto vl = static_cast<uint32_t>(__builtin_ctz(vls));
+        const uint64_t m = req_[o * vls_ + vl] & avail;
+        if (m == 0) continue;
+        const golden::credit_sender& tx = out_tx_[o * vls_ + vl];
+        bool found = false;
+        bool credit_blocked = false;
+        uint64_t best_hdr = NEVER;
+        uint64_t best_id = NEVER;
+        for_each_bit(m, [&](uint32_t i) {
+            const ib_extension& e = ib_of(*voqs_[voq(i, o, vl)].front());
+            if (backlog + e.beats > tm_.outbuf_beats) {
+                backlog_wake_ = std::min(backlog_wake_,
+                                         link_free_[o] - 1 - (tm_.outbuf_beats - e.beats));
+                return;
+            }
+            if (!tx.can_send(e.blocks)) {
+                credit_blocked = true;
+                return;
+            }
+            if (e.hop.hdr_in < best_hdr || (e.hop.hdr_in == best_hdr && e.id < best_id)) {
+                best_hdr = e.hop.hdr_in;
+                best_id = e.id;
+                cand[vl] = i;
+                found = true;
+            }
+        });
+        if (found) {
+            eligible |= 1U << vl;
+        } else if (credit_blocked) {
+            blocked_now_[vl] |= bit(o);
+        }
+    }
+    if (eligible == 0) return false;
+    const golden::vl_arbiter& arb = out_arb_[o];
+    const int vl = ((eligible & (eligible - 1)) == 0 && (eligible & arb.weighted_vls()) != 0)
+                       ? __builtin_ctz(eligible)
+                       : arb.pick(eligible);
+    if (vl < 0) return false;
+    out_vl = static_cast<uint32_t>(vl);
+    in_port = cand[out_vl];
+    return true;
+}
+
+void ib_switch_tlm::allocate(uint64_t t) {
+    std::fill(blocked_now_.begin(), blocked_now_.end(), 0);
+    if (out_req_any_ == 0) {
+        track_stalls(t);
+        return;
+    }
+    backlog_wake_ = NEVER;
+    const uint64_t mask = ports_ == 64 ? ~uint64_t{0} : (bit(ports_) - 1);
+    uint64_t free_in = ~in_busy_ & mask;
+    const uint64_t cand = out_req_any_ & ~out_busy_;
+    uint64_t matched_out = 0;
+    for (uint32_t k = 0; k < ports_ && free_in != 0; ++k) {
+        const uint32_t o = (rr_start_ + k) % ports_;
+        if ((cand & bit(o)) == 0) continue;
+        uint32_t i = 0;
+        uint32_t vl = 0;
+        if (!output_grant(t, o, free_in, i, vl)) continue;
+        commit(t, i, o, vl);
+        free_in &= ~bit(i);
+        matched_out |= bit(o);
+    }
+    rr_start_ = (rr_start_ + 1) % ports_;
+    for (uint64_t& b : blocked_now_) b &= ~matched_out;
+    track_stalls(t);
+    if (backlog_wake_ != NEVER) {
+        schedule(std::max(backlog_wake_, t + 1), timer{0, 0, T_WAKE, 0, 0, 0, 0, nullptr});
+    }
+}
+
+void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl) {
+    const uint32_t q = voq(in_port, o, vl);
+    tlm::tlm_generic_payload* gp = voqs_[q].front();
+    voqs_[q].pop_front();
+    if (voqs_[q].empty()) {
+        uint64_t& m = req_[o * vls_ + vl];
+        m &= ~bit(in_port);
+        if (m == 0) {
+            out_req_vls_[o] &= ~(1U << vl);
+            if (out_req_vls_[o] == 0) out_req_any_ &= ~bit(o);
+        }
+    }
+    ib_extension& e = ib_of(*gp);
+    const uint32_t n = e.blocks;
+    const uint32_t beats = e.beats;
+    const uint8_t in_vl = e.vl;
+    const uint64_t hdr_in = e.hop.hdr_in;
+    const uint64_t xbar_end = std::max(t + xbar_cycles_[beats], hdr_in + beats);
+    in_busy_ |= bit(in_port);
+    out_busy_ |= bit(o);
+    uint32_t freed = 0;
+    for (uint32_t end = CREDIT_RETURN_CHUNK; end < n; end += CREDIT_RETURN_CHUNK) {
+        const uint32_t end_beats = std::min<uint32_t>(
+            beats, (end * golden::CREDIT_BLOCK_BYTES + tm_.block_bytes - 1) / tm_.block_bytes);
+        const uint64_t at = std::max(t + xbar_cycles_[end_beats], hdr_in + end_beats);
+        schedule(at, timer{0, 0, T_BUF_FREE, in_vl, static_cast<uint16_t>(in_port), 0,
+                           CREDIT_RETURN_CHUNK, nullptr});
+        freed += CREDIT_RETURN_CHUNK;
+    }
+    schedule(xbar_end, timer{0, 0, T_XBAR_DONE, in_vl, static_cast<uint16_t>(in_port),
+                             static_cast<uint16_t>(o), n - freed, gp});
+    const uint64_t link_start = std::max(t + 1, link_free_[o]);
+    link_free_[o] = link_start + beats;
+    golden::credit_sender& tx = out_tx_[o * vls_ + vl];
+    if (check_ && !tx.can_send(n)) {
+        throw cycle::invariant_error(fmt::format(
+            "cycle {}: switch output port {} VL {}: credit underflow: {} blocks, {} available", t,
+            o, vl, n, tx.available()));
+    }
+    tx.on_send(n);
+    out_arb_[o].commit(static_cast<int>(vl), e.wire_bytes);
+    e.vl = static_cast<uint8_t>(vl);
+    if (in_window_) {
+        stats_.out_blocks[o] += n;
+        stats_.out_busy_cycles[o] += beats;
+        ++stats_.xbar_transfers;
+    }
+    schedule(link_start, timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, gp});
+}
+
+void ib_switch_tlm::send_fc(uint64_t t) {
+    fc_.collect(
+        t,
+        [&](uint32_t k) {
+            tlm::tlm_generic_payload& gp = fc_pool_.allocate();
+            gp.acquire();
+            fc_extension& f = fc_of(gp);
+            f.vl = static_cast<uint8_t>(k % vls_);
+            f.fccl = in_rx_[k].fccl();
+            tlm::tlm_phase ph = tlm::BEGIN_REQ;
+            sc_core::sc_time d = cycles(tm_.fc_cycles - tm_.link_cycles);
+            (*fc_out[k / vls_])->nb_transport_fw(gp, ph, d);
+            gp.release();
+            if (in_window_) ++stats_.fc_packets;
+        },
+        [&](uint32_t k, uint64_t at) {
+            schedule(std::max(at, t + 1), timer{0, 0, T_FC_FLUSH, 0, 0, 0, k, nullptr});
+        });
+}
+
+void ib_switch_tlm::track_stalls(uint64_t t) {
+    for (uint32_t vl = 0; vl < vls_; ++vl) {
+        const uint64_t ended = stalled_[vl] & ~blocked_now_[vl];
+        const uint64_t started = blocked_now_[vl] & ~stalled_[vl];
+        if (in_window_) {
+            for_each_bit(ended, [&](uint32_t o) {
+                stats_.credit_stall_cycles[vl] += t - stall_since_[o * vls_ + vl];
+            });
+        }
+        for_each_bit(started, [&](uint32_t o) { stall_since_[o * vls_ + vl] = t; });
+        stalled_[vl] = blocked_now_[vl];
+    }
+}
+
+}  // namespace ndr::tlmm

@@ -1,0 +1,146 @@
+// InfiniBand switch at TLM-2.0 level (AT, base protocol, per-packet events; see link_tlm.h for
+// the phases on each hop). Same config keys and golden calls as the cycle model
+// (models/cycle/ib_switch.h): LFT routing, SL2VL, per-(input, VL) credit_receiver, per-(output,
+// VL) credit_sender, per-output vl_arbiter, FC updates paced by link.fc_min_interval.
+//
+// Timing, in whole beats of cycle::timing (identical to the cycle model at zero load):
+// header in at t -> eligible at t + switch_cycles - 1 (cut-through; store-and-forward adds
+// beats - 1) -> granted at g >= eligible -> first beat on the output link at
+// max(g + 1, link free). Crossbar transfer max(ceil(beats / speedup), arrival of the tail);
+// input-buffer blocks are freed in 1 KiB chunks as the crossbar reads them, as in the cycle model.
+//
+// Allocation abstraction (the cycle model runs iSLIP or round robin with pointers per cycle):
+// at each time step with work, outputs are visited round robin from a rotating start; an output
+// whose crossbar port is free serves, on each VL, the OLDEST head packet (by header arrival)
+// among the VOQs (input, output, VL) whose input crossbar port is free and whose packet fits
+// the downstream credits and the egress staging budget; the golden VL arbiter then picks the
+// VL. One pass, greedy, no grant/accept pointers. Only VOQ queueing is modelled.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "config/sim_config.h"
+#include "cycle/fc_pacer.h"
+#include "cycle/occupancy_stat.h"
+#include "cycle/timing.h"
+#include "golden/credit_fc.h"
+#include "golden/lft.h"
+#include "golden/sl2vl.h"
+#include "golden/vl_arb.h"
+#include "ib_extension.h"
+#include "payload_pool.h"
+#include "timed_device.h"
+
+namespace ndr::tlmm {
+
+/// Statistics over the measurement window (the fields of cycle::switch_stats).
+struct switch_tlm_stats {
+    struct vl_buffer {
+        uint32_t max_blocks = 0;
+        double mean_blocks = 0.0;
+    };
+    std::vector<vl_buffer> buffer;
+    std::vector<uint64_t> credit_stall_cycles;
+    std::vector<uint64_t> out_blocks;
+    std::vector<uint64_t> out_busy_cycles;
+    uint64_t xbar_transfers = 0;
+    uint64_t fc_packets = 0;
+};
+
+class ib_switch_tlm : public timed_device {
+public:
+    using target_socket = tlm_utils::simple_target_socket_tagged<ib_switch_tlm>;
+    using initiator_socket = tlm_utils::simple_initiator_socket_tagged<ib_switch_tlm>;
+    /// Per port: data in (from the incoming link's rx) and FC out (into its fc_in).
+    std::vector<std::unique_ptr<target_socket>> in;
+    std::vector<std::unique_ptr<initiator_socket>> fc_out;
+    /// Per port: data out (to the outgoing link's tx) and FC in (from its fc_out).
+    std::vector<std::unique_ptr<initiator_socket>> out;
+    std::vector<std::unique_ptr<target_socket>> fc_in;
+
+    /// Observer of packets leaving an output: (cycle the first beat leaves, port, packet).
+    using egress_observer = std::function<void(uint64_t, uint16_t, const ib_extension&)>;
+
+    ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c, const cycle::timing& tm,
+                  golden::lft routes, run_status& status);
+
+    /// Initial credit limit of every output VL of `port` (the partner's buffer, clamped 2048).
+    void set_peer_buffer(uint16_t port, uint32_t blocks);
+    void set_window(uint64_t start, uint64_t end);
+    void set_egress_observer(egress_observer f) { observer_ = std::move(f); }
+    /// Test hook (fault injection): the packet with this id is dropped at its header arrival
+    /// (its blocks freed, never forwarded). Breaks the lossless fabric on purpose.
+    void inject_drop(uint64_t packet_id) { drop_id_ = packet_id; }
+    const switch_tlm_stats& stats() const { return stats_; }
+    /// Packets buffered in the switch (header arrived, crossbar transfer not finished).
+    uint64_t packets_inside() const { return inside_; }
+
+protected:
+    void on_timer(uint64_t now, const timer& t) override;
+    void evaluate(uint64_t now) override;
+
+private:
+    enum : uint8_t { T_ELIG = 1, T_XBAR_DONE, T_BUF_FREE, T_EGRESS, T_FC_FLUSH, T_WAKE,
+                     T_DROP, T_WIN_START, T_WIN_END };
+    static constexpr uint32_t CREDIT_RETURN_CHUNK = 16;  ///< as cycle::ib_switch
+
+    tlm::tlm_sync_enum in_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                             sc_core::sc_time& d);
+    tlm::tlm_sync_enum fc_in_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                sc_core::sc_time& d);
+    tlm::tlm_sync_enum out_bw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                              sc_core::sc_time& d);
+    tlm::tlm_sync_enum fc_out_bw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                 sc_core::sc_time& d);
+
+    void allocate(uint64_t t);
+    bool output_grant(uint64_t t, uint32_t o, uint64_t avail, uint32_t& in, uint32_t& vl);
+    void commit(uint64_t t, uint32_t in, uint32_t o, uint32_t vl);
+    void free_input_blocks(uint64_t t, uint32_t port, uint32_t vl, uint32_t blocks);
+    void respond_upstream(uint16_t port, tlm::tlm_generic_payload& gp);
+    void send_fc(uint64_t t);
+    void track_stalls(uint64_t t);
+    uint32_t voq(uint32_t i, uint32_t o, uint32_t vl) const { return (i * ports_ + o) * vls_ + vl; }
+
+    cycle::timing tm_;
+    uint32_t ports_;
+    uint32_t vls_;
+    bool cut_through_;
+    bool check_;
+    golden::lft routes_;
+    golden::sl2vl_table sl2vl_;
+    std::vector<uint32_t> xbar_cycles_;
+    cycle::fc_pacer fc_;
+    payload_pool fc_pool_;
+    egress_observer observer_;
+    uint64_t drop_id_ = ~uint64_t{0};
+
+    std::vector<golden::credit_receiver> in_rx_;  ///< [in*vls + vl]
+    std::vector<golden::credit_sender> out_tx_;   ///< [out*vls + vl]
+    std::vector<golden::vl_arbiter> out_arb_;
+    std::vector<uint64_t> link_free_;
+    std::vector<std::deque<tlm::tlm_generic_payload*>> voqs_;
+    std::vector<uint64_t> req_;          ///< [out*vls + vl]: inputs with a head packet
+    std::vector<uint32_t> out_req_vls_;  ///< [out]: VLs with requests
+    uint64_t out_req_any_ = 0;
+    uint64_t in_busy_ = 0;
+    uint64_t out_busy_ = 0;
+    uint32_t rr_start_ = 0;
+    uint64_t backlog_wake_ = 0;
+    std::vector<uint64_t> blocked_now_;  ///< [vl]: outputs credit-blocked this step
+    std::vector<uint64_t> stalled_;
+    std::vector<uint64_t> stall_since_;
+    std::vector<cycle::occupancy_stat> occ_;
+    uint64_t inside_ = 0;
+    uint64_t win_start_ = 0;
+    bool in_window_ = false;
+    switch_tlm_stats stats_;
+};
+
+}  // namespace ndr::tlmm
