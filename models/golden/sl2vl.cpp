@@ -1,4 +1,5 @@
 // SL-to-VL mapping table (DOMAIN.md §3).
+#include "golden/table_parse.h"
 #include "golden/sl2vl.h"
 
 #include <cctype>
@@ -20,28 +21,6 @@ void check_num_vls(unsigned num_data_vls) {
     }
 }
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0) {
-        s.remove_prefix(1);
-    }
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0) {
-        s.remove_suffix(1);
-    }
-    return s;
-}
-
-/// Decimal digits only, value <= max_value; false otherwise.
-bool parse_small_uint(std::string_view s, unsigned max_value, unsigned& out) {
-    if (s.empty() || s.size() > 3) return false;
-    unsigned v = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9') return false;
-        v = v * 10U + static_cast<unsigned>(c - '0');
-    }
-    if (v > max_value) return false;
-    out = v;
-    return true;
-}
 
 }  // namespace
 
