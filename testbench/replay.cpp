@@ -196,8 +196,12 @@ void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
         xfer_event(t, run, x, false);
         xfer_event(t, run, x, true);
     } else {
-        hcas_.post(t, ci.op == coll::op_kind::send ? cycle::verb::send : cycle::verb::rdma_write,
-                   src, dst, xf.bytes, make_tag(run, x));
+        // Collectives move data with RDMA WRITE with immediate (the receiver needs a
+        // completion); a one-sided rdma_write record is a plain RDMA WRITE.
+        const cycle::verb v = ci.op == coll::op_kind::send         ? cycle::verb::send
+                              : ci.op == coll::op_kind::rdma_write ? cycle::verb::rdma_write
+                                                                   : cycle::verb::rdma_write_imm;
+        hcas_.post(t, v, src, dst, xf.bytes, make_tag(run, x));
     }
 }
 

@@ -32,7 +32,10 @@
 
 namespace ndr::cycle {
 
-enum class verb : uint8_t { rdma_write, send, rdma_read };
+/// RC verbs: RDMA WRITE (no receive completion), RDMA WRITE with immediate (the last packet
+/// carries ImmDt and the responder gets a completion: what the collective engine uses), SEND,
+/// RDMA READ.
+enum class verb : uint8_t { rdma_write, rdma_write_imm, send, rdma_read };
 
 struct hca_stats {
     uint64_t messages_posted = 0;

@@ -32,6 +32,10 @@ uint8_t hca_array::data_opcode(const message& m, uint32_t index) const {
             if (first) return golden::RC_SEND_FIRST;
             return last ? golden::RC_SEND_LAST : golden::RC_SEND_MIDDLE;
         case verb::rdma_write:
+            if (first && last) return golden::RC_RDMA_WRITE_ONLY;
+            if (first) return golden::RC_RDMA_WRITE_FIRST;
+            return last ? golden::RC_RDMA_WRITE_LAST : golden::RC_RDMA_WRITE_MIDDLE;
+        case verb::rdma_write_imm:
         default:
             // The last packet carries immediate data: the receiver gets a completion.
             if (first && last) return golden::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE;

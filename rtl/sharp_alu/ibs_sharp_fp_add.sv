@@ -7,7 +7,8 @@
 // Datapath: unpack (hidden bit, subnormal exponent 1); order so that |a| >= |b|; align b with
 // guard, round and sticky bits (GRS: enough for an exact RNE of a sum or difference); add or
 // subtract; normalise (right by one on a carry, else left by the leading zeros but not below
-// exponent 1, which yields subnormals); round to nearest even on GRS; a rounding carry renormalises.
+// exponent 1, which yields subnormals); round to nearest even on GRS; a rounding carry
+// renormalises.
 module ibs_sharp_fp_add #(
   /// Exponent bits, 2..11.
   parameter int unsigned ExpW = 8,

@@ -9,20 +9,21 @@
 // that rank 1 SENDs (the send/recv pair starts when both ranks have issued it, i.e. after
 // rank 0's write has completed). Expected packets, by hand (hca.mtu 4096 B, hca.ack_coalesce
 // 16: the responder ACKs every 16th packet and each message's last, models/cycle/hca_rx.cpp):
-//   write: 10000 B = 4096 + 4096 + 1808 -> RDMA WRITE FIRST (RETH) / MIDDLE / LAST WITH
-//          IMMEDIATE (ImmDt), PSN 0, 1, 2 from host 0; one ACK (PSN 2) from host 1.
+//   write: 10000 B = 4096 + 4096 + 1808 -> RDMA WRITE FIRST (RETH) / MIDDLE / LAST (a one-sided
+//          rdma_write record is a plain RDMA WRITE: no ImmDt), PSN 0, 1, 2 from host 0; one
+//          ACK (PSN 2) from host 1.
 //   send:  100 B -> one SEND ONLY, PSN 0 from host 1; one ACK (PSN 0) from host 0.
 //   Wire bytes (LRH 8 + BTH 12 + ext. headers + payload padded to 4 + ICRC 4 + VCRC 2):
-//     FIRST 8+12+16+4096+6 = 4138; MIDDLE 8+12+4096+6 = 4122; LAST_IMM 8+12+4+1808+6 = 1838;
+//     FIRST 8+12+16+4096+6 = 4138; MIDDLE 8+12+4096+6 = 4122; LAST 8+12+1808+6 = 1834;
 //     SEND_ONLY 8+12+100+6 = 126; ACK 8+12+4(AETH)+6 = 30.
-//   Beats on the wire (64 B each): 4138 -> 65, 4122 -> 65, 1838 -> 29, 126 -> 2, 30 -> 1.
+//   Beats on the wire (64 B each): 4138 -> 65, 4122 -> 65, 1834 -> 29, 126 -> 2, 30 -> 1.
 // Start cycles (cycle 1.28 ns; as in run_latency_test.cpp: TX = ceil(250 ns / 1.28 ns) = 196,
 // LINK = ceil((100 ns FEC + 3 m * 5 ns/m) / 1.28 ns) = 90, SW = ceil(300 ns / 1.28 ns) = 235
 // header in -> header out, cut-through; records issue at cycle 1 because replay timers fire
 // strictly in the future, testbench/replay.cpp ready()):
 //   host0 -> sw   FIRST      1 + TX                               = 197
 //                 MIDDLE     197 + 65 (back to back)              = 262
-//                 LAST_IMM   262 + 65                             = 327
+//                 LAST       262 + 65                             = 327
 //   sw -> host1   FIRST      197 + LINK + SW                      = 522, MIDDLE 587, LAST 652
 //   host1 -> sw   write ACK  LAST's tail at host 1: 652 + LINK + 29 = 771 (sent at once)
 //   sw -> host0   write ACK  771 + LINK + SW                      = 1096
@@ -253,7 +254,8 @@ void check_capture(const std::string& pcap, const std::vector<expect_pkt>& want)
         CHECK(p.fields.bth_hdr.psn == w.psn);
         CHECK(p.fields.bth_hdr.pkey == 0xFFFF);
         CHECK(p.fields.bth_hdr.destqp >= 2);  // not the SMI/GSI QPs
-        const bool last = w.opcode == ndr::golden::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE ||
+        const bool last = w.opcode == ndr::golden::RC_RDMA_WRITE_LAST ||
+                          w.opcode == ndr::golden::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE ||
                           w.opcode == ndr::golden::RC_SEND_ONLY;
         CHECK(p.fields.bth_hdr.ackreq == last);
         for (std::size_t k = 0; k < p.payload_size; ++k) REQUIRE(p.payload[k] == 0);
@@ -317,7 +319,7 @@ TEST_CASE("pcap: host 0's uplink, both directions, CRCs verify, tshark agrees", 
     const std::vector<expect_pkt> want = {
         {0, 2, 1, RC_RDMA_WRITE_FIRST, 0, 4138, 197},
         {0, 2, 1, RC_RDMA_WRITE_MIDDLE, 1, 4122, 262},
-        {0, 2, 1, RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, 2, 1838, 327},
+        {0, 2, 1, RC_RDMA_WRITE_LAST, 2, 1834, 327},
         {1, 1, 2, RC_ACKNOWLEDGE, 2, 30, 1096},
         {1, 1, 2, RC_SEND_ONLY, 0, 126, 1709},
         {0, 2, 1, RC_ACKNOWLEDGE, 0, 30, 1801},
@@ -337,7 +339,7 @@ TEST_CASE("pcap: a named switch-side link is interface 0, its reverse interface 
     const std::vector<expect_pkt> want = {
         {0, 2, 1, RC_RDMA_WRITE_FIRST, 0, 4138, 522},
         {0, 2, 1, RC_RDMA_WRITE_MIDDLE, 1, 4122, 587},
-        {0, 2, 1, RC_RDMA_WRITE_LAST_WITH_IMMEDIATE, 2, 1838, 652},
+        {0, 2, 1, RC_RDMA_WRITE_LAST, 2, 1834, 652},
         {1, 1, 2, RC_ACKNOWLEDGE, 2, 30, 771},
         {1, 1, 2, RC_SEND_ONLY, 0, 126, 1384},
         {0, 2, 1, RC_ACKNOWLEDGE, 0, 30, 2126},

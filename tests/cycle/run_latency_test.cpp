@@ -13,7 +13,8 @@
 //                 header in -> header out)
 //   wire(P, op) = pad4(P) + LRH 8 + BTH 12 [+ RETH 16 on WRITE first/only] [+ ImmDt 4 on
 //                 *_WITH_IMMEDIATE] + ICRC 4 + VCRC 2 ; beats = ceil(wire / 64)
-//     RDMA WRITE ONLY WITH IMMEDIATE:  8 B -> 8+46 = 54 B -> 1 beat;  4096 B -> 4142 B -> 65 beats
+//     RDMA WRITE ONLY (a one-sided rdma_write record has no ImmDt):
+//                                       8 B -> 8+42 = 50 B -> 1 beat;  4096 B -> 4138 B -> 65 beats
 //     SEND ONLY:                        8 B -> 8+26 = 34 B -> 1 beat;  4096 B -> 4122 B -> 65 beats
 //     ACKNOWLEDGE (LRH 8 + BTH 12 + AETH 4 + ICRC 4 + VCRC 2)   = 30 B -> 1 beat
 //

@@ -218,7 +218,7 @@ run_result run_alu(red_type type, const std::vector<red_op>& ops, uint64_t per_o
             scoreboard.pop_front();
             if (static_cast<uint64_t>(m.res_o) != e.result) {
                 std::ostringstream os;
-                os << std::hex << "cycle " << std::dec << cyc << ", " << ndr::golden::red_op_name(e.op)
+                os << "cycle " << cyc << ", " << ndr::golden::red_op_name(e.op)
                    << " " << ndr::golden::red_type_name(type) << " a=0x" << std::hex << e.a
                    << " b=0x" << e.b << ": expected 0x" << e.result << ", got 0x"
                    << static_cast<uint64_t>(m.res_o);
@@ -246,7 +246,8 @@ run_result run_alu(red_type type, const std::vector<red_op>& ops, uint64_t per_o
 
 void check_type(red_type type, uint64_t seed) {
     constexpr uint64_t PER_OP = 1'000'000;
-    const run_result r = run_alu(type, {red_op::sum, red_op::min, red_op::max}, PER_OP, seed, false);
+    const run_result r =
+        run_alu(type, {red_op::sum, red_op::min, red_op::max}, PER_OP, seed, false);
     INFO(ndr::golden::red_type_name(type) << ": " << r.mismatch);
     REQUIRE(r.mismatch.empty());
     for (const uint64_t n : r.per_op) CHECK(n == PER_OP);
