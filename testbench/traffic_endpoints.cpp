@@ -24,32 +24,11 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
       check_(c.sim.check_invariants),
       backlogged_(c.traffic.arrivals == "backlogged"),
       pattern_(c, c.sw.ports),
-      sizes_(weighted_choice::parse(c.traffic.size, "traffic.size")),
-      sls_(weighted_choice::parse(c.traffic.sl, "traffic.sl")),
-      sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)),
+      mix_(c, tm),
       fc_(std::size_t{c.sw.ports} * c.sw.vls, tm.fc_min_interval_cycles) {
     const auto table = golden::vl_arb_table::parse(
         c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high),
         vls_);
-    std::vector<double> beats;
-    for (uint32_t payload : sizes_.values) {
-        if (payload > c.sw.mtu.count) {
-            throw cfg::config_error(cfg::config_source{}, "traffic.size",
-                                    fmt::format("payload {} B exceeds switch.mtu {} B", payload,
-                                                c.sw.mtu.count));
-        }
-        const uint32_t wire = golden::wire_bytes(payload, golden::RC_SEND_ONLY, false);
-        wire_of_.push_back(wire);
-        beats.push_back(static_cast<double>((wire + tm_.block_bytes - 1) / tm_.block_bytes));
-    }
-    for (uint32_t sl : sls_.values) {
-        if (sl > 15 || sl2vl_.vl(static_cast<uint8_t>(sl)) >= vls_) {
-            throw cfg::config_error(cfg::config_source{}, "traffic.sl",
-                                    fmt::format("SL {} maps to no data VL", sl));
-        }
-    }
-    rate_ = c.traffic.load / sizes_.mean(beats);
-    inv_log_q_ = rng::inv_log_q(rate_);
     eps_.reserve(ports_);
     for (uint32_t e = 0; e < ports_; ++e) {
         endpoint ep{rng(c.sim.seed, e),
@@ -85,13 +64,13 @@ void traffic_endpoints::connect(uint16_t e, cycle::link_peer peer, uint32_t peer
 
 void traffic_endpoints::start(cycle_t now) {
     for (uint32_t e = 0; e < ports_; ++e) {
-        if (!pattern_.is_source(e) || rate_ <= 0.0) continue;
+        if (!pattern_.is_source(e) || mix_.rate <= 0.0) continue;
         if (backlogged_) {  // two packets waiting from the start; one more per packet sent
             schedule(now + 1, event{EV_GEN, 0, static_cast<uint16_t>(e), 0, 0, 0});
             schedule(now + 1, event{EV_GEN, 1, static_cast<uint16_t>(e), 0, 0, 0});
             continue;
         }
-        schedule(now + eps_[e].gen.geometric_gap(inv_log_q_),
+        schedule(now + eps_[e].gen.geometric_gap(mix_.inv_log_q),
                  event{EV_GEN, 0, static_cast<uint16_t>(e), 0, 0, 0});
     }
     schedule(now + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});
@@ -121,7 +100,7 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
             case EV_GEN:
                 generate(t, e.port);
                 if (!backlogged_) {
-                    schedule(t + eps_[e.port].gen.geometric_gap(inv_log_q_),
+                    schedule(t + eps_[e.port].gen.geometric_gap(mix_.inv_log_q),
                              event{EV_GEN, 0, e.port, 0, 0, 0});
                 }
                 mark_tx(e.port);
@@ -244,13 +223,13 @@ void traffic_endpoints::generate(cycle_t t, uint16_t e) {
     p.created = t;
     p.src = e;
     p.dst = static_cast<uint16_t>(pattern_.dest(e, ep.gen));
-    const std::size_t choice = sizes_.pick_index(ep.gen);
-    p.payload_bytes = sizes_.values[choice];
-    p.wire_bytes = wire_of_[choice];
+    const std::size_t choice = mix_.sizes.pick_index(ep.gen);
+    p.payload_bytes = mix_.sizes.values[choice];
+    p.wire_bytes = mix_.wire_of[choice];
     p.blocks = static_cast<uint16_t>(golden::blocks_for_bytes(p.wire_bytes));
     p.beats = static_cast<uint16_t>((p.wire_bytes + tm_.block_bytes - 1) / tm_.block_bytes);
-    p.sl = static_cast<uint8_t>(sls_.pick(ep.gen));
-    p.vl = sl2vl_.vl(p.sl);
+    p.sl = static_cast<uint8_t>(mix_.sls.pick(ep.gen));
+    p.vl = mix_.sl2vl.vl(p.sl);
     p.flow_seq = send_seq_[(std::size_t{e} * ports_ + p.dst) * 16 + p.sl]++;
     ++stats_.created;
     if (t >= win_start_ && t < win_end_) {

@@ -16,6 +16,7 @@
 #include "golden/sl2vl.h"
 #include "golden/vl_arb.h"
 #include "rng.h"
+#include "traffic_mix.h"
 #include "traffic_pattern.h"
 
 namespace ndr::tb {
@@ -96,12 +97,7 @@ private:
     bool check_;
     bool backlogged_;
     traffic_pattern pattern_;
-    weighted_choice sizes_;
-    weighted_choice sls_;
-    std::vector<uint32_t> wire_of_;    ///< wire bytes per size choice
-    golden::sl2vl_table sl2vl_;
-    double rate_;                      ///< packets per cycle per source
-    double inv_log_q_ = 0.0;           ///< 1 / ln(1 - rate_), for geometric gaps
+    traffic_mix mix_;  ///< payload/SL mixes, wire sizes, packet rate (traffic_mix.h)
     std::vector<endpoint> eps_;
     std::vector<uint32_t> send_seq_;   ///< [(src*ports + dst)*16 + sl]
     std::vector<uint32_t> recv_seq_;   ///< [(dst*ports + src)*16 + sl]

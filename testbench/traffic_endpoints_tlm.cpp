@@ -24,32 +24,11 @@ traffic_endpoints_tlm::traffic_endpoints_tlm(sc_core::sc_module_name name, const
       check_(c.sim.check_invariants),
       backlogged_(c.traffic.arrivals == "backlogged"),
       pattern_(c, c.sw.ports),
-      sizes_(weighted_choice::parse(c.traffic.size, "traffic.size")),
-      sls_(weighted_choice::parse(c.traffic.sl, "traffic.sl")),
-      sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)),
+      mix_(c, tm),
       fc_(std::size_t{c.sw.ports} * c.sw.vls, tm.fc_min_interval_cycles) {
     const auto table = golden::vl_arb_table::parse(
         c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high),
         vls_);
-    std::vector<double> beats;
-    for (uint32_t payload : sizes_.values) {
-        if (payload > c.sw.mtu.count) {
-            throw cfg::config_error(cfg::config_source{}, "traffic.size",
-                                    fmt::format("payload {} B exceeds switch.mtu {} B", payload,
-                                                c.sw.mtu.count));
-        }
-        const uint32_t wire = golden::wire_bytes(payload, golden::RC_SEND_ONLY, false);
-        wire_of_.push_back(wire);
-        beats.push_back(static_cast<double>((wire + tm_.block_bytes - 1) / tm_.block_bytes));
-    }
-    for (uint32_t sl : sls_.values) {
-        if (sl > 15 || sl2vl_.vl(static_cast<uint8_t>(sl)) >= vls_) {
-            throw cfg::config_error(cfg::config_source{}, "traffic.sl",
-                                    fmt::format("SL {} maps to no data VL", sl));
-        }
-    }
-    rate_ = c.traffic.load / sizes_.mean(beats);
-    inv_log_q_ = rng::inv_log_q(rate_);
     eps_.reserve(ports_);
     for (uint32_t e = 0; e < ports_; ++e) {
         eps_.push_back(endpoint{rng(c.sim.seed, e),
@@ -85,14 +64,14 @@ void traffic_endpoints_tlm::set_peer_buffer(uint16_t e, uint32_t blocks) {
 
 void traffic_endpoints_tlm::start() {
     for (uint32_t e = 0; e < ports_; ++e) {
-        if (!pattern_.is_source(e) || rate_ <= 0.0) continue;
+        if (!pattern_.is_source(e) || mix_.rate <= 0.0) continue;
         const timer g{0, 0, T_GEN, 0, static_cast<uint16_t>(e), 0, 0, nullptr};
         if (backlogged_) {  // two packets waiting from the start; one more per packet sent
             schedule(1, g);
             schedule(1, g);
             continue;
         }
-        schedule(eps_[e].gen.geometric_gap(inv_log_q_), g);
+        schedule(eps_[e].gen.geometric_gap(mix_.inv_log_q), g);
     }
 }
 
@@ -160,7 +139,7 @@ void traffic_endpoints_tlm::on_timer(uint64_t now, const timer& t) {
         case T_GEN:
             generate(now, t.port);
             if (!backlogged_) {
-                schedule(now + eps_[t.port].gen.geometric_gap(inv_log_q_),
+                schedule(now + eps_[t.port].gen.geometric_gap(mix_.inv_log_q),
                          timer{0, 0, T_GEN, 0, t.port, 0, 0, nullptr});
             }
             mark_tx(t.port);
@@ -238,13 +217,13 @@ void traffic_endpoints_tlm::generate(uint64_t t, uint16_t e) {
     p.created = t;
     p.src = e;
     p.dst = static_cast<uint16_t>(pattern_.dest(e, ep.gen));
-    const std::size_t choice = sizes_.pick_index(ep.gen);
-    p.payload_bytes = sizes_.values[choice];
-    p.wire_bytes = wire_of_[choice];
+    const std::size_t choice = mix_.sizes.pick_index(ep.gen);
+    p.payload_bytes = mix_.sizes.values[choice];
+    p.wire_bytes = mix_.wire_of[choice];
     p.blocks = static_cast<uint16_t>(golden::blocks_for_bytes(p.wire_bytes));
     p.beats = static_cast<uint16_t>((p.wire_bytes + tm_.block_bytes - 1) / tm_.block_bytes);
-    p.sl = static_cast<uint8_t>(sls_.pick(ep.gen));
-    p.vl = sl2vl_.vl(p.sl);
+    p.sl = static_cast<uint8_t>(mix_.sls.pick(ep.gen));
+    p.vl = mix_.sl2vl.vl(p.sl);
     p.flow_seq = send_seq_[(std::size_t{e} * ports_ + p.dst) * 16 + p.sl]++;
     gp.set_address(p.dst + 1U);  // DLID
     gp.set_data_length(p.wire_bytes);

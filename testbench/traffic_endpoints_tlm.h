@@ -25,6 +25,7 @@
 #include "rng.h"
 #include "timed_device.h"
 #include "traffic_endpoints.h"
+#include "traffic_mix.h"
 #include "traffic_pattern.h"
 
 namespace ndr::tb {
@@ -92,12 +93,7 @@ private:
     bool check_;
     bool backlogged_;
     traffic_pattern pattern_;
-    weighted_choice sizes_;
-    weighted_choice sls_;
-    std::vector<uint32_t> wire_of_;
-    golden::sl2vl_table sl2vl_;
-    double rate_ = 0.0;
-    double inv_log_q_ = 0.0;
+    traffic_mix mix_;  ///< payload/SL mixes, wire sizes, packet rate (traffic_mix.h)
     std::vector<endpoint> eps_;
     std::vector<uint32_t> send_seq_;
     std::vector<uint32_t> recv_seq_;
