@@ -90,6 +90,17 @@ uint64_t traffic_endpoints::queued_packets() const {
 }
 
 void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
+    if (tick_at_ == t) {  // one-beat packets: sources free again, tails arrived
+        tx_now_.swap(tx_next_);
+        tx_next_.clear();
+        for (uint16_t e : tx_now_) {
+            eps_[e].txfree_pending = false;
+            mark_tx(e);
+        }
+        deliver_now_.swap(deliver_next_);
+        deliver_next_.clear();
+        for (const event& e : deliver_now_) deliver(t, e.port, e.pkt);
+    }
     // An FC packet's FCTBS covers every packet whose header arrived before this cycle; a packet
     // arriving in the same cycle left the partner after the FC packet. Check those first.
     for (const event& e : events) {
@@ -105,6 +116,7 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                 }
                 mark_tx(e.port);
                 break;
+            case EV_TICK: break;  // handled above
             case EV_TXFREE:
                 eps_[e.port].txfree_pending = false;
                 mark_tx(e.port);
@@ -119,7 +131,12 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                         t, e.port, p.vl, p.id, p.blocks, rx.free_blocks()));
                 }
                 rx.on_receive(p.blocks);
-                schedule(t + p.beats, event{EV_DELIVER, 0, e.port, e.pkt, 0, 0});
+                if (p.beats == 1) {  // tail next cycle: shared tick (see run_cycle)
+                    deliver_next_.push_back(event{EV_DELIVER, 0, e.port, e.pkt, 0, 0});
+                    tick_next(t);
+                } else {
+                    schedule(t + p.beats, event{EV_DELIVER, 0, e.port, e.pkt, 0, 0});
+                }
                 break;
             }
             case EV_DELIVER: deliver(t, e.port, e.pkt); break;
@@ -208,6 +225,13 @@ void traffic_endpoints::check_fctbs(cycle_t t, const event& e) {
     }
 }
 
+void traffic_endpoints::tick_next(cycle_t t) {
+    if (tick_at_ != t + 1) {
+        tick_at_ = t + 1;
+        schedule(t + 1, event{EV_TICK, 0, 0, 0, 0, 0});
+    }
+}
+
 void traffic_endpoints::mark_tx(uint16_t e) {
     if (!eps_[e].tx_dirty) {
         eps_[e].tx_dirty = true;
@@ -289,7 +313,13 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     if (backlogged_) generate(t, e);  // keep the source backlogged
     if (ep.nonempty != 0) {
         ep.txfree_pending = true;
-        schedule(ep.tx_free, event{EV_TXFREE, 0, e, 0, 0, 0});
+        if (ep.tx_free == t + 1) {
+            // One-beat packet: retry next cycle through one shared tick, not an event each.
+            tx_next_.push_back(e);
+            tick_next(t);
+        } else {
+            schedule(ep.tx_free, event{EV_TXFREE, 0, e, 0, 0, 0});
+        }
     }
     ep.peer.engine->schedule(t + ep.peer.link_cycles, event{cycle::EV_HDR, 0, ep.peer.port, idx, 0, 0});
 }

@@ -65,6 +65,7 @@ private:
         EV_DELIVER,
         EV_RXFREE,
         EV_FC_FLUSH,
+        EV_TICK,
         EV_REFRESH,
         EV_WIN_START,
         EV_WIN_END
@@ -87,6 +88,7 @@ private:
     void generate(cycle_t t, uint16_t e);
     void try_send(cycle_t t, uint16_t e);
     void mark_tx(uint16_t e);
+    void tick_next(cycle_t t);  ///< make sure the engine runs at t + 1 (one EV_TICK)
     void deliver(cycle_t t, uint16_t e, uint32_t pkt);
     void check_fctbs(cycle_t t, const cycle::event& e);
 
@@ -102,7 +104,12 @@ private:
     std::vector<uint32_t> send_seq_;   ///< [(src*ports + dst)*16 + sl]
     std::vector<uint32_t> recv_seq_;   ///< [(dst*ports + src)*16 + sl]
     std::vector<cycle_t> stall_since_; ///< [e*vls + vl]
-    std::vector<uint16_t> tx_dirty_;  ///< endpoints to evaluate for transmission this cycle
+    std::vector<uint16_t> tx_dirty_;   ///< endpoints to evaluate for transmission this cycle
+    std::vector<uint16_t> tx_next_;    ///< endpoints free again next cycle (one-beat packets)
+    std::vector<uint16_t> tx_now_;
+    std::vector<cycle::event> deliver_next_;  ///< one-beat packets whose tail arrives next cycle
+    std::vector<cycle::event> deliver_now_;
+    cycle_t tick_at_ = ~cycle_t{0};    ///< cycle of the pending EV_TICK
     cycle::fc_pacer fc_;  ///< FC packets per (endpoint, VL)
     uint64_t next_id_ = 0;
     cycle_t win_start_ = 0;

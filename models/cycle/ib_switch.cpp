@@ -86,8 +86,14 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
     for (const event& e : events) {
         if (e.kind == EV_FCTBS) check_fctbs(t, e);
     }
+    if (tick_at_ == t) {  // crossbar transfers that ended this cycle (see commit)
+        xbar_now_.swap(xbar_next_);
+        xbar_next_.clear();
+        for (const event& e : xbar_now_) on_xbar_done(t, e);
+    }
     for (const event& e : events) {
         switch (e.kind) {
+            case EV_TICK: break;  // handled above
             case EV_HDR: on_header(t, e.port, e.pkt); break;
             case EV_ELIG: on_eligible(t, e.port, e.pkt); break;
             case EV_INGRESS: on_ingress(t); break;

@@ -90,6 +90,7 @@ private:
         EV_BUF_FREE,
         EV_FC_FLUSH,
         EV_INGRESS,
+        EV_TICK,       ///< next-cycle work collected in xbar_next_
         EV_SHARP_IN,   ///< a SHARP packet fully arrived: to the aggregation node
         EV_SHARP_OUT,  ///< the aggregation node emits a packet (pkt = index in sharp_emits_)
         EV_REFRESH,
@@ -169,6 +170,9 @@ private:
     std::vector<uint64_t> stalled_;               ///< per VL: outputs credit-stalled
     std::vector<cycle_t> stall_since_;            ///< [out*vls + vl]
     uint64_t inside_ = 0;
+    std::vector<event> xbar_next_;   ///< XBAR_DONE due next cycle (one tick for all)
+    std::vector<event> xbar_now_;
+    cycle_t tick_at_ = ~cycle_t{0};  ///< cycle of the pending EV_TICK
     std::vector<uint64_t> total_out_beats_;
     std::vector<link_tap*> taps_;  ///< per output port; empty unless set_tap() was called
     std::unique_ptr<sharp_an> an_;                ///< SHARP aggregation node, if enabled

@@ -173,7 +173,17 @@ void ib_switch::commit(cycle_t t, const grant& g) {
         schedule(at, event{EV_BUF_FREE, p.vl, g.in, g.pkt, 0, CREDIT_RETURN_CHUNK});
         freed += CREDIT_RETURN_CHUNK;
     }
-    schedule(xbar_end, event{EV_XBAR_DONE, p.vl, g.in, g.pkt, g.out, n - freed});
+    const event done{EV_XBAR_DONE, p.vl, g.in, g.pkt, g.out, n - freed};
+    if (xbar_end == t + 1) {
+        // Short transfers end next cycle: one shared tick instead of an event each.
+        xbar_next_.push_back(done);
+        if (tick_at_ != t + 1) {
+            tick_at_ = t + 1;
+            schedule(t + 1, event{EV_TICK, 0, 0, 0, 0, 0});
+        }
+    } else {
+        schedule(xbar_end, done);
+    }
     // Egress link.
     const cycle_t link_start = std::max(t + 1, link_free_[g.out]);
     link_free_[g.out] = link_start + beats;
