@@ -1,3 +1,4 @@
+#include "delivery_record.h"
 #include "traffic_endpoints_tlm.h"
 
 #include <fmt/format.h>
@@ -297,37 +298,9 @@ void traffic_endpoints_tlm::try_send(uint64_t t, uint16_t e) {
 
 void traffic_endpoints_tlm::deliver(uint64_t t, uint16_t e, tlm::tlm_generic_payload& gp) {
     const tlmm::ib_extension& p = ib_of(gp);
-    if (check_) {
-        if (p.dst != e) {
-            throw invariant_error(fmt::format(
-                "cycle {}: packet {} for endpoint {} delivered to endpoint {} (misrouted)", t,
-                p.id, p.dst, e));
-        }
-        uint32_t& expect = recv_seq_[(std::size_t{e} * ports_ + p.src) * 16 + p.sl];
-        if (p.flow_seq != expect) {
-            throw invariant_error(fmt::format(
-                "cycle {}: endpoint {} got packet #{} of flow {}->{} SL {}, expected #{}: {}", t,
-                e, p.flow_seq, p.src, e, p.sl, expect,
-                p.flow_seq > expect ? "a packet was dropped or reordered" : "duplicated"));
-        }
-        ++expect;
-    }
-    ++stats_.delivered;
-    if (t >= win_start_ && t < win_end_) {
-        ++stats_.window_delivered;
-        stats_.port_delivered_beats[e] += p.beats;
-        stats_.vl_delivered_beats[p.vl] += p.beats;
-        stats_.vl_delivered_bytes[p.vl] += p.wire_bytes;
-    }
-    if (p.tagged) {
-        ++stats_.tagged_delivered;
-        const uint64_t lat = t - p.created;
-        if (lat >= stats_.latency_hist.size()) stats_.latency_hist.resize(lat + lat / 2 + 1, 0);
-        ++stats_.latency_hist[lat];
-        std::vector<uint64_t>& vh = stats_.vl_latency_hist[p.vl];
-        if (lat >= vh.size()) vh.resize(lat + lat / 2 + 1, 0);
-        ++vh[lat];
-    }
+    record_delivery(stats_, recv_seq_, ports_, check_, win_start_, win_end_, t, e,
+                    delivered{p.id, p.created, p.flow_seq, p.wire_bytes, p.beats, p.src, p.dst,
+                              p.sl, p.vl, p.tagged});
     const uint8_t vl = p.vl;
     const uint32_t blocks = p.blocks;
     if (tm_.rx_proc_cycles == 0) {
