@@ -54,15 +54,19 @@ traffic_outcome run_traffic(const cfg::config& c) {
     out.cycles = now;
     out.window_cycles = c.sim.measure_cycles;
     // Packets still somewhere in the model (source queues, links, switch): counted, not derived.
-    out.in_flight = pool.live();
+    account_packets(out, pool.live(), sw.packets_inside(), c.sim.check_invariants);
+    return out;
+}
+
+void account_packets(traffic_outcome& out, uint64_t live, uint64_t in_switch, bool check) {
+    out.in_flight = live;
     out.dropped = out.ep.created - out.ep.delivered - out.in_flight;
-    out.switch_buffered = sw.packets_inside();
-    if (c.sim.check_invariants && out.dropped != 0) {
+    out.switch_buffered = in_switch;
+    if (check && out.dropped != 0) {
         throw cycle::invariant_error(fmt::format(
             "packet conservation: {} created, {} delivered, {} in flight: {} lost",
             out.ep.created, out.ep.delivered, out.in_flight, out.dropped));
     }
-    return out;
 }
 
 }  // namespace ndr::tb

@@ -25,4 +25,8 @@ struct traffic_outcome {
 
 traffic_outcome run_traffic(const cfg::config& c);
 
+/// Fills in_flight (packets still alive: counted by the caller), dropped (created − delivered −
+/// in_flight) and switch_buffered; with `check`, a nonzero dropped count is an invariant error.
+void account_packets(traffic_outcome& out, uint64_t live, uint64_t in_switch, bool check);
+
 }  // namespace ndr::tb

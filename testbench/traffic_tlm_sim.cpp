@@ -90,14 +90,7 @@ traffic_outcome run_traffic_tlm(const cfg::config& c, const tlm_run_hooks& hooks
     out.cycles = now;
     out.window_cycles = c.sim.measure_cycles;
     // Packets alive: payloads of the endpoints' pool still referenced (queues, links, switch).
-    out.in_flight = eps.live_packets();
-    out.dropped = out.ep.created - out.ep.delivered - out.in_flight;
-    out.switch_buffered = sw.packets_inside();
-    if (c.sim.check_invariants && out.dropped != 0) {
-        throw cycle::invariant_error(fmt::format(
-            "packet conservation: {} created, {} delivered, {} in flight: {} lost",
-            out.ep.created, out.ep.delivered, out.in_flight, out.dropped));
-    }
+    account_packets(out, eps.live_packets(), sw.packets_inside(), c.sim.check_invariants);
     return out;
 }
 
