@@ -39,6 +39,7 @@ void add_results_command(CLI::App& app, command_action& action);
 void add_plot_command(CLI::App& app, command_action& action);
 void add_compare_command(CLI::App& app, command_action& action);
 void add_validate_command(CLI::App& app, command_action& action);
+void add_verify_command(CLI::App& app, command_action& action);
 
 /// Writes text to DIR/name, creating DIR; throws std::runtime_error naming the path on failure.
 void write_file(const std::string& dir, const std::string& name, const std::string& text);

@@ -77,10 +77,7 @@ module ib_credit_fc #(
   output logic [12*NumVls-1:0]        tx_fccl_o,
   output logic [12*NumVls-1:0]        rx_abr_o,
   output logic [12*NumVls-1:0]        rx_occupied_o,
-  output logic [12*NumVls-1:0]        rx_fccl_o,
-
-  /// Fault injection for the checker's self-test: while 1, credit updates are dropped. Tie to 0.
-  input  logic                        fault_drop_cr_i
+  output logic [12*NumVls-1:0]        rx_fccl_o
 );
 
   localparam logic [11:0] MAX_OUTSTANDING = 12'd2048;
@@ -107,7 +104,13 @@ module ib_credit_fc #(
     assign occ   = occ_q[12*v +: 12];
 
     assign snd_hit = snd_valid_i && snd_ready_o && (snd_vl_i == 4'(v));
-    assign cr_hit  = cr_valid_i && !fault_drop_cr_i && (cr_vl_i == 4'(v));
+`ifdef NDR_FAULT_CREDIT
+    // Fault-injected build (checker self-test, `ndrsim verify credit_fc --fault drop_credit`):
+    // every FC update is dropped. Never defined for the real block.
+    assign cr_hit  = 1'b0;
+`else
+    assign cr_hit  = cr_valid_i && (cr_vl_i == 4'(v));
+`endif
     assign rcv_hit = rcv_valid_i && (rcv_vl_i == 4'(v));
     assign fr_hit  = fr_valid_i && (fr_vl_i == 4'(v));
     assign sy_hit  = sy_valid_i && (sy_vl_i == 4'(v));

@@ -46,6 +46,11 @@ module ibs_xbar #(
         end
       end
     end
+`ifdef NDR_FAULT_XBAR
+    // Fault-injected build (checker self-test, `ndrsim verify xbar --fault stuck_bit`): bit 0 of
+    // output 0's data is stuck at 0. Never defined for the real block.
+    out_data_o[0] = 1'b0;
+`endif
   end
 
 `ifndef SYNTHESIS

@@ -1,7 +1,8 @@
-// C++ reference of rtl/switch_alloc/ibs_switch_alloc.sv: the allocation rules of the cycle model,
-// models/cycle/ib_switch_alloc.cpp, ib_switch::allocate(), transcribed without the VLs, the
-// per-packet eligibility filters (output_grant: staging buffer, credits) and the event
-// scheduling, which the RTL block does not have. models/cycle is not linked (SystemC-free tests).
+// C++ reference of rtl/switch_alloc/ibs_switch_alloc.sv (switch_alloc_check.cpp): the allocation
+// rules of the cycle model, models/cycle/ib_switch_alloc.cpp, ib_switch::allocate(), transcribed
+// without the VLs, the per-packet eligibility filters (output_grant: staging buffer, credits) and
+// the event scheduling, which the RTL block does not have. models/cycle is not linked (the
+// checks are SystemC-free).
 //   rr_pick            models/cycle/bits.h lines 20-24
 //   iSLIP              ib_switch_alloc.cpp lines 90-117 (grant: output_grant's round-robin visit
 //                      from grant_ptr_, lines 31-39; accept: rr_pick from accept_ptr_, line 105;
@@ -12,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace ndr::rtl_test {
+namespace ndr::verify {
 
 class switch_alloc_ref {
 public:
@@ -94,4 +95,4 @@ private:
     std::vector<unsigned> aptr_;
 };
 
-}  // namespace ndr::rtl_test
+}  // namespace ndr::verify

@@ -1,0 +1,37 @@
+// The verify registry (verify_registry.h).
+#include "verify/verify_registry.h"
+
+#include "verify/credit_fc_check.h"
+#include "verify/switch_alloc_check.h"
+#include "verify/vl_arb_check.h"
+#include "verify/xbar_check.h"
+
+namespace ndr::verify {
+
+const std::vector<registered_check>& registered_checks() {
+    static const std::vector<registered_check> checks = {
+        {"credit_fc", &check_credit_fc, "rtl/credit_fc vs golden credit_sender/receiver"},
+        {"vl_arb", &check_vl_arb, "rtl/vl_arb vs golden vl_arbiter (high/low, limit)"},
+        {"switch_alloc", &check_switch_alloc, "rtl/switch_alloc vs cycle-model iSLIP/RR rules"},
+        {"xbar", &check_xbar, "rtl/xbar (allocator-driven) vs beat scoreboard"},
+    };
+    return checks;
+}
+
+const registered_check* find_check(std::string_view name) {
+    for (const registered_check& c : registered_checks()) {
+        if (c.name == name) return &c;
+    }
+    return nullptr;
+}
+
+std::string check_names() {
+    std::string out;
+    for (const registered_check& c : registered_checks()) {
+        if (!out.empty()) out += ", ";
+        out += c.name;
+    }
+    return out;
+}
+
+}  // namespace ndr::verify
