@@ -17,6 +17,7 @@
 #include <string>
 
 #include "Vib_credit_fc.h"
+#include "Vib_credit_fc_cov.h"
 #include "Vib_credit_fc_fault.h"
 #include "golden/credit_fc.h"
 #include "verify/mismatch_recorder.h"
@@ -236,10 +237,11 @@ check_result run(const check_options& opt, credit_fc_stats& st) {
 
 }  // namespace
 
-check_result run_credit_fc(const check_options& opt, credit_fc_stats& stats) {
-    if (opt.fault.empty()) return run<Vib_credit_fc>(opt, stats);
+check_result run_credit_fc(const check_options& opt, credit_fc_stats& stats, model_build build) {
+    if (opt.fault.empty() && build == model_build::plain) return run<Vib_credit_fc>(opt, stats);
+    if (opt.fault.empty()) return run<Vib_credit_fc_cov>(opt, stats);
     if (opt.fault == "drop_credit") return run<Vib_credit_fc_fault>(opt, stats);
-    throw std::invalid_argument("verify credit_fc: unknown fault \"" + opt.fault +
+    throw std::invalid_argument("credit_fc: unknown fault \"" + opt.fault +
                                 "\" (valid: drop_credit)");
 }
 

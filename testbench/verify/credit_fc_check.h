@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "verify/check_result.h"
+#include "verify/model_build.h"
 
 namespace ndr::verify {
 
@@ -23,7 +24,8 @@ struct credit_fc_stats {
 /// Fault names of the credit_fc check (`--fault`): "drop_credit" (NDR_FAULT_CREDIT build).
 /// Throws std::invalid_argument for another fault name or a wave with a fault build.
 check_result check_credit_fc(const check_options& opt);
-/// The same run, with its stimulus statistics.
-check_result run_credit_fc(const check_options& opt, credit_fc_stats& stats);
+/// The same run, with its stimulus statistics, on the given build (check_credit_fc: coverage).
+check_result run_credit_fc(const check_options& opt, credit_fc_stats& stats,
+                           model_build build = model_build::coverage);
 
 }  // namespace ndr::verify

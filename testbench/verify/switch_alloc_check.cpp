@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "Vibs_switch_alloc.h"
+#include "Vibs_switch_alloc_cov.h"
 #include "Vibs_switch_alloc_fault.h"
 #include "verify/mismatch_recorder.h"
 #include "verify/switch_alloc_ref.h"
@@ -103,10 +104,12 @@ check_result run(const check_options& opt, switch_alloc_stats& st) {
 
 }  // namespace
 
-check_result run_switch_alloc(const check_options& opt, switch_alloc_stats& stats) {
-    if (opt.fault.empty()) return run<Vibs_switch_alloc>(opt, stats);
+check_result run_switch_alloc(const check_options& opt, switch_alloc_stats& stats,
+                              model_build build) {
+    if (opt.fault.empty() && build == model_build::plain) return run<Vibs_switch_alloc>(opt, stats);
+    if (opt.fault.empty()) return run<Vibs_switch_alloc_cov>(opt, stats);
     if (opt.fault == "freeze_ptr") return run<Vibs_switch_alloc_fault>(opt, stats);
-    throw std::invalid_argument("verify switch_alloc: unknown fault \"" + opt.fault +
+    throw std::invalid_argument("switch_alloc: unknown fault \"" + opt.fault +
                                 "\" (valid: freeze_ptr)");
 }
 

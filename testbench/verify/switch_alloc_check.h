@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "verify/check_result.h"
+#include "verify/model_build.h"
 
 namespace ndr::verify {
 
@@ -19,7 +20,8 @@ struct switch_alloc_stats {
 /// Fault names of the switch_alloc check (`--fault`): "freeze_ptr" (NDR_FAULT_ARB build: the
 /// round-robin pointers never move). Throws std::invalid_argument for another name.
 check_result check_switch_alloc(const check_options& opt);
-/// The same run, with its stimulus statistics.
-check_result run_switch_alloc(const check_options& opt, switch_alloc_stats& stats);
+/// The same run, with its stimulus statistics, on the given build (check_switch_alloc: coverage).
+check_result run_switch_alloc(const check_options& opt, switch_alloc_stats& stats,
+                              model_build build = model_build::coverage);
 
 }  // namespace ndr::verify

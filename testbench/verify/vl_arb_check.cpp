@@ -15,6 +15,7 @@
 #include <string>
 
 #include "Vibs_vl_arb.h"
+#include "Vibs_vl_arb_cov.h"
 #include "Vibs_vl_arb_fault.h"
 #include "golden/vl_arb.h"
 #include "verify/mismatch_recorder.h"
@@ -276,10 +277,11 @@ check_result run(const check_options& opt, vl_arb_stats& st) {
 
 }  // namespace
 
-check_result run_vl_arb(const check_options& opt, vl_arb_stats& stats) {
-    if (opt.fault.empty()) return run<Vibs_vl_arb>(opt, stats);
+check_result run_vl_arb(const check_options& opt, vl_arb_stats& stats, model_build build) {
+    if (opt.fault.empty() && build == model_build::plain) return run<Vibs_vl_arb>(opt, stats);
+    if (opt.fault.empty()) return run<Vibs_vl_arb_cov>(opt, stats);
     if (opt.fault == "mis_rotate") return run<Vibs_vl_arb_fault>(opt, stats);
-    throw std::invalid_argument("verify vl_arb: unknown fault \"" + opt.fault +
+    throw std::invalid_argument("vl_arb: unknown fault \"" + opt.fault +
                                 "\" (valid: mis_rotate)");
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "verify/check_result.h"
+#include "verify/model_build.h"
 
 namespace ndr::verify {
 
@@ -25,7 +26,8 @@ struct vl_arb_stats {
 /// Fault names of the vl_arb check (`--fault`): "mis_rotate" (NDR_FAULT_ARB build: a new turn
 /// leaves the pointer in place). Throws std::invalid_argument for another name.
 check_result check_vl_arb(const check_options& opt);
-/// The same run, with its stimulus statistics.
-check_result run_vl_arb(const check_options& opt, vl_arb_stats& stats);
+/// The same run, with its stimulus statistics, on the given build (check_vl_arb: coverage).
+check_result run_vl_arb(const check_options& opt, vl_arb_stats& stats,
+                        model_build build = model_build::coverage);
 
 }  // namespace ndr::verify

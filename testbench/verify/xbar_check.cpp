@@ -16,6 +16,7 @@
 
 #include "Vibs_switch_alloc.h"
 #include "Vibs_xbar.h"
+#include "Vibs_xbar_cov.h"
 #include "Vibs_xbar_fault.h"
 #include "verify/mismatch_recorder.h"
 #include "verify/verilated_dut.h"
@@ -152,10 +153,11 @@ check_result run(const check_options& opt, xbar_stats& st) {
 
 }  // namespace
 
-check_result run_xbar(const check_options& opt, xbar_stats& stats) {
-    if (opt.fault.empty()) return run<Vibs_xbar>(opt, stats);
+check_result run_xbar(const check_options& opt, xbar_stats& stats, model_build build) {
+    if (opt.fault.empty() && build == model_build::plain) return run<Vibs_xbar>(opt, stats);
+    if (opt.fault.empty()) return run<Vibs_xbar_cov>(opt, stats);
     if (opt.fault == "stuck_bit") return run<Vibs_xbar_fault>(opt, stats);
-    throw std::invalid_argument("verify xbar: unknown fault \"" + opt.fault +
+    throw std::invalid_argument("xbar: unknown fault \"" + opt.fault +
                                 "\" (valid: stuck_bit)");
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "verify/check_result.h"
+#include "verify/model_build.h"
 
 namespace ndr::verify {
 
@@ -20,7 +21,8 @@ struct xbar_stats {
 /// 0's data stuck at 0). Throws std::invalid_argument for another name. The waveform (--wave)
 /// holds the crossbar only.
 check_result check_xbar(const check_options& opt);
-/// The same run, with its stimulus statistics.
-check_result run_xbar(const check_options& opt, xbar_stats& stats);
+/// The same run, with its stimulus statistics, on the given build (check_xbar: coverage).
+check_result run_xbar(const check_options& opt, xbar_stats& stats,
+                      model_build build = model_build::coverage);
 
 }  // namespace ndr::verify

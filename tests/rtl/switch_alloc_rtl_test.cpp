@@ -18,7 +18,8 @@ TEST_CASE("switch_alloc RTL matches the iSLIP / input-first reference for 100k r
         opt.seed = seed;
         opt.cycles = 100'000;
         ndr::verify::switch_alloc_stats st;
-        const check_result r = ndr::verify::run_switch_alloc(opt, st);
+        const check_result r =
+            ndr::verify::run_switch_alloc(opt, st, ndr::verify::model_build::plain);
         INFO("seed " << seed << ": " << (r.ok() ? "" : r.first_mismatch->what));
         REQUIRE(r.ok());
         REQUIRE(r.cycles == opt.cycles);
@@ -27,7 +28,6 @@ TEST_CASE("switch_alloc RTL matches the iSLIP / input-first reference for 100k r
         CHECK(st.full_cycles > 1'000);
         CHECK(st.islip_cycles > 20'000);
         CHECK(st.islip_cycles < opt.cycles);
-        CHECK(r.coverage.hit > 0);
     }
 }
 

@@ -23,7 +23,7 @@ TEST_CASE("vl_arb RTL matches the golden arbiter (high/low, limit) for 120k rand
         opt.seed = seed;
         opt.cycles = 120'000;
         ndr::verify::vl_arb_stats st;
-        const check_result r = ndr::verify::run_vl_arb(opt, st);
+        const check_result r = ndr::verify::run_vl_arb(opt, st, ndr::verify::model_build::plain);
         INFO("seed " << seed << ": " << (r.ok() ? "" : r.first_mismatch->what));
         REQUIRE(r.ok());
         REQUIRE(r.cycles == opt.cycles);
@@ -37,7 +37,6 @@ TEST_CASE("vl_arb RTL matches the golden arbiter (high/low, limit) for 120k rand
         CHECK(st.high_grants < st.grants);
         CHECK(st.limit_preempts > 100);  // LimitOfHighPriority let low through
         for (int v = 0; v < NUM_VLS; ++v) CHECK(st.per_vl[v] > 0);
-        CHECK(r.coverage.hit > r.coverage.points / 2);
     }
 }
 

@@ -16,7 +16,7 @@ TEST_CASE("xbar RTL moves exactly the matched beats (allocator-driven, 60k rando
     check_options opt;
     opt.cycles = 60'000;
     ndr::verify::xbar_stats st;
-    const check_result r = ndr::verify::run_xbar(opt, st);
+    const check_result r = ndr::verify::run_xbar(opt, st, ndr::verify::model_build::plain);
     INFO((r.ok() ? "" : r.first_mismatch->what));
     REQUIRE(r.ok());
     CHECK(st.beats > 30'000);
