@@ -281,8 +281,7 @@ check_result run_vl_arb(const check_options& opt, vl_arb_stats& stats, model_bui
     if (opt.fault.empty() && build == model_build::plain) return run<Vibs_vl_arb>(opt, stats);
     if (opt.fault.empty()) return run<Vibs_vl_arb_cov>(opt, stats);
     if (opt.fault == "mis_rotate") return run<Vibs_vl_arb_fault>(opt, stats);
-    throw std::invalid_argument("vl_arb: unknown fault \"" + opt.fault +
-                                "\" (valid: mis_rotate)");
+    throw std::invalid_argument("vl_arb: unknown fault \"" + opt.fault + "\" (valid: mis_rotate)");
 }
 
 check_result check_vl_arb(const check_options& opt) {

@@ -157,8 +157,7 @@ check_result run_xbar(const check_options& opt, xbar_stats& stats, model_build b
     if (opt.fault.empty() && build == model_build::plain) return run<Vibs_xbar>(opt, stats);
     if (opt.fault.empty()) return run<Vibs_xbar_cov>(opt, stats);
     if (opt.fault == "stuck_bit") return run<Vibs_xbar_fault>(opt, stats);
-    throw std::invalid_argument("xbar: unknown fault \"" + opt.fault +
-                                "\" (valid: stuck_bit)");
+    throw std::invalid_argument("xbar: unknown fault \"" + opt.fault + "\" (valid: stuck_bit)");
 }
 
 check_result check_xbar(const check_options& opt) {

@@ -13,8 +13,9 @@ if(TARGET ndr_verify)
   set(NDRSIM ${CMAKE_BINARY_DIR}/ndrsim)
 
   # Every registered block passes at the default 20000 cycles; report.json with coverage.
-  ndr_verify_py(verify_all pass ${NDRSIM} ${NDR_VERIFY_OUT}/all 4 -- all --seed 3)
-  ndr_verify_py(verify_vl_arb pass ${NDRSIM} ${NDR_VERIFY_OUT}/vl_arb 1 -- vl_arb --seed 7
+  ndr_verify_py(verify_all pass ${NDRSIM} ${NDR_VERIFY_OUT}/all credit_fc,vl_arb,switch_alloc,xbar
+  -- all --seed 3)
+  ndr_verify_py(verify_vl_arb pass ${NDRSIM} ${NDR_VERIFY_OUT}/vl_arb vl_arb -- vl_arb --seed 7
     --cycles 50000)
   ndr_verify_py(verify_determinism determinism ${NDRSIM} ${NDR_VERIFY_OUT}/det --
     credit_fc --seed 5 --cycles 5000)
