@@ -1,8 +1,8 @@
 // Separable switch allocator of the crossbar (iSLIP, N. McKeown, "The iSLIP scheduling algorithm
 // for input-queued switches", IEEE/ACM ToN 7(2), 1999), without VLs and without the per-packet
 // eligibility filters of the cycle model. Reference rules: models/cycle/ib_switch_alloc.cpp,
-// ib_switch::allocate(); checked cycle by cycle in tests/rtl/switch_alloc_rtl_test.cpp against a
-// C++ transcription of those rules (tests/rtl/switch_alloc_ref.h).
+// ib_switch::allocate(); checked cycle by cycle by `ndrsim verify switch_alloc` against a
+// C++ transcription of those rules (testbench/verify/switch_alloc_ref.h).
 //
 // Semantics (islip_i = 1, ib_switch_alloc.cpp lines 90-117):
 //  * Per output o a grant pointer gptr[o], per input i an accept pointer aptr[i], 0..NumPorts-1,

@@ -1,6 +1,6 @@
 // N x N crossbar of DataW-bit beats, switched by the allocator's matching
 // (rtl/switch_alloc/ibs_switch_alloc.sv, gnt_o). Reference: "every beat arrives at the matched
-// output unchanged, nothing else moves", checked in tests/rtl/xbar_rtl_test.cpp.
+// output unchanged, nothing else moves", checked by `ndrsim verify xbar`.
 //
 // Purely combinational (no registers): out_*[o] is input i's beat when sel_i[i*NumPorts + o],
 // in_ready_o[i] is the ready of input i's matched output; an unmatched input sees ready = 0 and
