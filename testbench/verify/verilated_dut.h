@@ -49,6 +49,8 @@ public:
         Verilated::threadContextp(ctx_.get());
         model_->final();
         model_.reset();
+        // Leave no pointer to this context behind (a later default lookup makes a fresh one).
+        Verilated::threadContextp(nullptr);
     }
     verilated_dut(const verilated_dut&) = delete;
     verilated_dut& operator=(const verilated_dut&) = delete;
