@@ -20,6 +20,7 @@
 #include <verilated_fst_c.h>
 
 #include "Vibs_sharp_alu.h"
+#include "Vibs_sharp_alu_fault_latency.h"
 #include "Vibs_sharp_alu_fault_rounding.h"
 #include "golden/reduce_op.h"
 #include "verify/sharp_alu_operands.h"
@@ -290,7 +291,7 @@ check_result alu_run<Model>::run() {
 }  // namespace
 
 const std::vector<std::string>& sharp_alu_faults() {
-    static const std::vector<std::string> faults = {"rounding"};
+    static const std::vector<std::string> faults = {"rounding", "latency"};
     return faults;
 }
 
@@ -303,8 +304,12 @@ check_result check_sharp_alu(const check_options& options) {
         alu_run<Vibs_sharp_alu_fault_rounding> run(options, false);
         return run.run();
     }
+    if (options.fault == "latency") {
+        alu_run<Vibs_sharp_alu_fault_latency> run(options, false);
+        return run.run();
+    }
     throw std::invalid_argument("verify sharp_alu: unknown fault '" + options.fault +
-                                "' (known: rounding)");
+                                "' (known: rounding, latency)");
 }
 
 }  // namespace ndr::verify

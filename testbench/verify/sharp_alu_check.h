@@ -21,7 +21,8 @@
 // without coverage).
 //
 // options.fault: "" = the real RTL; "rounding" = the build with NDR_FAULT_ROUNDING (float sums
-// truncate instead of rounding to nearest even). Any other name throws std::invalid_argument.
+// truncate instead of rounding to nearest even); "latency" = the RTL built with Stages + 1
+// registers (results right, one cycle late). Any other name throws std::invalid_argument.
 #pragma once
 
 #include <string>

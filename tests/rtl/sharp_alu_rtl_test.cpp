@@ -82,6 +82,23 @@ TEST_CASE("verify sharp_alu reports the truncating fault build", "[rtl]") {
     CHECK(((e > g ? e - g : g - e) == 1));
 }
 
+TEST_CASE("verify sharp_alu reports the one-cycle-late fault build", "[rtl]") {
+    check_options opt;
+    opt.seed = 8;
+    opt.cycles = 10'000;
+    opt.fault = "latency";
+    const check_result r = check_sharp_alu(opt);
+    REQUIRE_FALSE(r.ok());
+    const auto& m = *r.first_mismatch;
+    INFO(describe(r));
+    // The first phase runs at full rate: the first beat enters at cycle 0 and is due at cycle
+    // Stages; the faulty pipeline has one register more, so out_valid_o is still 0 there.
+    CHECK(m.what.rfind("out_valid_o ", 0) == 0);
+    CHECK(m.cycle == NDR_RTL_SHARP_ALU_STAGES);
+    CHECK(m.expected == "1");
+    CHECK(m.got == "0");
+}
+
 TEST_CASE("verify sharp_alu rejects an unknown fault name", "[rtl]") {
     check_options opt;
     opt.fault = "no_such_fault";
