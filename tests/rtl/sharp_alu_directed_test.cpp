@@ -193,3 +193,20 @@ TEST_CASE("sharp_alu fault build truncates tie-odd sums one ulp low", "[rtl]") {
     CHECK(run_one(dut, fp64_tie).res == fp64_tie.res);
     CHECK(run_one(dut, fp16_tie).res == fp16_tie.res);
 }
+
+TEST_CASE("sharp_alu RTL assumption TypeOp_M fires on an unsupported pair (band on fp32)",
+          "[rtl]") {
+    verilated_dut<Vibs_sharp_alu> dut;
+    dut.reset();
+    auto& m = dut.m();
+    m.in_valid_i = 1;
+    m.op_i = BAND;  // bitwise ops exist on the integer dtypes only (reduce_op.h supported())
+    m.type_i = FP32;
+    m.a_i = 0x3F800000;
+    m.b_i = 0x3F800000;
+    m.out_ready_i = 1;
+    dut.settle();
+    CHECK_FALSE(dut.asserted());
+    dut.edge();
+    CHECK(dut.asserted());
+}
