@@ -34,10 +34,12 @@ void record_delivery(endpoint_stats& stats, std::vector<uint32_t>& recv_seq, uin
     if (p.tagged) {
         ++stats.tagged_delivered;
         const uint64_t lat = t - p.created;
-        for (std::vector<uint64_t>* h : {&stats.latency_hist, &stats.vl_latency_hist[p.vl]}) {
-            if (lat >= h->size()) h->resize(lat + lat / 2 + 1, 0);
-            ++(*h)[lat];
-        }
+        const auto count = [lat](std::vector<uint64_t>& h) {
+            if (lat >= h.size()) h.resize(lat + lat / 2 + 1, 0);
+            ++h[lat];
+        };
+        count(stats.latency_hist);
+        count(stats.vl_latency_hist[p.vl]);
     }
 }
 

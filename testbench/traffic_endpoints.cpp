@@ -33,7 +33,7 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
     eps_.reserve(ports_);
     for (uint32_t e = 0; e < ports_; ++e) {
         endpoint ep{rng(c.sim.seed, e),
-                    std::vector<cycle::packet_queue>(vls_),
+                    std::vector<pending_queue>(vls_),
                     std::vector<golden::credit_sender>(vls_, golden::credit_sender(0)),
                     std::vector<golden::credit_receiver>(
                         vls_, golden::credit_receiver(tm_.ep_buffer_blocks)),
@@ -46,6 +46,15 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
                     0,
                     cycle::link_peer{}};
         eps_.push_back(std::move(ep));
+    }
+    if (mix_.wire_of.size() > 0xFFFF) {
+        throw cfg::config_error(
+            cfg::config_source{}, "traffic.size",
+            fmt::format("{} sizes in the mix, at most 65535", mix_.wire_of.size()));
+    }
+    for (const uint32_t wire : mix_.wire_of) {
+        blocks_of_.push_back(static_cast<uint16_t>(golden::blocks_for_bytes(wire)));
+        beats_of_.push_back(static_cast<uint16_t>((wire + tm_.block_bytes - 1) / tm_.block_bytes));
     }
     send_seq_.assign(std::size_t{ports_} * ports_ * 16, 0);
     recv_seq_.assign(std::size_t{ports_} * ports_ * 16, 0);
@@ -226,13 +235,6 @@ void traffic_endpoints::check_fctbs(cycle_t t, const event& e) {
     }
 }
 
-void traffic_endpoints::tick_next(cycle_t t) {
-    if (tick_at_ != t + 1) {
-        tick_at_ = t + 1;
-        schedule(t + 1, event{EV_TICK, 0, 0, 0, 0, 0});
-    }
-}
-
 void traffic_endpoints::mark_tx(uint16_t e) {
     if (!eps_[e].tx_dirty) {
         eps_[e].tx_dirty = true;
@@ -240,32 +242,42 @@ void traffic_endpoints::mark_tx(uint16_t e) {
     }
 }
 
+void traffic_endpoints::pending_queue::grow() {
+    std::vector<pending> bigger(buf.empty() ? 16 : buf.size() * 2);
+    for (std::size_t i = 0; i < size; ++i) bigger[i] = buf[(head + i) & (buf.size() - 1)];
+    buf.swap(bigger);
+    head = 0;
+}
+
 void traffic_endpoints::generate(cycle_t t, uint16_t e) {
     endpoint& ep = eps_[e];
-    const uint32_t idx = pool_.alloc();
-    cycle::packet& p = pool_[idx];
-    p.id = next_id_++;
-    p.created = t;
-    p.src = e;
-    p.dst = static_cast<uint16_t>(pattern_.dest(e, ep.gen));
-    const std::size_t choice = mix_.sizes.pick_index(ep.gen);
-    p.payload_bytes = mix_.sizes.values[choice];
-    p.wire_bytes = mix_.wire_of[choice];
-    p.blocks = static_cast<uint16_t>(golden::blocks_for_bytes(p.wire_bytes));
-    p.beats = static_cast<uint16_t>((p.wire_bytes + tm_.block_bytes - 1) / tm_.block_bytes);
-    p.sl = static_cast<uint8_t>(mix_.sls.pick(ep.gen));
-    p.vl = mix_.sl2vl.vl(p.sl);
-    p.flow_seq = send_seq_[(std::size_t{e} * ports_ + p.dst) * 16 + p.sl]++;
+    if (queued_total_ >= MAX_QUEUED) {
+        throw invariant_error(fmt::format(
+            "{} packets waiting in source queues (growing without bound): the offered load is "
+            "far above what the fabric accepts; shorten the run or lower the load",
+            queued_total_));
+    }
+    pending n;
+    n.id = next_id_++;
+    n.created = t;
+    n.dst = static_cast<uint16_t>(pattern_.dest(e, ep.gen));
+    // Single-entry mixes draw no random number (weighted_choice::pick_index), so skipping the
+    // call keeps every stream identical.
+    const std::size_t choice = mix_.sizes.values.size() == 1 ? 0 : mix_.sizes.pick_index(ep.gen);
+    n.choice = static_cast<uint16_t>(choice);
+    n.sl = static_cast<uint8_t>(mix_.sls.values.size() == 1 ? mix_.sls.values[0]
+                                                            : mix_.sls.pick(ep.gen));
+    const uint8_t vl = mix_.sl2vl.vl(n.sl);
     ++stats_.created;
     if (t >= win_start_ && t < win_end_) {
-        p.tagged = 1;
         ++stats_.window_created;
-        stats_.window_created_beats += p.beats;
-        stats_.port_offered_beats[e] += p.beats;
+        stats_.window_created_beats += beats_of_[choice];
+        stats_.port_offered_beats[e] += beats_of_[choice];
     }
-    ep.queues[p.vl].push(pool_, idx);
-    ep.nonempty |= 1U << p.vl;
+    ep.queues[vl].push(n);
+    ep.nonempty |= 1U << vl;
     ++ep.queued;
+    ++queued_total_;
     stats_.max_source_queue = std::max(stats_.max_source_queue, ep.queued);
 }
 
@@ -281,7 +293,7 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     uint32_t ready = 0;
     for (uint32_t m = ep.nonempty; m != 0; m &= m - 1) {
         const uint32_t vl = static_cast<uint32_t>(__builtin_ctz(m));
-        if (ep.tx[vl].can_send(pool_[ep.queues[vl].head].blocks)) ready |= 1U << vl;
+        if (ep.tx[vl].can_send(blocks_of_[ep.queues[vl].front().choice])) ready |= 1U << vl;
     }
     // Credit stall: the link is idle and every waiting VL lacks credits.
     const uint32_t blocked = ready == 0 ? ep.nonempty : 0U;
@@ -300,10 +312,29 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
                        ? __builtin_ctz(ready)
                        : ep.arb.pick(ready);
     if (vl < 0) return;
-    const uint32_t idx = ep.queues[static_cast<uint32_t>(vl)].pop(pool_);
-    if (ep.queues[static_cast<uint32_t>(vl)].empty()) ep.nonempty &= ~(1U << vl);
+    pending_queue& q = ep.queues[static_cast<uint32_t>(vl)];
+    const pending n = q.front();
+    q.pop();
+    if (q.empty()) ep.nonempty &= ~(1U << vl);
     --ep.queued;
+    --queued_total_;
+    // The packet leaves its source queue: now it needs a pool record. The flow sequence is
+    // numbered here, in sending order, which is creation order per (dst, SL): one SL maps to
+    // one VL and each VL's source queue is FIFO.
+    const uint32_t idx = pool_.alloc();
     cycle::packet& p = pool_[idx];
+    p.id = n.id;
+    p.created = n.created;
+    p.src = e;
+    p.dst = n.dst;
+    p.payload_bytes = mix_.sizes.values[n.choice];
+    p.wire_bytes = mix_.wire_of[n.choice];
+    p.blocks = blocks_of_[n.choice];
+    p.beats = beats_of_[n.choice];
+    p.sl = n.sl;
+    p.vl = static_cast<uint8_t>(vl);
+    p.flow_seq = send_seq_[(std::size_t{e} * ports_ + p.dst) * 16 + p.sl]++;
+    p.tagged = static_cast<uint8_t>(n.created >= win_start_ && n.created < win_end_);
     if (check_ && !ep.tx[static_cast<uint32_t>(vl)].can_send(p.blocks)) {
         throw invariant_error(fmt::format("cycle {}: endpoint {} VL {}: credit underflow", t, e,
                                           vl));

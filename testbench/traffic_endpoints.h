@@ -70,9 +70,37 @@ private:
         EV_WIN_START,
         EV_WIN_END
     };
+    /// A packet created but not yet sent: what generate() drew. It becomes a pool packet when
+    /// it goes on the link, so a long source queue (an overloaded run) costs 24 B per packet,
+    /// read and written sequentially, instead of a scattered 80 B pool record.
+    struct pending {
+        uint64_t id = 0;
+        cycle_t created = 0;
+        uint16_t dst = 0;
+        uint16_t choice = 0;  ///< index into the size mix
+        uint8_t sl = 0;
+    };
+    /// FIFO ring of pending packets; capacity a power of two, grows by doubling.
+    struct pending_queue {
+        std::vector<pending> buf;
+        std::size_t head = 0;
+        std::size_t size = 0;
+        bool empty() const { return size == 0; }
+        const pending& front() const { return buf[head]; }
+        void push(const pending& p) {
+            if (size == buf.size()) grow();
+            buf[(head + size) & (buf.size() - 1)] = p;
+            ++size;
+        }
+        void pop() {
+            head = (head + 1) & (buf.size() - 1);
+            --size;
+        }
+        void grow();
+    };
     struct endpoint {
         rng gen;
-        std::vector<cycle::packet_queue> queues;  ///< per VL
+        std::vector<pending_queue> queues;        ///< per VL
         std::vector<golden::credit_sender> tx;    ///< per VL
         std::vector<golden::credit_receiver> rx;  ///< per VL
         golden::vl_arbiter arb;
@@ -85,10 +113,18 @@ private:
         cycle::link_peer peer;
     };
 
+    /// Bound on pending packets (as packet_pool's on live ones): a runaway overload fails.
+    static constexpr uint64_t MAX_QUEUED = 64'000'000;
+
     void generate(cycle_t t, uint16_t e);
     void try_send(cycle_t t, uint16_t e);
     void mark_tx(uint16_t e);
-    void tick_next(cycle_t t);  ///< make sure the engine runs at t + 1 (one EV_TICK)
+    void tick_next(cycle_t t) {  ///< make sure the engine runs at t + 1 (one EV_TICK)
+        if (tick_at_ != t + 1) {
+            tick_at_ = t + 1;
+            schedule(t + 1, cycle::event{EV_TICK, 0, 0, 0, 0, 0});
+        }
+    }
     void deliver(cycle_t t, uint16_t e, uint32_t pkt);
     void check_fctbs(cycle_t t, const cycle::event& e);
 
@@ -101,6 +137,8 @@ private:
     traffic_pattern pattern_;
     traffic_mix mix_;  ///< payload/SL mixes, wire sizes, packet rate (traffic_mix.h)
     std::vector<endpoint> eps_;
+    std::vector<uint16_t> blocks_of_;   ///< credit blocks per size choice (mix_.wire_of)
+    std::vector<uint16_t> beats_of_;    ///< datapath beats per size choice
     std::vector<uint32_t> send_seq_;   ///< [(src*ports + dst)*16 + sl]
     std::vector<uint32_t> recv_seq_;   ///< [(dst*ports + src)*16 + sl]
     std::vector<cycle_t> stall_since_; ///< [e*vls + vl]
@@ -112,6 +150,7 @@ private:
     cycle_t tick_at_ = ~cycle_t{0};    ///< cycle of the pending EV_TICK
     cycle::fc_pacer fc_;  ///< FC packets per (endpoint, VL)
     uint64_t next_id_ = 0;
+    uint64_t queued_total_ = 0;  ///< pending packets, all endpoints
     cycle_t win_start_ = 0;
     cycle_t win_end_ = 0;
     bool in_window_ = false;

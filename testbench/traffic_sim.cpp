@@ -54,7 +54,8 @@ traffic_outcome run_traffic(const cfg::config& c) {
     out.cycles = now;
     out.window_cycles = c.sim.measure_cycles;
     // Packets still somewhere in the model (source queues, links, switch): counted, not derived.
-    account_packets(out, pool.live(), sw.packets_inside(), c.sim.check_invariants);
+    account_packets(out, pool.live() + eps.queued_packets(), sw.packets_inside(),
+                    c.sim.check_invariants);
     return out;
 }
 

@@ -18,16 +18,6 @@ void event_wheel::throw_past() {
     throw std::logic_error("event_wheel: event scheduled in the past");
 }
 
-void event_wheel::lane::pop() {
-    head = (head + 1) & mask;
-    --size;
-    if (size != 0) {
-        // Reconstruct the full cycle from the low 32 bits (entries are within 2^32 of back).
-        const uint32_t lo = buf[head].at_lo;
-        front_at = back_at - static_cast<uint32_t>(static_cast<uint32_t>(back_at) - lo);
-    }
-}
-
 event_wheel::event_wheel(uint32_t slots_log2)
     : mask_((1U << slots_log2) - 1U),
       slots_(std::size_t{1} << slots_log2),
@@ -99,11 +89,24 @@ void event_wheel::pop_cycle(cycle_t now, std::vector<event>& out) {
     for (uint32_t m = lanes_busy_; m != 0; m &= m - 1) {
         const uint32_t k = static_cast<uint32_t>(__builtin_ctz(m));
         lane& l = lanes_[k];
-        while (l.size != 0 && l.front_at == now) {
-            out.push_back(l.buf[l.head].ev);
-            l.pop();
+        if (l.front_at != now) continue;
+        // Every entry is in [now, now + 2^32), so comparing the low 32 bits is exact.
+        const uint32_t lo = static_cast<uint32_t>(now);
+        std::size_t head = l.head;
+        std::size_t size = l.size;
+        do {
+            out.push_back(l.buf[head].ev);
+            head = (head + 1) & l.mask;
+            --size;
+        } while (size != 0 && l.buf[head].at_lo == lo);
+        l.head = head;
+        l.size = size;
+        if (size == 0) {
+            lanes_busy_ &= ~(1U << k);
+        } else {
+            l.front_at = l.back_at - static_cast<uint32_t>(static_cast<uint32_t>(l.back_at) -
+                                                           l.buf[head].at_lo);
         }
-        if (l.size == 0) lanes_busy_ &= ~(1U << k);
     }
     count_ -= out.size();
     migrate_far();

@@ -56,7 +56,6 @@ private:
         cycle_t back_at = 0;
         cycle_t front_at = 0;  ///< full cycle of buf[head] when size > 0
         void grow();
-        void pop();
     };
     struct far_event {
         cycle_t at;

@@ -130,6 +130,10 @@ private:
         return (in * ports_ + out) * vls_ + vl;
     }
     uint32_t queue_for(uint32_t in, uint32_t out, uint32_t vl) const;
+    /// (p + 1) mod ports without a division (round-robin pointers).
+    uint16_t next_port(uint32_t p) const {
+        return static_cast<uint16_t>(p + 1 == ports_ ? 0 : p + 1);
+    }
     void set_request(uint32_t in, uint32_t out, uint32_t vl, bool on);
     void request_head(uint32_t queue);   ///< fifo: head of FIFO `queue` requests its output
     void withdraw_head(uint32_t queue);  ///< fifo: head of FIFO `queue` stops requesting

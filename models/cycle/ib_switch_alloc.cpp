@@ -26,11 +26,26 @@ bool ib_switch::output_grant(cycle_t t, uint16_t o, uint64_t avail, grant& g) {
         vls &= vls - 1;
         uint64_t m = req_[o * vls_ + vl] & avail;
         if (m == 0) continue;
-        uint32_t min_fail = 0xFFFFFFFFU;
         const golden::credit_sender& tx = out_tx_[o * vls_ + vl];
         // Visit inputs in round-robin order from the grant pointer.
         const uint32_t from = grant_ptr_[o];
         const uint64_t hi = from < 64 ? (m & (~uint64_t{0} << from)) : 0;
+        if (voq_) {
+            // Fast path: the first input in round-robin order usually fits; if it does, the
+            // loop below would pick it too.
+            const uint32_t i = static_cast<uint32_t>(__builtin_ctzll(hi != 0 ? hi : m));
+            const uint32_t q = voq_index(i, o, vl);
+            const uint32_t pkt = queues_[q].head;
+            const packet& p = pool_[pkt];
+            if (backlog + p.beats <= tm_.outbuf_beats && tx.can_send(p.blocks)) {
+                cand_in[vl] = static_cast<uint16_t>(i);
+                cand_q[vl] = q;
+                cand_pkt[vl] = pkt;
+                eligible |= 1U << vl;
+                continue;
+            }
+        }
+        uint32_t min_fail = 0xFFFFFFFFU;
         const uint64_t order[2] = {hi, m & ~hi};
         bool found = false;
         bool credit_blocked = false;
@@ -108,8 +123,8 @@ void ib_switch::allocate(cycle_t t) {
                 matched_out |= bit(o);
                 grants_.push_back(out_grant_[o]);
                 if (it == 0) {  // iSLIP: pointers move only on first-iteration accepts
-                    grant_ptr_[o] = static_cast<uint16_t>((i + 1) % ports_);
-                    accept_ptr_[i] = static_cast<uint16_t>((o + 1) % ports_);
+                    grant_ptr_[o] = next_port(i);
+                    accept_ptr_[i] = next_port(o);
                 }
             });
             if (!lost) break;
@@ -133,8 +148,8 @@ void ib_switch::allocate(cycle_t t) {
             if ((picks & ~bit(g.in)) != 0) retry = true;
             grants_.push_back(g);
             matched_out |= bit(o);
-            grant_ptr_[o] = static_cast<uint16_t>((g.in + 1) % ports_);
-            accept_ptr_[g.in] = static_cast<uint16_t>((o + 1) % ports_);
+            grant_ptr_[o] = next_port(g.in);
+            accept_ptr_[g.in] = next_port(o);
         });
     }
     for (uint64_t& b : blocked_now_) b &= ~matched_out;

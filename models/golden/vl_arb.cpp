@@ -176,7 +176,7 @@ int vl_arbiter::pick(uint32_t ready_mask) const {
     return -1;
 }
 
-void vl_arbiter::commit(int vl, uint32_t wire_bytes) {
+void vl_arbiter::commit_slow(int vl, uint32_t wire_bytes) {
     if (vl == VL_MGMT) return;
     if (vl < 0 || vl > VL_MGMT) {
         throw std::logic_error(fmt::format("vl_arbiter::commit: VL {} out of range", vl));

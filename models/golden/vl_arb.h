@@ -99,7 +99,17 @@ public:
     /// Account a packet of wire_bytes sent on vl (must be the result of pick for the same state).
     /// commit(15, ..) changes no state. Throws std::logic_error if vl is out of range, has no
     /// nonzero-weight entry, or wire_bytes == 0.
-    void commit(int vl, uint32_t wire_bytes);
+    void commit(int vl, uint32_t wire_bytes) {
+        // Hot path, inline: no high table and the current low entry continues its turn (the
+        // first case of commit_in). Everything else, including errors, goes to commit_slow.
+        if (hi_vls_ == 0 && wire_bytes != 0 && vl >= 0 && vl < VL_MGMT && lo_.left > 0 &&
+            table_.low[lo_.idx].vl == vl) {
+            lo_.left -= wire_bytes;
+            hi_sent_since_low_ = 0;
+            return;
+        }
+        commit_slow(vl, wire_bytes);
+    }
     const vl_arb_table& table() const { return table_; }
     /// VLs with a nonzero-weight entry in either table: pick(1 << v) == v exactly for these.
     uint32_t weighted_vls() const { return hi_vls_ | lo_vls_; }
@@ -121,6 +131,7 @@ private:
         std::size_t idx = 0;  ///< current entry
         int64_t left = 0;     ///< bytes left in the current entry's turn
     };
+    void commit_slow(int vl, uint32_t wire_bytes);
     static int pick_in(const std::vector<vl_arb_entry>& entries, const table_state& st,
                        uint32_t ready);
     static bool commit_in(const std::vector<vl_arb_entry>& entries, table_state& st, int vl,
