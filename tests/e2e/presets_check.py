@@ -63,7 +63,7 @@ def preset_keys(path):
 def check_presets(ndrsim, outdir, preset_dir):
     os.makedirs(outdir, exist_ok=True)
     lst = run([ndrsim, "config", "presets"], cwd="/").stdout
-    for name in ("ndr", "hdr", "xdr", "edr"):
+    for name in ("ndr", "hdr", "xdr", "edr", "roce-400g"):
         if not any(l.split()[:1] == [name] and len(l.split()) > 2 for l in lst.splitlines()):
             fail(f"config presets does not list {name} with a description:\n{lst}")
         show = run([ndrsim, "config", "show", "--preset", name], cwd="/").stdout
