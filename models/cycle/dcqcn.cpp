@@ -25,8 +25,10 @@ dcqcn_params dcqcn_params::from(const cfg::config& c, uint64_t cycle_ps) {
 void dcqcn_rp::on_cnp(cycle_t t, const dcqcn_params& p) {
     advance(t, p);
     ++cnps_;
-    if (!limited_) {
+    if (!limited_) {  // an unlimited QP runs at line rate: the limiter starts from there
         limited_ = true;
+        rc_ = p.line_bps;
+        rt_ = p.line_bps;
         next_ = static_cast<double>(t);
     }
     rt_ = rc_;
