@@ -16,8 +16,9 @@ pfc_ports::pfc_ports(const cfg::config& c, const timing& tm, uint32_t ports, uin
       rate_bps_(c.link.rate.bps),
       cycle_ps_(tm.cycle_ps),
       reaction_ps_(c.pfc.reaction_time.ps),
+      // The largest frame: an MTU payload with RETH + ImmDt (RDMA WRITE ONLY with immediate).
       max_frame_wire_(golden::roce_wire_bytes(static_cast<uint32_t>(c.hca.mtu.count),
-                                              golden::RC_RDMA_WRITE_FIRST)),
+                                              golden::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE)),
       staged_bytes_(staged_bytes),
       xon_gap_blocks_((c.pfc.xon_gap.count + golden::CREDIT_BLOCK_BYTES - 1) /
                       golden::CREDIT_BLOCK_BYTES),

@@ -109,6 +109,20 @@ TEST_CASE("roce incast on a 2-level fat tree: PFC is lossless and pauses spread 
     REQUIRE(f.hcas().busy_messages() == 0);
     check_lossless(h, 15, 15 * MIB);
 
+    // XOFF per port from the headroom formula (docs/roce.md), by hand. Link delays are whole
+    // cycles: 3 m = ceil(115 ns / 1.28) = 90 cycles = 115.2 ns, 30 m = 196 cycles = 250.88 ns.
+    // headroom = 2 x delay x 50 B/ns + 500 ns x 50 B/ns + 2 x 4198 B (largest frame: 4096 B +
+    // RETH + ImmDt) + 84 B (PAUSE) + 8192 B (upstream egress staging):
+    //   host port: 11520 + 25000 + 8396 + 84 + 8192 = 53192 B -> 832 blocks -> XOFF 1216
+    //   up port:   25088 + 25000 + 8396 + 84 + 8192 = 66760 B -> 1044 blocks -> XOFF 1004
+    const ndr::cycle::pfc_ports* leaf_pfc = f.switches()[0]->pfc();
+    REQUIRE(leaf_pfc != nullptr);
+    CHECK(leaf_pfc->headroom_bytes(0) == 53192);
+    CHECK(leaf_pfc->xoff_blocks(0) == 2048 - 832);
+    CHECK(leaf_pfc->headroom_bytes(4) == 66760);
+    CHECK(leaf_pfc->xoff_blocks(4) == 2048 - 1044);
+    CHECK(leaf_pfc->xon_blocks(4) == 2048 - 1044 - 128);  // xon_gap 8 KiB = 128 blocks
+
     // Pause propagation: leaf 0 pauses its inputs (the spines' and hosts 1-3's links); the
     // spines, their inputs from leaves 1-3 filling, pause those leaves; leaves 1-3 pause
     // their hosts. Paused time shows at every hop.
