@@ -13,25 +13,19 @@
 
 namespace ndr::cycle {
 
-
 ib_switch::~ib_switch() = default;
 
 void ib_switch::eth_init(const cfg::config& c) {
     // Committed-but-unsent frames of an upstream switch: its egress staging buffer.
     eth_ = std::make_unique<eth_state>(eth_state{
-        c.pfc.enabled,
-        pfc_ports(c, tm_, ports_, vls_, tm_.buffer_blocks, c.sw.output_buffer.count),
-        ecn_marker(c.ecn, c.sim.seed),
-        0,
-        0,
-        std::vector<uint64_t>(ports_, 0),
-        std::vector<occupancy_stat>(ports_),
-        0,
-        c.ecn,
-        c.sim.seed});
+        c.pfc.enabled, pfc_ports(c, tm_, ports_, vls_, tm_.buffer_blocks, c.sw.output_buffer.count),
+        ecn_marker(c.ecn, c.sim.seed), 0, 0, std::vector<uint64_t>(ports_, 0),
+        std::vector<occupancy_stat>(ports_), 0, c.ecn, c.sim.seed});
 }
 
-const pfc_ports* ib_switch::pfc() const { return eth_ ? &eth_->pfc : nullptr; }
+const pfc_ports* ib_switch::pfc() const {
+    return eth_ ? &eth_->pfc : nullptr;
+}
 
 void ib_switch::set_ecmp(uint64_t up_ports, uint32_t seed) {
     if (!eth_) return;
@@ -61,9 +55,9 @@ void ib_switch::eth_pfc_check(cycle_t t, uint32_t port, uint32_t vl) {
     const cycle_t depart = t + 1;
     link_free_[port] = std::max(link_free_[port], depart) + eth_->pfc.frame_beats();
     total_out_beats_[port] += eth_->pfc.frame_beats();
-    peer.engine->schedule(depart + peer.link_cycles + eth_->pfc.reaction_cycles(),
-                          event{EV_PFC, static_cast<uint8_t>(vl), peer.port, 0,
-                                act > 0 ? 1U : 0U, 0});
+    peer.engine->schedule(
+        depart + peer.link_cycles + eth_->pfc.reaction_cycles(),
+        event{EV_PFC, static_cast<uint8_t>(vl), peer.port, 0, act > 0 ? 1U : 0U, 0});
 }
 
 uint8_t ib_switch::eth_route(const packet& p, uint8_t lft_port) const {

@@ -17,7 +17,7 @@ struct eth_state {
     ecn_marker ecn;
     uint64_t up_ports = 0;
     uint32_t ecmp_seed = 0;
-    std::vector<uint64_t> egress_bytes;   ///< per output: bytes queued (VOQs) for it
+    std::vector<uint64_t> egress_bytes;  ///< per output: bytes queued (VOQs) for it
     std::vector<occupancy_stat> egress_occ;
     uint64_t ecn_marked = 0;
     cfg::ecn_config ecn_cfg;

@@ -22,11 +22,11 @@ namespace ndr::cycle {
 
 /// Statistics of one (port, priority) of an engine.
 struct pfc_port_stats {
-    uint64_t pause_sent = 0;       ///< XOFF frames sent to the link partner
-    uint64_t resume_sent = 0;      ///< XON frames sent
-    uint64_t pause_received = 0;   ///< XOFF frames received (this port's egress paused)
+    uint64_t pause_sent = 0;      ///< XOFF frames sent to the link partner
+    uint64_t resume_sent = 0;     ///< XON frames sent
+    uint64_t pause_received = 0;  ///< XOFF frames received (this port's egress paused)
     uint64_t resume_received = 0;
-    uint64_t paused_cycles = 0;    ///< cycles this port's egress priority was paused
+    uint64_t paused_cycles = 0;  ///< cycles this port's egress priority was paused
 };
 
 class pfc_ports {

@@ -80,7 +80,9 @@ uint32_t roce_cnp_frame_bytes() {
            static_cast<uint32_t>(ICRC_SIZE) + ETH_FCS_BYTES;
 }
 
-uint32_t roce_cnp_wire_bytes() { return roce_cnp_frame_bytes() + ETH_WIRE_OVERHEAD; }
+uint32_t roce_cnp_wire_bytes() {
+    return roce_cnp_frame_bytes() + ETH_WIRE_OVERHEAD;
+}
 
 uint16_t roce_udp_src_port(uint32_t qpn) {
     uint32_t h = qpn * 0x9E3779B1U;  // Fibonacci hash: spreads consecutive QP numbers

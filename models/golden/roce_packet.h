@@ -13,17 +13,17 @@
 
 namespace ndr::golden {
 
-inline constexpr uint32_t ETH_HDR_BYTES = 14;        ///< dst MAC, src MAC, EtherType
-inline constexpr uint32_t IPV4_HDR_BYTES = 20;       ///< no options
+inline constexpr uint32_t ETH_HDR_BYTES = 14;   ///< dst MAC, src MAC, EtherType
+inline constexpr uint32_t IPV4_HDR_BYTES = 20;  ///< no options
 inline constexpr uint32_t UDP_HDR_BYTES = 8;
 inline constexpr uint32_t ETH_FCS_BYTES = 4;
 inline constexpr uint32_t ETH_PREAMBLE_SFD_BYTES = 8;
-inline constexpr uint32_t ETH_IFG_BYTES = 12;        ///< minimum inter-frame gap
+inline constexpr uint32_t ETH_IFG_BYTES = 12;  ///< minimum inter-frame gap
 inline constexpr uint32_t ETH_WIRE_OVERHEAD = ETH_PREAMBLE_SFD_BYTES + ETH_IFG_BYTES;  ///< 20
-inline constexpr uint32_t ETH_MIN_FRAME = 64;        ///< dst MAC .. FCS
+inline constexpr uint32_t ETH_MIN_FRAME = 64;  ///< dst MAC .. FCS
 inline constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
 inline constexpr uint16_t ETHERTYPE_MAC_CONTROL = 0x8808;
-inline constexpr uint16_t PFC_OPCODE = 0x0101;       ///< IEEE 802.1Qbb class-based PAUSE
+inline constexpr uint16_t PFC_OPCODE = 0x0101;  ///< IEEE 802.1Qbb class-based PAUSE
 inline constexpr uint16_t ROCEV2_UDP_PORT = 4791;
 inline constexpr uint8_t IPPROTO_UDP_NUM = 17;
 /// PFC frame on the wire: a 64 B MAC control frame + preamble/SFD + IFG = 84 B.
@@ -39,9 +39,9 @@ struct eth_header {
 
 /// IPv4 header without options (IHL = 5).
 struct ipv4_header {
-    uint8_t dscp = 26;           ///< 6 bits (RoCE traffic class, commonly DSCP 26)
-    uint8_t ecn = 1;             ///< 2 bits: 0 not-ECT, 1 ECT(1), 2 ECT(0), 3 CE
-    uint16_t total_length = 0;   ///< bytes from this header through the ICRC (FCS excluded)
+    uint8_t dscp = 26;          ///< 6 bits (RoCE traffic class, commonly DSCP 26)
+    uint8_t ecn = 1;            ///< 2 bits: 0 not-ECT, 1 ECT(1), 2 ECT(0), 3 CE
+    uint16_t total_length = 0;  ///< bytes from this header through the ICRC (FCS excluded)
     uint16_t identification = 0;
     bool dont_fragment = true;
     uint8_t ttl = 64;

@@ -23,7 +23,9 @@
 #include "cycle/engine_driver.h"
 #include "fabric.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
@@ -38,14 +40,13 @@ void require_fresh_process() {
 }
 
 ndr::cfg::config roce_config(std::vector<std::string> extra) {
-    std::vector<std::string> s = {
-        "fabric.technology=roce",         "link.rate=400Gbps",
-        "switch.datapath_width=64B",      "switch.latency=600ns",
-        "link.fec_latency=100ns",         "link.cable_length=3m",
-        "link.propagation_per_m=5ns",     "fabric.tier1_cable_length=30m",
-        "switch.buffer_per_vl=128KiB",    "endpoint.rx_buffer_per_vl=128KiB",
-        "pfc.reaction_time=500ns",        "hca.mtu=4096B",
-        "sim.check_invariants=true",      "fault.icrc_error_rate=0"};
+    std::vector<std::string> s = {"fabric.technology=roce",      "link.rate=400Gbps",
+                                  "switch.datapath_width=64B",   "switch.latency=600ns",
+                                  "link.fec_latency=100ns",      "link.cable_length=3m",
+                                  "link.propagation_per_m=5ns",  "fabric.tier1_cable_length=30m",
+                                  "switch.buffer_per_vl=128KiB", "endpoint.rx_buffer_per_vl=128KiB",
+                                  "pfc.reaction_time=500ns",     "hca.mtu=4096B",
+                                  "sim.check_invariants=true",   "fault.icrc_error_rate=0"};
     s.insert(s.end(), extra.begin(), extra.end());
     return ndr::cfg::load_config("", s);
 }
@@ -142,15 +143,14 @@ TEST_CASE("roce incast on a 2-level fat tree: PFC is lossless and pauses spread 
         far_leaves.paused_cycles += t.paused_cycles;
     }
     const auto nics = sum(f.hcas().pfc()->stats());
-    WARN("PFC pause frames sent: leaf0 " << leaf0.pause_sent << ", spines " << spines.pause_sent
-                                         << ", leaves 1-3 " << far_leaves.pause_sent
-                                         << "; NICs paused " << nics.paused_cycles
-                                         << " cycles, spines " << spines.paused_cycles
-                                         << ", leaves 1-3 " << far_leaves.paused_cycles);
+    WARN("PFC pause frames sent: leaf0 "
+         << leaf0.pause_sent << ", spines " << spines.pause_sent << ", leaves 1-3 "
+         << far_leaves.pause_sent << "; NICs paused " << nics.paused_cycles << " cycles, spines "
+         << spines.paused_cycles << ", leaves 1-3 " << far_leaves.paused_cycles);
     CHECK(leaf0.pause_sent > 0);
     CHECK(spines.pause_received > 0);  // hop 1: leaf 0 -> spines
     CHECK(spines.paused_cycles > 0);
-    CHECK(spines.pause_sent > 0);      // hop 2: spines -> leaves 1-3
+    CHECK(spines.pause_sent > 0);  // hop 2: spines -> leaves 1-3
     CHECK(far_leaves.pause_received > 0);
     CHECK(far_leaves.paused_cycles > 0);
     CHECK(far_leaves.pause_sent > 0);  // hop 3: leaves 1-3 -> their NICs
@@ -210,10 +210,11 @@ TEST_CASE("roce incast: DCQCN lowers the egress queue and settles near the fair 
     const auto& s_on = on.switches()[0]->stats();
     const auto& s_off = off.switches()[0]->stats();
     const auto& h_on = on.hcas().stats();
-    WARN("egress queue to host 0: DCQCN on max " << s_on.egress_max_bytes[0] << " B mean "
-         << s_on.egress_mean_bytes[0] << " B; off max " << s_off.egress_max_bytes[0]
-         << " B mean " << s_off.egress_mean_bytes[0] << " B; CNPs " << h_on.cnps_sent
-         << "; end on " << end_on << " off " << end_off << " (bound " << bound << ")");
+    WARN("egress queue to host 0: DCQCN on max "
+         << s_on.egress_max_bytes[0] << " B mean " << s_on.egress_mean_bytes[0] << " B; off max "
+         << s_off.egress_max_bytes[0] << " B mean " << s_off.egress_mean_bytes[0] << " B; CNPs "
+         << h_on.cnps_sent << "; end on " << end_on << " off " << end_off << " (bound " << bound
+         << ")");
     // Without DCQCN the queue sits at the PFC XOFF level of every input; DCQCN keeps it
     // near its marking band, so the time-mean must be far lower. The maximum is the start-up
     // burst (all N at line rate until the first CNPs, one round trip later) in both runs: it
@@ -252,8 +253,8 @@ TEST_CASE("roce ECMP: a shift permutation over a fat tree collides like balls in
     // over 8 uplinks picked by the 5-tuple hash. A uniform hash puts k = 8 balls in b = 8
     // bins: E[bins with >= 2] = b (1 - (1 - 1/b)^k - k/b (1 - 1/b)^(k-1)) = 8 x 0.2637 =
     // 2.11 per leaf, 16.9 over the 64 uplinks (s.d. ~3.5); IB d-mod-k routing has none here.
-    const auto c = roce_config({"fabric.topology=fat_tree", "fabric.levels=2",
-                                "switch.ports=16", "hca.ack_coalesce=16"});
+    const auto c = roce_config(
+        {"fabric.topology=fat_tree", "fabric.levels=2", "switch.ports=16", "hca.ack_coalesce=16"});
     ndr::tb::fabric f(c, 64);
     start(f);
     for (uint32_t s = 0; s < 64; ++s) {

@@ -9,7 +9,9 @@
 // One simulation per TEST_CASE.
 #include "cycle_test_util.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
@@ -32,13 +34,12 @@ TEST_CASE("roce latency: zero load, cut-through, 4 KiB = 2L + S + 66 beats", "[c
     REQUIRE(link == 90);
     REQUIRE(sw == 469);
     REQUIRE(beats == 66);
-    const auto r = run_point({"fabric.technology=roce", "switch.ports=8",
-                              "traffic.pattern=permutation", "traffic.load=0.0003",
-                              "traffic.size=4096", "switch.latency=600ns",
-                              "link.fec_latency=100ns", "link.cable_length=3m",
-                              "link.propagation_per_m=5ns", "switch.buffer_per_vl=128KiB",
-                              "endpoint.rx_buffer_per_vl=128KiB", "sim.warmup_cycles=2000",
-                              "sim.measure_cycles=10000000"});
+    const auto r =
+        run_point({"fabric.technology=roce", "switch.ports=8", "traffic.pattern=permutation",
+                   "traffic.load=0.0003", "traffic.size=4096", "switch.latency=600ns",
+                   "link.fec_latency=100ns", "link.cable_length=3m", "link.propagation_per_m=5ns",
+                   "switch.buffer_per_vl=128KiB", "endpoint.rx_buffer_per_vl=128KiB",
+                   "sim.warmup_cycles=2000", "sim.measure_cycles=10000000"});
     const auto& lat = r["latency_ns"];
     INFO("latency_ns = " << lat.dump());
     REQUIRE(lat["samples"].get<uint64_t>() >= 200);
@@ -53,11 +54,10 @@ TEST_CASE("roce latency: zero load, cut-through, 4 KiB = 2L + S + 66 beats", "[c
 
 TEST_CASE("roce throughput: permutation, backlogged, 4 KiB: payload rate = 4096 / (66 x 64)",
           "[cycle][roce]") {
-    const auto r = run_point({"fabric.technology=roce", "switch.ports=16",
-                              "traffic.pattern=permutation", "traffic.arrivals=backlogged",
-                              "traffic.size=4096", "switch.buffer_per_vl=128KiB",
-                              "endpoint.rx_buffer_per_vl=128KiB", "sim.warmup_cycles=5000",
-                              "sim.measure_cycles=66000"});
+    const auto r = run_point(
+        {"fabric.technology=roce", "switch.ports=16", "traffic.pattern=permutation",
+         "traffic.arrivals=backlogged", "traffic.size=4096", "switch.buffer_per_vl=128KiB",
+         "endpoint.rx_buffer_per_vl=128KiB", "sim.warmup_cycles=5000", "sim.measure_cycles=66000"});
     // Every output busy every cycle (<= one frame of window quantisation: 66/66000).
     for (const auto& p : r["ports"]) CHECK(p["accepted_load"].get<double>() >= 0.998);
     // Payload goodput per port: frames = wire bytes / 4178; payload = frames * 4096 over the
@@ -76,12 +76,11 @@ TEST_CASE("roce throughput: permutation, backlogged, 4 KiB: payload rate = 4096 
 
 TEST_CASE("roce latency: 36 B payload is 118 B on the wire = 2 beats (IB: 1)", "[cycle][roce]") {
     const uint64_t sw = 256'000 / CYC;  // 200
-    const auto r = run_point({"fabric.technology=roce", "switch.ports=8",
-                              "traffic.pattern=permutation", "traffic.load=0.001",
-                              "traffic.size=36", "switch.latency=256ns", "link.fec_latency=0ns",
-                              "link.cable_length=0m", "switch.buffer_per_vl=128KiB",
-                              "endpoint.rx_buffer_per_vl=128KiB", "pfc.reaction_time=0ns",
-                              "sim.warmup_cycles=2000", "sim.measure_cycles=1000000"});
+    const auto r = run_point(
+        {"fabric.technology=roce", "switch.ports=8", "traffic.pattern=permutation",
+         "traffic.load=0.001", "traffic.size=36", "switch.latency=256ns", "link.fec_latency=0ns",
+         "link.cable_length=0m", "switch.buffer_per_vl=128KiB", "endpoint.rx_buffer_per_vl=128KiB",
+         "pfc.reaction_time=0ns", "sim.warmup_cycles=2000", "sim.measure_cycles=1000000"});
     const auto& lat = r["latency_ns"];
     INFO("latency_ns = " << lat.dump());
     REQUIRE(lat["samples"].get<uint64_t>() >= 1000);

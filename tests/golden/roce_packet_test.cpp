@@ -96,7 +96,8 @@ TEST_CASE("ECMP hash spreads flows evenly and UDP source ports stay dynamic", "[
     CHECK(g::ecmp_member(1, 2, 3, 4, 5, 1000) == g::ecmp_member(1, 2, 3, 4, 5, 1000));
     uint32_t differ = 0;
     for (uint32_t s = 0; s < 64; ++s) {
-        differ += g::ecmp_member(1, 2, 0xC001, 4791, s, 64) != g::ecmp_member(1, 2, 0xC001, 4791, 0, 64);
+        differ +=
+            g::ecmp_member(1, 2, 0xC001, 4791, s, 64) != g::ecmp_member(1, 2, 0xC001, 4791, 0, 64);
     }
     CHECK(differ > 32);
 }
