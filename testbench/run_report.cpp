@@ -7,8 +7,8 @@
 #include <map>
 
 #include "collective/coll_types.h"
-#include "traffic_report.h"
 #include "roce_report.h"
+#include "traffic_report.h"
 
 namespace ndr::tb {
 

@@ -50,7 +50,8 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
     if (c.fabric.technology == "roce") {
         roce_ = true;
         if (c.pfc.enabled) {
-            pfc_ = std::make_unique<cycle::pfc_ports>(c, tm_, ports_, vls_, tm_.ep_buffer_blocks, 0);
+            pfc_ =
+                std::make_unique<cycle::pfc_ports>(c, tm_, ports_, vls_, tm_.ep_buffer_blocks, 0);
         }
     }
     send_seq_.assign(std::size_t{ports_} * ports_ * 16, 0);
@@ -67,8 +68,9 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
 void traffic_endpoints::connect(uint16_t e, cycle::link_peer peer, uint32_t peer_buffer_blocks) {
     eps_[e].peer = peer;
     for (auto& tx : eps_[e].tx) {
-        tx = roce_ ? cycle::pfc_ports::running_sender()
-                   : golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
+        tx = roce_
+                 ? cycle::pfc_ports::running_sender()
+                 : golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
     }
     if (pfc_) pfc_->configure_port(e, peer.link_cycles);
 }
@@ -89,9 +91,9 @@ void traffic_endpoints::pfc_check(cycle_t t, uint16_t e, uint32_t vl) {
     endpoint& ep = eps_[e];
     const cycle_t depart = t + 1;
     ep.tx_free = std::max(ep.tx_free, depart) + pfc_->frame_beats();
-    ep.peer.engine->schedule(depart + ep.peer.link_cycles + pfc_->reaction_cycles(),
-                             event{cycle::EV_PFC, static_cast<uint8_t>(vl), ep.peer.port, 0,
-                                   act > 0 ? 1U : 0U, 0});
+    ep.peer.engine->schedule(
+        depart + ep.peer.link_cycles + pfc_->reaction_cycles(),
+        event{cycle::EV_PFC, static_cast<uint8_t>(vl), ep.peer.port, 0, act > 0 ? 1U : 0U, 0});
 }
 
 void traffic_endpoints::start(cycle_t now) {
@@ -174,7 +176,9 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
             }
             case EV_DELIVER: deliver(t, e.port, e.pkt); break;
             case EV_FC_FLUSH: fc_.on_flush(e.pkt); break;
-            case EV_RXFREE: rx_freed(t, e.port, e.vl, e.a); break;
+            case EV_RXFREE:
+                rx_freed(t, e.port, e.vl, e.a);
+                break;
             case cycle::EV_PFC:
                 if (pfc_) pfc_->on_frame(t, e.port, e.vl, e.a != 0, eps_[e.port].tx[e.vl]);
                 mark_tx(e.port);

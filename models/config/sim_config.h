@@ -126,15 +126,15 @@ struct ecn_config {
 /// DCQCN rate control at the RoCE NIC (Zhu et al., SIGCOMM 2015), fabric.technology = roce.
 struct dcqcn_config {
     bool enabled = true;
-    double g = 1.0 / 256;                    ///< alpha gain
-    time_ps_t cnp_interval{50'000'000};      ///< NP: at most one CNP per flow per N = 50 us
-    time_ps_t alpha_timer{55'000'000};       ///< alpha decays every K = 55 us without CNP
-    time_ps_t rate_timer{55'000'000};        ///< rate-increase timer T = 55 us
-    bytes_t byte_counter{10'000'000};        ///< rate-increase byte counter B = 10 MB
-    uint32_t fast_recovery_steps = 5;        ///< F = 5
-    rate_bps_t rate_ai{40'000'000};          ///< additive increase R_AI = 40 Mb/s
-    rate_bps_t rate_hai{400'000'000};        ///< hyper increase R_HAI (*soft*: 10 x R_AI)
-    rate_bps_t min_rate{100'000'000};        ///< floor of the current rate (*choice*)
+    double g = 1.0 / 256;                ///< alpha gain
+    time_ps_t cnp_interval{50'000'000};  ///< NP: at most one CNP per flow per N = 50 us
+    time_ps_t alpha_timer{55'000'000};   ///< alpha decays every K = 55 us without CNP
+    time_ps_t rate_timer{55'000'000};    ///< rate-increase timer T = 55 us
+    bytes_t byte_counter{10'000'000};    ///< rate-increase byte counter B = 10 MB
+    uint32_t fast_recovery_steps = 5;    ///< F = 5
+    rate_bps_t rate_ai{40'000'000};      ///< additive increase R_AI = 40 Mb/s
+    rate_bps_t rate_hai{400'000'000};    ///< hyper increase R_HAI (*soft*: 10 x R_AI)
+    rate_bps_t min_rate{100'000'000};    ///< floor of the current rate (*choice*)
 };
 
 /// Run control.

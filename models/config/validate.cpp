@@ -96,8 +96,8 @@ void validate(const config& c) {
                                             c.hca.mtu.count, c.sharp.sat_chunk.count));
     }
     if (c.ecn.kmin.count > c.ecn.kmax.count) {
-        fail("ecn.kmin", fmt::format("must be <= ecn.kmax {}B, got {}B", c.ecn.kmax.count,
-                                     c.ecn.kmin.count));
+        fail("ecn.kmin",
+             fmt::format("must be <= ecn.kmax {}B, got {}B", c.ecn.kmax.count, c.ecn.kmin.count));
     }
     if (c.dcqcn.min_rate.bps > c.link.rate.bps) {
         fail("dcqcn.min_rate", fmt::format("must be <= link.rate {} b/s, got {} b/s",

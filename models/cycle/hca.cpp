@@ -9,8 +9,8 @@
 #include "cycle/invariant_error.h"
 #include "cycle/sharp_an.h"
 #include "golden/ib_packet.h"
-#include "golden/roce_packet.h"
 #include "golden/opcode.h"
+#include "golden/roce_packet.h"
 #include "golden/sl2vl.h"
 
 namespace ndr::cycle {
@@ -71,7 +71,8 @@ hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, 
         dcqcn_ = dcqcn_params::from(c, tm.cycle_ps);
         cnp_interval_cycles_ = ps_to_cycles(c.dcqcn.cnp_interval.ps, tm.cycle_ps, 0);
         // The NIC transmits one frame at a time: nothing is staged beyond the frame on the wire.
-        if (c.pfc.enabled) pfc_ = std::make_unique<pfc_ports>(c, tm, hosts, vls_, tm.ep_buffer_blocks, 0);
+        if (c.pfc.enabled)
+            pfc_ = std::make_unique<pfc_ports>(c, tm, hosts, vls_, tm.ep_buffer_blocks, 0);
     }
 }
 
@@ -95,9 +96,9 @@ void hca_array::pfc_check(cycle_t t, uint32_t h, uint32_t vl) {
     const cycle_t depart = t + 1;
     hp.tx_free = std::max(hp.tx_free, depart) + pfc_->frame_beats();
     stats_.tx_beats[h] += pfc_->frame_beats();
-    hp.peer.engine->schedule(depart + hp.peer.link_cycles + pfc_->reaction_cycles(),
-                             event{EV_PFC, static_cast<uint8_t>(vl), hp.peer.port, 0,
-                                   act > 0 ? 1U : 0U, 0});
+    hp.peer.engine->schedule(
+        depart + hp.peer.link_cycles + pfc_->reaction_cycles(),
+        event{EV_PFC, static_cast<uint8_t>(vl), hp.peer.port, 0, act > 0 ? 1U : 0U, 0});
 }
 
 void hca_array::rx_freed(cycle_t t, uint32_t h, uint32_t vl, uint32_t blocks) {
@@ -112,8 +113,9 @@ void hca_array::rx_freed(cycle_t t, uint32_t h, uint32_t vl, uint32_t blocks) {
 void hca_array::connect(uint32_t h, link_peer peer, uint32_t peer_buffer_blocks) {
     ports_[h].peer = peer;
     for (auto& tx : ports_[h].tx) {
-        tx = roce_ ? pfc_ports::running_sender()
-                   : golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
+        tx = roce_
+                 ? pfc_ports::running_sender()
+                 : golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
     }
     if (pfc_) pfc_->configure_port(h, peer.link_cycles);
 }
@@ -286,7 +288,9 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
                 break;
             case EV_FCTBS: break;  // checked above
             case EV_FC_FLUSH: fc_.on_flush(e.pkt); break;
-            case EV_RXFREE: rx_freed(t, e.port, e.vl, e.a); break;
+            case EV_RXFREE:
+                rx_freed(t, e.port, e.vl, e.a);
+                break;
             case EV_PFC:
                 if (!roce_) throw std::logic_error("hca_array: PFC frame on an InfiniBand HCA");
                 if (pfc_) {
@@ -298,7 +302,9 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
                 }
                 mark_tx(e.port);
                 break;
-            case EV_RATE_WAKE: mark_tx(e.port); break;
+            case EV_RATE_WAKE:
+                mark_tx(e.port);
+                break;
             case EV_REFRESH:
                 refresh_due_ = true;
                 schedule(t + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});

@@ -55,9 +55,9 @@ struct hca_stats {
     std::vector<uint64_t> rx_beats;     ///< per host: beats received (cumulative)
     std::vector<uint64_t> credit_stall_cycles;  ///< per host: idle link, data waiting, no credit
     // fabric.technology = roce (docs/roce.md)
-    uint64_t ecn_marked_received = 0;   ///< data packets that arrived with ECN CE
-    uint64_t cnps_sent = 0;             ///< DCQCN notification point
-    uint64_t cnps_received = 0;         ///< DCQCN reaction point
+    uint64_t ecn_marked_received = 0;  ///< data packets that arrived with ECN CE
+    uint64_t cnps_sent = 0;            ///< DCQCN notification point
+    uint64_t cnps_received = 0;        ///< DCQCN reaction point
 };
 
 class hca_array : public cycle_engine {
@@ -149,8 +149,8 @@ private:
         bool nak_sent = false;
         bool active = false;             ///< in the host's round-robin list
         // RoCE DCQCN
-        dcqcn_rp rp;                     ///< sender: reaction point
-        cycle_t last_cnp = 0;            ///< receiver: last CNP sent for this flow
+        dcqcn_rp rp;           ///< sender: reaction point
+        cycle_t last_cnp = 0;  ///< receiver: last CNP sent for this flow
         bool cnp_sent = false;
     };
     struct control_packet {

@@ -81,8 +81,8 @@ bool hca_array::send_control(cycle_t t, uint32_t h) {
     p.psn = c.psn;
     p.sl = sl_;
     p.vl = vl_;
-    p.wire_bytes = c.kind == PK_CNP ? golden::roce_cnp_wire_bytes()
-                                    : wire_of(0, golden::RC_ACKNOWLEDGE);
+    p.wire_bytes =
+        c.kind == PK_CNP ? golden::roce_cnp_wire_bytes() : wire_of(0, golden::RC_ACKNOWLEDGE);
     p.blocks = static_cast<uint16_t>(golden::blocks_for_bytes(p.wire_bytes));
     p.beats = static_cast<uint16_t>((p.wire_bytes + tm_.block_bytes - 1) / tm_.block_bytes);
     if (c.kind == PK_ACK) {

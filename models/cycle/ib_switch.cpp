@@ -124,7 +124,9 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
             case EV_WIN_START: window_start(t); break;
             case EV_WIN_END: window_end(t); break;
             case EV_WAKE: break;
-            case EV_PFC: eth_pfc_frame(t, e); break;
+            case EV_PFC:
+                eth_pfc_frame(t, e);
+                break;
             default: throw std::logic_error("ib_switch: unknown event kind");
         }
     }

@@ -45,10 +45,10 @@ struct switch_stats {
     uint64_t xbar_transfers = 0;
     uint64_t fc_packets = 0;
     // fabric.technology = roce only (empty / zero otherwise); docs/roce.md.
-    std::vector<pfc_port_stats> pfc;          ///< [port * vls + priority]
-    std::vector<uint64_t> egress_max_bytes;   ///< per output: max bytes queued for it
-    std::vector<double> egress_mean_bytes;    ///< per output: time-weighted mean
-    uint64_t ecn_marked = 0;                  ///< packets marked CE
+    std::vector<pfc_port_stats> pfc;         ///< [port * vls + priority]
+    std::vector<uint64_t> egress_max_bytes;  ///< per output: max bytes queued for it
+    std::vector<double> egress_mean_bytes;   ///< per output: time-weighted mean
+    uint64_t ecn_marked = 0;                 ///< packets marked CE
 };
 
 struct eth_state;  // RoCE: PFC, ECN, ECMP and egress queue accounting (ib_switch_eth.cpp)
