@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "config/config_error.h"
 #include "golden/opcode.h"
 #include "golden/roce_packet.h"
 
@@ -11,7 +12,8 @@ namespace ndr::cycle {
 
 pfc_ports::pfc_ports(const cfg::config& c, const timing& tm, uint32_t ports, uint32_t prios,
                      uint32_t capacity_blocks, uint64_t staged_bytes)
-    : prios_(prios),
+    : buffer_key_(staged_bytes > 0 ? "switch.buffer_per_vl" : "endpoint.rx_buffer_per_vl"),
+      prios_(prios),
       capacity_(capacity_blocks),
       rate_bps_(c.link.rate.bps),
       cycle_ps_(tm.cycle_ps),
@@ -39,12 +41,13 @@ void pfc_ports::configure_port(uint32_t p, uint32_t link_cycles) {
         (head + golden::CREDIT_BLOCK_BYTES - 1) / golden::CREDIT_BLOCK_BYTES;
     const uint64_t frame_blocks = golden::blocks_for_bytes(max_frame_wire_);
     if (head_blocks + frame_blocks > capacity_) {
-        throw std::invalid_argument(fmt::format(
-            "pfc: the ingress buffer ({} B per port and priority, switch.buffer_per_vl or "
-            "endpoint.rx_buffer_per_vl) cannot hold the PFC headroom of {} B (link delay {} ns, "
-            "pfc.reaction_time {} ns) plus one {} B frame: raise the buffer",
-            uint64_t{capacity_} * golden::CREDIT_BLOCK_BYTES, head,
-            uint64_t{link_cycles} * cycle_ps_ / 1000, reaction_ps_ / 1000, max_frame_wire_));
+        throw cfg::config_error(
+            cfg::config_source::merged(), buffer_key_,
+            fmt::format(
+                "{} B per port and priority cannot hold the PFC headroom of {} B (link delay {} "
+                "ns, pfc.reaction_time {} ns) plus one {} B frame: raise it (docs/roce.md)",
+                uint64_t{capacity_} * golden::CREDIT_BLOCK_BYTES, head,
+                uint64_t{link_cycles} * cycle_ps_ / 1000, reaction_ps_ / 1000, max_frame_wire_));
     }
     headroom_[p] = head;
     xoff_[p] = static_cast<uint32_t>(capacity_ - head_blocks);

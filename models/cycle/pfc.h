@@ -36,8 +36,8 @@ public:
     pfc_ports(const cfg::config& c, const timing& tm, uint32_t ports, uint32_t prios,
               uint32_t capacity_blocks, uint64_t staged_bytes);
 
-    /// Sets port p's XOFF/XON from its link latency in cycles. Throws std::invalid_argument if
-    /// the buffer cannot hold the headroom plus one maximum frame.
+    /// Sets port p's XOFF/XON from its link latency in cycles. Throws cfg::config_error if the
+    /// buffer cannot hold the headroom plus one maximum frame.
     void configure_port(uint32_t p, uint32_t link_cycles);
     /// Receiver: the occupancy of (p, prio) changed. Returns +1 = send PAUSE, -1 = send resume.
     int on_occupancy(uint32_t p, uint32_t prio, uint32_t occupied_blocks) {
@@ -78,6 +78,7 @@ public:
     uint32_t prios() const { return prios_; }
 
 private:
+    const char* buffer_key_;  ///< the config key of the ingress buffer, for errors
     uint32_t prios_;
     uint32_t capacity_;
     uint64_t rate_bps_;
