@@ -89,3 +89,21 @@ TEST_CASE("roce latency: 36 B payload is 118 B on the wire = 2 beats (IB: 1)", "
     CHECK(ns_to_cycles(lat["min"].get<double>(), CYC) == 2 + sw + 2);
     CHECK(ns_to_cycles(lat["p50"].get<double>(), CYC) == 2 + sw + 2);
 }
+
+TEST_CASE("roce latency: store-and-forward adds 66 - 1 beats: 780 cycles for 4 KiB",
+          "[cycle][roce]") {
+    const uint64_t expect = 2 * 90 + 469 + 66 + (66 - 1);
+    REQUIRE(expect == 780);
+    const auto r =
+        run_point({"fabric.technology=roce", "switch.ports=8", "traffic.pattern=permutation",
+                   "traffic.load=0.0003", "traffic.size=4096", "switch.latency=600ns",
+                   "switch.cut_through=false", "link.fec_latency=100ns", "link.cable_length=3m",
+                   "link.propagation_per_m=5ns", "switch.buffer_per_vl=128KiB",
+                   "endpoint.rx_buffer_per_vl=128KiB", "sim.warmup_cycles=2000",
+                   "sim.measure_cycles=10000000"});
+    const auto& lat = r["latency_ns"];
+    INFO("latency_ns = " << lat.dump());
+    REQUIRE(lat["samples"].get<uint64_t>() >= 200);
+    CHECK(ns_to_cycles(lat["min"].get<double>(), CYC) == expect);
+    CHECK(ns_to_cycles(lat["max"].get<double>(), CYC) == expect);
+}
