@@ -291,15 +291,9 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
             case EV_RXFREE:
                 rx_freed(t, e.port, e.vl, e.a);
                 break;
-            case EV_PFC:
-                if (!roce_) throw std::logic_error("hca_array: PFC frame on an InfiniBand HCA");
-                if (pfc_) {
-                    pfc_->on_frame(t, e.port, e.vl, e.a != 0, ports_[e.port].tx[e.vl]);
-                } else if (e.a == 0) {
-                    pfc_ports::refill(ports_[e.port].tx[e.vl]);
-                } else {
-                    ports_[e.port].tx[e.vl].on_fccl(ports_[e.port].tx[e.vl].fctbs());
-                }
+            case EV_PFC:  // only RoCE switches with pfc.enabled send PFC frames
+                if (!pfc_) throw std::logic_error("hca_array: PFC frame without PFC");
+                pfc_->on_frame(t, e.port, e.vl, e.a != 0, ports_[e.port].tx[e.vl]);
                 mark_tx(e.port);
                 break;
             case EV_RATE_WAKE:
