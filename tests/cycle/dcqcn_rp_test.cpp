@@ -7,6 +7,7 @@
 
 #include "config/config_loader.h"
 #include "cycle/dcqcn.h"
+#include "cycle/ecn_marker.h"
 
 extern "C" int sc_main(int, char*[]) {
     return 0;
@@ -100,4 +101,21 @@ TEST_CASE("dcqcn: packets are paced at the current rate", "[roce][dcqcn]") {
     rp.on_cnp(100, p);                     // 200 Gb/s
     // 4178 B at 200 Gb/s = 167.12 ns = 130.5625 cycles of 1.28 ns.
     CHECK(rp.on_send(100, 4178, p) == Approx(100 + 130.5625));
+}
+
+TEST_CASE("ecn: RED-like marking probability from Kmin/Kmax/Pmax", "[roce][ecn]") {
+    ndr::cfg::ecn_config e;  // 5 KiB, 200 KiB, 1 %
+    ndr::cycle::ecn_marker m(e, 1);
+    CHECK(m.probability(5 * 1024 - 1) == 0.0);
+    CHECK(m.probability(5 * 1024) == 0.0);
+    // Half-way between Kmin and Kmax: Pmax / 2.
+    CHECK(m.probability((5 + 200) * 1024 / 2) == Approx(0.005));
+    CHECK(m.probability(200 * 1024) == 1.0);
+    // Draws follow the probability: Pmax = 1, half-way -> 0.5 (10000 draws, s.d. 0.005).
+    e.pmax = 1.0;
+    ndr::cycle::ecn_marker half(e, 7);
+    int marked = 0;
+    for (int i = 0; i < 10000; ++i) marked += half.mark((5 + 200) * 1024 / 2) ? 1 : 0;
+    CHECK(marked > 4800);
+    CHECK(marked < 5200);
 }
