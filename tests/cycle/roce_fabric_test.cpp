@@ -253,33 +253,64 @@ TEST_CASE("roce ECMP: a shift permutation over a fat tree collides like balls in
     // over 8 uplinks picked by the 5-tuple hash. A uniform hash puts k = 8 balls in b = 8
     // bins: E[bins with >= 2] = b (1 - (1 - 1/b)^k - k/b (1 - 1/b)^(k-1)) = 8 x 0.2637 =
     // 2.11 per leaf, 16.9 over the 64 uplinks (s.d. ~3.5); IB d-mod-k routing has none here.
-    const auto c = roce_config(
-        {"fabric.topology=fat_tree", "fabric.levels=2", "switch.ports=16", "hca.ack_coalesce=16"});
+    // The same permutation on InfiniBand (d-mod-k LFTs) runs alongside, in the same
+    // elaboration, as the collision-free reference: leaf uplink = destination mod 8.
+    sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+    const std::vector<std::string> topo = {"fabric.topology=fat_tree", "fabric.levels=2",
+                                           "switch.ports=16", "hca.ack_coalesce=16"};
+    const auto c = roce_config(topo);
+    std::vector<std::string> ib_sets = topo;
+    ib_sets.push_back("fabric.technology=ib");
+    const auto c_ib = roce_config(ib_sets);
     ndr::tb::fabric f(c, 64);
+    ndr::tb::fabric ib(c_ib, 64);
     start(f);
+    start(ib);
     for (uint32_t s = 0; s < 64; ++s) {
         f.hcas().post(0, ndr::cycle::verb::rdma_write_imm, s, (s + 8) % 64, MIB, s);
+        ib.hcas().post(0, ndr::cycle::verb::rdma_write_imm, s, (s + 8) % 64, MIB, s);
     }
-    const uint64_t end = run_to_completion(f, 10'000'000);
-    REQUIRE(f.hcas().busy_messages() == 0);
+    uint64_t now = 0, end = 0, end_ib = 0;
+    while ((end == 0 || end_ib == 0) && now < 10'000'000) {
+        now += 2000;
+        ndr::cycle::sc_run_until(now, CYC_PS, f.status());
+        ib.status().rethrow();
+        if (end == 0 && f.hcas().busy_messages() == 0) end = now;
+        if (end_ib == 0 && ib.hcas().busy_messages() == 0) end_ib = now;
+    }
+    REQUIRE(end > 0);
+    REQUIRE(end_ib > 0);
     check_lossless(f.hcas().stats(), 64, 64 * MIB);
-    // Flows per leaf uplink from its bytes: one flow = 256 x 66 beats (+ a few ACK beats of
-    // the reverse flows).
+    check_lossless(ib.hcas().stats(), 64, 64 * MIB);
+    // Flows per leaf uplink from its bytes: one flow = 256 frames of 66 beats on RoCE, 65 on
+    // IB (+ a few ACK beats of the reverse flows).
+    const auto count = [](ndr::tb::fabric& fab, uint64_t flow_beats, uint32_t& uplinks,
+                          uint32_t& flows, uint32_t& shared, uint32_t& max_flows) {
+        uplinks = flows = shared = max_flows = 0;
+        for (const auto& l : fab.links()) {
+            if (l.tier != 1 || l.from_host || fab.topology().switches[l.node].level != 0) continue;
+            ++uplinks;
+            const auto k = static_cast<uint32_t>(std::llround(
+                static_cast<double>(fab.link_beats(l)) / static_cast<double>(flow_beats)));
+            flows += k;
+            shared += k >= 2 ? 1 : 0;
+            max_flows = std::max(max_flows, k);
+        }
+    };
     const uint64_t flow_beats = 256 * BEATS_PER_PKT;
     uint32_t uplinks = 0, flows = 0, shared = 0, max_flows = 0;
-    for (const auto& l : f.links()) {
-        if (l.tier != 1 || l.from_host || f.topology().switches[l.node].level != 0) continue;
-        ++uplinks;
-        const auto k = static_cast<uint32_t>(
-            std::llround(static_cast<double>(f.link_beats(l)) / static_cast<double>(flow_beats)));
-        flows += k;
-        shared += k >= 2 ? 1 : 0;
-        max_flows = std::max(max_flows, k);
-    }
+    count(f, flow_beats, uplinks, flows, shared, max_flows);
+    uint32_t ib_uplinks = 0, ib_flows = 0, ib_shared = 0, ib_max = 0;
+    count(ib, 256 * 65, ib_uplinks, ib_flows, ib_shared, ib_max);
+    CHECK(ib_uplinks == 64);
+    CHECK(ib_flows == 64);
+    CHECK(ib_max == 1);  // d-mod-k: no collision
+    CHECK(end_ib < end);
     const double expect = 64.0 * (1.0 - std::pow(7.0 / 8.0, 8) - std::pow(7.0 / 8.0, 7));
     WARN("ECMP: " << shared << " of " << uplinks << " uplinks carry >= 2 flows (balls in bins "
                   << expect << "), max " << max_flows << " flows on one uplink; time " << end
-                  << " cycles vs " << flow_beats << " for one flow alone");
+                  << " cycles vs " << flow_beats << " for one flow alone; IB d-mod-k " << end_ib
+                  << " cycles");
     REQUIRE(uplinks == 64);
     CHECK(flows == 64);
     CHECK(expect == Approx(16.87).epsilon(0.01));
