@@ -75,6 +75,11 @@ std::vector<double> parse_loads(const std::string& text) {
 
 int run(const traffic_options& o) {
     cfg::config base = o.cfg.resolve();
+    if (o.level == "tlm" && base.fabric.technology == "roce") {
+        throw cfg::config_error(cfg::config_source::flag("--level"), "fabric.technology",
+                                "roce (PFC, ECN, DCQCN) is modelled at the cycle level only: "
+                                "drop --level tlm");
+    }
     if (!o.time.empty()) {
         const cycle::timing tm = cycle::derive_timing(base);
         cfg::time_ps_t t;

@@ -54,6 +54,22 @@ fabric::fabric(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive_timing(
                               l.tier, false, l.b, l.b_port});
         }
     }
+    if (c.fabric.technology == "roce") {
+        // ECMP over every up port (DOMAIN.md-free: any up port of a folded Clos reaches a
+        // common ancestor); a per-switch seed avoids hash polarisation between tiers.
+        for (std::size_t s = 0; s < topo_.switches.size(); ++s) {
+            const golden::topo_switch& ts = topo_.switches[s];
+            uint64_t up = 0;
+            for (std::size_t p = 0; p < ts.peers.size() && p < 64; ++p) {
+                const golden::topo_peer& peer = ts.peers[p];
+                if (peer.kind == golden::topo_peer_kind::sw &&
+                    topo_.switches[peer.node].level > ts.level) {
+                    up |= uint64_t{1} << p;
+                }
+            }
+            switches_[s]->set_ecmp(up, static_cast<uint32_t>(c.sim.seed * 7919U + s));
+        }
+    }
     drivers_.push_back(
         std::make_unique<cycle::engine_driver>("hcas", *hcas_, tm_.cycle_ps, status_));
     for (std::size_t s = 0; s < switches_.size(); ++s) {

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "collective/coll_types.h"
+#include "roce_report.h"
 #include "traffic_report.h"
 
 namespace ndr::tb {
@@ -91,6 +92,12 @@ json run_report_json(const cfg::config& c, const trace::trace& tr, const run_out
     uint64_t host_stall = 0;
     for (uint64_t s : h.credit_stall_cycles) host_stall += s;
     j["hca"]["credit_stall_cycles"] = host_stall;
+    if (c.fabric.technology == "roce") {
+        j["hca"]["roce"] = {{"ecn_marked_received", h.ecn_marked_received},
+                            {"cnps_sent", h.cnps_sent},
+                            {"cnps_received", h.cnps_received},
+                            {"pfc", pfc_json(o.hca_pfc, c.sw.vls, ns)}};
+    }
     json links = json::array();
     const double span = static_cast<double>(std::max<uint64_t>(1, o.cycles));
     for (const link_sample_series& l : o.links) {
@@ -119,6 +126,9 @@ json run_report_json(const cfg::config& c, const trace::trace& tr, const run_out
                        {"credit_stall_cycles", stall},
                        {"credit_stall_cycles_per_vl", s.stats.credit_stall_cycles},
                        {"fc_packets", s.stats.fc_packets}});
+        if (c.fabric.technology == "roce") {
+            sws.back()["roce"] = switch_roce_json(s.stats, c.sw.vls, ns);
+        }
     }
     j["switches"] = sws;
     // SHARP: trees and, per tree level, ALU utilisation, OST occupancy, aggregation latency.

@@ -95,6 +95,7 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
     out.cycles = end;
     out.slices = rp.slices();
     out.hca = f.hcas().stats();
+    if (const cycle::pfc_ports* pfc = f.hcas().pfc()) out.hca_pfc = pfc->stats();
     out.pair_bytes = rp.pair_bytes();
     for (std::size_t i = 0; i < f.links().size(); ++i) {
         out.links[i].total_beats = f.link_beats(f.links()[i]);

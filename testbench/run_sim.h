@@ -42,6 +42,7 @@ struct run_outcome {
     std::vector<collective_result> collectives;
     std::vector<rank_slice> slices;
     cycle::hca_stats hca;
+    std::vector<cycle::pfc_port_stats> hca_pfc;  ///< RoCE: per (host, priority), whole run
     std::vector<switch_summary> switch_stats;
     std::vector<link_sample_series> links;
     uint64_t sample_cycles = 0;  ///< cycles per utilisation sample

@@ -18,6 +18,7 @@ sharp_manager::sharp_manager(const cfg::config& c, fabric& f)
     : cfg_(c), f_(f), trees_on_switch_(f.switches().size(), 0) {
     trees_per_node_ = std::max<uint32_t>(1, c.sharp.osts / c.sharp.osts_per_tree);
     if (c.sharp.vl >= c.sw.vls) return;  // no SHARP VL: every sharp collective falls back
+    if (c.fabric.technology == "roce") return;  // Ethernet switches: no aggregation nodes
     const uint32_t alu = cycle::ps_to_cycles(c.sharp.alu_latency.ps, f.timing().cycle_ps, 0);
     for (auto& sw : f.switches()) {
         sw->enable_sharp(c.sharp.osts, static_cast<uint32_t>(c.sharp.ost_bytes.count), alu,
@@ -31,6 +32,10 @@ void sharp_manager::set_reduction(uint32_t tree, golden::red_op op, golden::red_
 
 const sharp_tree* sharp_manager::tree_for(uint32_t comm, const std::vector<uint32_t>& hosts,
                                           std::string& why) {
+    if (cfg_.fabric.technology == "roce") {
+        why = "fabric.technology roce: Ethernet switches have no SHARP aggregation";
+        return nullptr;
+    }
     if (cfg_.sharp.vl >= cfg_.sw.vls) {
         why = fmt::format("sharp.vl {} is not a data VL (switch.vls {})", cfg_.sharp.vl,
                           cfg_.sw.vls);

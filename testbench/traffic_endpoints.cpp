@@ -56,6 +56,13 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
         blocks_of_.push_back(static_cast<uint16_t>(golden::blocks_for_bytes(wire)));
         beats_of_.push_back(static_cast<uint16_t>((wire + tm_.block_bytes - 1) / tm_.block_bytes));
     }
+    if (c.fabric.technology == "roce") {
+        roce_ = true;
+        if (c.pfc.enabled) {
+            pfc_ =
+                std::make_unique<cycle::pfc_ports>(c, tm_, ports_, vls_, tm_.ep_buffer_blocks, 0);
+        }
+    }
     send_seq_.assign(std::size_t{ports_} * ports_ * 16, 0);
     recv_seq_.assign(std::size_t{ports_} * ports_ * 16, 0);
     stall_since_.assign(std::size_t{ports_} * vls_, 0);
@@ -69,7 +76,33 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
 
 void traffic_endpoints::connect(uint16_t e, cycle::link_peer peer, uint32_t peer_buffer_blocks) {
     eps_[e].peer = peer;
-    for (auto& tx : eps_[e].tx) tx = golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
+    for (auto& tx : eps_[e].tx) {
+        tx = roce_
+                 ? cycle::pfc_ports::running_sender()
+                 : golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
+    }
+    if (pfc_) pfc_->configure_port(e, peer.link_cycles);
+}
+
+void traffic_endpoints::rx_freed(cycle_t t, uint16_t e, uint32_t vl, uint32_t blocks) {
+    eps_[e].rx[vl].on_free(blocks);
+    if (!roce_) {
+        fc_.mark(e * vls_ + vl);
+        return;
+    }
+    pfc_check(t, e, vl);
+}
+
+void traffic_endpoints::pfc_check(cycle_t t, uint16_t e, uint32_t vl) {
+    if (!pfc_) return;
+    const int act = pfc_->on_occupancy(e, vl, eps_[e].rx[vl].occupied());
+    if (act == 0) return;
+    endpoint& ep = eps_[e];
+    const cycle_t depart = t + 1;
+    ep.tx_free = std::max(ep.tx_free, depart) + pfc_->frame_beats();
+    ep.peer.engine->schedule(
+        depart + ep.peer.link_cycles + pfc_->reaction_cycles(),
+        event{cycle::EV_PFC, static_cast<uint8_t>(vl), ep.peer.port, 0, act > 0 ? 1U : 0U, 0});
 }
 
 void traffic_endpoints::start(cycle_t now) {
@@ -83,7 +116,7 @@ void traffic_endpoints::start(cycle_t now) {
         schedule(now + eps_[e].gen.geometric_gap(mix_.inv_log_q),
                  event{EV_GEN, 0, static_cast<uint16_t>(e), 0, 0, 0});
     }
-    schedule(now + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});
+    if (!roce_) schedule(now + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});
 }
 
 void traffic_endpoints::set_window(cycle_t start, cycle_t end) {
@@ -141,6 +174,7 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                         t, e.port, p.vl, p.id, p.blocks, rx.free_blocks()));
                 }
                 rx.on_receive(p.blocks);
+                if (roce_) pfc_check(t, e.port, p.vl);
                 if (p.beats == 1) {  // tail next cycle: shared tick (see run_cycle)
                     deliver_next_.push_back(event{EV_DELIVER, 0, e.port, e.pkt, 0, 0});
                     tick_next(t);
@@ -152,8 +186,11 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
             case EV_DELIVER: deliver(t, e.port, e.pkt); break;
             case EV_FC_FLUSH: fc_.on_flush(e.pkt); break;
             case EV_RXFREE:
-                eps_[e.port].rx[e.vl].on_free(e.a);
-                fc_.mark(e.port * vls_ + e.vl);
+                rx_freed(t, e.port, e.vl, e.a);
+                break;
+            case cycle::EV_PFC:
+                if (pfc_) pfc_->on_frame(t, e.port, e.vl, e.a != 0, eps_[e.port].tx[e.vl]);
+                mark_tx(e.port);
                 break;
             case cycle::EV_FC:
                 try {
@@ -340,6 +377,9 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
                                           vl));
     }
     ep.tx[static_cast<uint32_t>(vl)].on_send(p.blocks);
+    if (roce_ && !(pfc_ && pfc_->paused(e, static_cast<uint32_t>(vl)))) {
+        cycle::pfc_ports::refill(ep.tx[static_cast<uint32_t>(vl)]);
+    }
     ep.arb.commit(vl, p.wire_bytes);
     ep.tx_free = t + p.beats;
     if (backlogged_) generate(t, e);  // keep the source backlogged
@@ -365,8 +405,7 @@ void traffic_endpoints::deliver(cycle_t t, uint16_t e, uint32_t pkt) {
     const uint32_t blocks = p.blocks;
     pool_.free(pkt);
     if (tm_.rx_proc_cycles == 0) {
-        eps_[e].rx[vl].on_free(blocks);
-        fc_.mark(e * vls_ + vl);
+        rx_freed(t, e, vl, blocks);
     } else {
         schedule(t + tm_.rx_proc_cycles, event{EV_RXFREE, vl, e, 0, blocks, 0});
     }

@@ -5,12 +5,14 @@
 // arbiter as the switch, and sinks what arrives (credits return after endpoint.rx_processing).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "config/sim_config.h"
 #include "cycle/cycle_engine.h"
 #include "cycle/fc_pacer.h"
 #include "cycle/packet.h"
+#include "cycle/pfc.h"
 #include "cycle/timing.h"
 #include "golden/credit_fc.h"
 #include "golden/sl2vl.h"
@@ -53,6 +55,8 @@ public:
         return stats_.window_created - stats_.tagged_delivered;
     }
     const endpoint_stats& stats() const { return stats_; }
+    /// RoCE: PFC state and statistics of the endpoint ports (nullptr for IB).
+    const cycle::pfc_ports* pfc() const { return pfc_.get(); }
     uint64_t queued_packets() const;
 
 protected:
@@ -127,6 +131,8 @@ private:
     }
     void deliver(cycle_t t, uint16_t e, uint32_t pkt);
     void check_fctbs(cycle_t t, const cycle::event& e);
+    void rx_freed(cycle_t t, uint16_t e, uint32_t vl, uint32_t blocks);
+    void pfc_check(cycle_t t, uint16_t e, uint32_t vl);
 
     const cycle::timing tm_;
     cycle::packet_pool& pool_;
@@ -156,6 +162,8 @@ private:
     bool in_window_ = false;
     bool refresh_due_ = false;
     endpoint_stats stats_;
+    bool roce_ = false;
+    std::unique_ptr<cycle::pfc_ports> pfc_;  ///< RoCE with pfc.enabled
 };
 
 }  // namespace ndr::tb

@@ -1,5 +1,7 @@
 #include "traffic_mix.h"
 
+#include "golden/roce_packet.h"
+
 #include <fmt/format.h>
 
 #include "config/config_error.h"
@@ -20,7 +22,10 @@ traffic_mix::traffic_mix(const cfg::config& c, const cycle::timing& tm)
                                     fmt::format("payload {} B exceeds switch.mtu {} B", payload,
                                                 c.sw.mtu.count));
         }
-        const uint32_t wire = golden::wire_bytes(payload, golden::RC_SEND_ONLY, false);
+        // RoCE: Ethernet/IPv4/UDP framing plus preamble/IFG (golden/roce_packet.h).
+        const uint32_t wire = c.fabric.technology == "roce"
+                                  ? golden::roce_wire_bytes(payload, golden::RC_SEND_ONLY)
+                                  : golden::wire_bytes(payload, golden::RC_SEND_ONLY, false);
         wire_of.push_back(wire);
         beats.push_back(static_cast<double>((wire + tm.block_bytes - 1) / tm.block_bytes));
     }

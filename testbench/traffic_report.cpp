@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "config/config_dump.h"
+#include "roce_report.h"
 
 namespace ndr::tb {
 
@@ -154,6 +155,10 @@ json traffic_point_json(const cfg::config& c, const traffic_outcome& o) {
         {"total", stall_sw + stall_ep},
     };
     j["switch"] = {{"xbar_transfers", o.sw.xbar_transfers}, {"fc_packets", o.sw.fc_packets}};
+    if (c.fabric.technology == "roce") {
+        j["roce"] = switch_roce_json(o.sw, c.sw.vls, cycle_ns);
+        j["roce"]["endpoints_pfc"] = pfc_json(o.ep_pfc, c.sw.vls, cycle_ns);
+    }
     return j;
 }
 

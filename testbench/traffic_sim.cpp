@@ -51,6 +51,7 @@ traffic_outcome run_traffic(const cfg::config& c) {
 
     out.sw = sw.stats();
     out.ep = eps.stats();
+    if (const cycle::pfc_ports* pfc = eps.pfc()) out.ep_pfc = pfc->stats();
     out.cycles = now;
     out.window_cycles = c.sim.measure_cycles;
     // Packets still somewhere in the model (source queues, links, switch): counted, not derived.

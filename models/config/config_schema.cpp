@@ -364,6 +364,10 @@ std::vector<config_key> build_schema() {
 
     // fabric
     const auto F = &config::fabric;
+    keys.push_back(choice_key("fabric.technology", at(F, &fabric_config::technology),
+        {"ib", "roce"},
+        "ib: InfiniBand (credit flow control, LFT routing, SHARP); roce: RoCEv2 over Ethernet "
+        "(Ethernet/IPv4/UDP framing, PFC, ECN + DCQCN, ECMP, no SHARP); docs/roce.md"));
     keys.push_back(choice_key("fabric.topology", at(F, &fabric_config::topology),
         {"single_switch", "fat_tree"},
         "single_switch: every host on one switch; fat_tree: folded Clos of switch.ports-radix "
@@ -445,6 +449,51 @@ std::vector<config_key> build_schema() {
     keys.push_back(choice_key("sharp.data", at(S, &sharp_config::data), {"auto", "on", "off"},
         "carry real element values and check every result against the golden reduction "
         "(auto: for collectives of at most 1 MiB)"));
+
+    // pfc, ecn, dcqcn (fabric.technology = roce; docs/roce.md)
+    const auto PF = &config::pfc;
+    keys.push_back(bool_key("pfc.enabled", at(PF, &pfc_config::enabled),
+        "roce: per-priority PAUSE (IEEE 802.1Qbb) keeps the fabric lossless; false = no PAUSE "
+        "(a buffer overflow is then reported as an error)"));
+    keys.push_back(unit_key("pfc.reaction_time", at(PF, &pfc_config::reaction_time), "any",
+        nullptr, "roce: PAUSE received to sender stopped (MAC/PHY response); enters the "
+        "headroom (docs/roce.md), a choice"));
+    keys.push_back(unit_key("pfc.xon_gap", at(PF, &pfc_config::xon_gap), "any", nullptr,
+        "roce: XON threshold = XOFF - xon_gap (hysteresis between PAUSE and resume)"));
+    const auto EC = &config::ecn;
+    keys.push_back(bool_key("ecn.enabled", at(EC, &ecn_config::enabled),
+        "roce: the switch marks ECN CE on egress queue depth (RED-like)"));
+    keys.push_back(unit_key("ecn.kmin", at(EC, &ecn_config::kmin), "any", nullptr,
+        "roce: egress queue depth below which nothing is marked (DCQCN paper: 5 KB)"));
+    keys.push_back(unit_key("ecn.kmax", at(EC, &ecn_config::kmax), "> 0", positive,
+        "roce: depth above which every packet is marked; between kmin and kmax the "
+        "probability rises linearly to ecn.pmax (DCQCN paper: 200 KB)"));
+    keys.push_back(real_key("ecn.pmax", at(EC, &ecn_config::pmax),
+        real_bounds{0.0, true, 1.0, true, "0 <= x <= 1"},
+        "roce: marking probability at kmax (DCQCN paper: 1%)"));
+    const auto DQ = &config::dcqcn;
+    keys.push_back(bool_key("dcqcn.enabled", at(DQ, &dcqcn_config::enabled),
+        "roce: DCQCN rate control per QP at the NIC (CNPs from the receiver)"));
+    keys.push_back(real_key("dcqcn.g", at(DQ, &dcqcn_config::g),
+        real_bounds{0.0, false, 1.0, true, "0 < x <= 1"},
+        "roce: alpha gain g (DCQCN paper: 1/256)"));
+    keys.push_back(unit_key("dcqcn.cnp_interval", at(DQ, &dcqcn_config::cnp_interval), "any",
+        nullptr, "roce: the receiver sends at most one CNP per flow per interval (paper N: 50 us)"));
+    keys.push_back(unit_key("dcqcn.alpha_timer", at(DQ, &dcqcn_config::alpha_timer), "> 0",
+        positive, "roce: alpha decays by (1 - g) every period without a CNP (paper K: 55 us)"));
+    keys.push_back(unit_key("dcqcn.rate_timer", at(DQ, &dcqcn_config::rate_timer), "> 0",
+        positive, "roce: rate-increase timer (paper T: 55 us)"));
+    keys.push_back(unit_key("dcqcn.byte_counter", at(DQ, &dcqcn_config::byte_counter), "> 0",
+        positive, "roce: rate-increase byte counter (paper B: 10 MB)", true));
+    keys.push_back(uint_key("dcqcn.fast_recovery_steps",
+        at(DQ, &dcqcn_config::fast_recovery_steps), 1, 1000,
+        "roce: increase events of fast recovery before additive increase (paper F: 5)"));
+    keys.push_back(unit_key("dcqcn.rate_ai", at(DQ, &dcqcn_config::rate_ai), "any", nullptr,
+        "roce: additive-increase step R_AI (paper: 40 Mb/s)"));
+    keys.push_back(unit_key("dcqcn.rate_hai", at(DQ, &dcqcn_config::rate_hai), "any", nullptr,
+        "roce: hyper-increase step R_HAI (soft: 10 x R_AI)"));
+    keys.push_back(unit_key("dcqcn.min_rate", at(DQ, &dcqcn_config::min_rate), "> 0", positive,
+        "roce: the current rate never drops below this (a choice)"));
     return keys;
 }
 
@@ -465,7 +514,7 @@ const config_key* find_config_key(std::string_view key) {
 const std::vector<std::string>& config_sections() {
     static const std::vector<std::string> sections{
         "link",   "switch", "endpoint", "traffic",    "sim",
-        "fabric", "hca",    "fault",    "collective", "sharp"};
+        "fabric", "hca",    "fault",    "collective", "sharp", "pfc", "ecn", "dcqcn"};
     return sections;
 }
 

@@ -62,6 +62,8 @@ struct traffic_config {
 
 /// The fabric of `ndrsim run`: hosts (one HCA each) and switches.
 struct fabric_config {
+    std::string technology = "ib";           ///< `ib` (InfiniBand, credits, LFT) | `roce`
+                                             ///< (RoCEv2 Ethernet: PFC, ECN, DCQCN, ECMP)
     std::string topology = "single_switch";  ///< `single_switch` | `fat_tree`
     uint32_t hosts = 0;                      ///< 0 = as many as the trace has ranks
     uint32_t levels = 2;                     ///< fat_tree: 2 or 3 (radix = switch.ports)
@@ -106,6 +108,35 @@ struct sharp_config {
     std::string data = "auto";          ///< carry real values: on|off|auto (auto: <= 1 MiB)
 };
 
+/// Priority flow control (IEEE 802.1Qbb), fabric.technology = roce (docs/roce.md).
+struct pfc_config {
+    bool enabled = true;               ///< false: no PAUSE (an overflow is then an error)
+    time_ps_t reaction_time{500'000};  ///< PAUSE received -> sender stops (MAC/PHY), *soft*
+    bytes_t xon_gap{8 * 1024};         ///< XON = XOFF - xon_gap (hysteresis), *choice*
+};
+
+/// ECN marking at the switch egress (RED-like), fabric.technology = roce.
+struct ecn_config {
+    bool enabled = true;
+    bytes_t kmin{5 * 1024};    ///< no marking below (DCQCN paper: Kmin 5 KB)
+    bytes_t kmax{200 * 1024};  ///< mark every packet above (Kmax 200 KB)
+    double pmax = 0.01;        ///< marking probability at Kmax (Pmax 1%)
+};
+
+/// DCQCN rate control at the RoCE NIC (Zhu et al., SIGCOMM 2015), fabric.technology = roce.
+struct dcqcn_config {
+    bool enabled = true;
+    double g = 1.0 / 256;                ///< alpha gain
+    time_ps_t cnp_interval{50'000'000};  ///< NP: at most one CNP per flow per N = 50 us
+    time_ps_t alpha_timer{55'000'000};   ///< alpha decays every K = 55 us without CNP
+    time_ps_t rate_timer{55'000'000};    ///< rate-increase timer T = 55 us
+    bytes_t byte_counter{10'000'000};    ///< rate-increase byte counter B = 10 MB
+    uint32_t fast_recovery_steps = 5;    ///< F = 5
+    rate_bps_t rate_ai{40'000'000};      ///< additive increase R_AI = 40 Mb/s
+    rate_bps_t rate_hai{400'000'000};    ///< hyper increase R_HAI (*soft*: 10 x R_AI)
+    rate_bps_t min_rate{100'000'000};    ///< floor of the current rate (*choice*)
+};
+
 /// Run control.
 struct sim_config {
     uint64_t seed = 1;
@@ -128,6 +159,9 @@ struct config {
     fault_config fault;
     collective_config collective;
     sharp_config sharp;
+    pfc_config pfc;
+    ecn_config ecn;
+    dcqcn_config dcqcn;
 };
 
 }  // namespace ndr::cfg

@@ -95,6 +95,14 @@ void validate(const config& c) {
                                             "{}B",
                                             c.hca.mtu.count, c.sharp.sat_chunk.count));
     }
+    if (c.ecn.kmin.count > c.ecn.kmax.count) {
+        fail("ecn.kmin",
+             fmt::format("must be <= ecn.kmax {}B, got {}B", c.ecn.kmax.count, c.ecn.kmin.count));
+    }
+    if (c.dcqcn.min_rate.bps > c.link.rate.bps) {
+        fail("dcqcn.min_rate", fmt::format("must be <= link.rate {} b/s, got {} b/s",
+                                           c.link.rate.bps, c.dcqcn.min_rate.bps));
+    }
     if (c.sharp.osts_per_tree > c.sharp.osts) {
         fail("sharp.osts_per_tree", fmt::format("a tree cannot use more than the node's sharp.osts "
                                                 "{}, got {}",

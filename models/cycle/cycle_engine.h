@@ -65,6 +65,7 @@ enum event_kind : uint8_t {
     EV_FC = 2,     ///< FC update on `port`: FCCL `a` for VL `vl` (sender side)
     EV_FCTBS = 3,  ///< FC packet's FCTBS `a` for VL `vl` (receiver side check)
     EV_WAKE = 4,   ///< run allocation / transmission again
+    EV_PFC = 5,    ///< PFC frame for `port`'s egress, priority `vl`: a = 1 PAUSE, 0 resume
     EV_PRIVATE = 16,
 };
 

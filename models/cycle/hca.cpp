@@ -10,6 +10,7 @@
 #include "cycle/sharp_an.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
+#include "golden/roce_packet.h"
 #include "golden/sl2vl.h"
 
 namespace ndr::cycle {
@@ -64,16 +65,63 @@ hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, 
     stats_.tx_beats.assign(hosts, 0);
     stats_.rx_beats.assign(hosts, 0);
     stats_.credit_stall_cycles.assign(hosts, 0);
+    if (c.fabric.technology == "roce") {
+        roce_ = true;
+        dcqcn_on_ = c.dcqcn.enabled;
+        dcqcn_ = dcqcn_params::from(c, tm.cycle_ps);
+        cnp_interval_cycles_ = ps_to_cycles(c.dcqcn.cnp_interval.ps, tm.cycle_ps, 0);
+        // The NIC transmits one frame at a time: nothing is staged beyond the frame on the wire.
+        if (c.pfc.enabled)
+            pfc_ = std::make_unique<pfc_ports>(c, tm, hosts, vls_, tm.ep_buffer_blocks, 0);
+    }
+}
+
+uint32_t hca_array::wire_of(uint32_t payload, uint8_t opcode) const {
+    return roce_ ? golden::roce_wire_bytes(payload, opcode)
+                 : golden::wire_bytes(payload, opcode, false);
+}
+
+double hca_array::qp_rate_bps(uint32_t src, uint32_t dst) const {
+    const auto it = qp_of_.find((uint64_t{src} << 32) | dst);
+    if (it == qp_of_.end() || !qps_[it->second].rp.limited()) return dcqcn_.line_bps;
+    return qps_[it->second].rp.rate_bps();
+}
+
+void hca_array::pfc_check(cycle_t t, uint32_t h, uint32_t vl) {
+    if (!pfc_) return;
+    const int act = pfc_->on_occupancy(h, vl, ports_[h].rx[vl].occupied());
+    if (act == 0) return;
+    host_port& hp = ports_[h];
+    if (hp.peer.engine == nullptr) return;
+    const cycle_t depart = t + 1;
+    hp.tx_free = std::max(hp.tx_free, depart) + pfc_->frame_beats();
+    stats_.tx_beats[h] += pfc_->frame_beats();
+    hp.peer.engine->schedule(
+        depart + hp.peer.link_cycles + pfc_->reaction_cycles(),
+        event{EV_PFC, static_cast<uint8_t>(vl), hp.peer.port, 0, act > 0 ? 1U : 0U, 0});
+}
+
+void hca_array::rx_freed(cycle_t t, uint32_t h, uint32_t vl, uint32_t blocks) {
+    ports_[h].rx[vl].on_free(blocks);
+    if (roce_) {
+        pfc_check(t, h, vl);
+    } else {
+        fc_.mark(h * vls_ + vl);
+    }
 }
 
 void hca_array::connect(uint32_t h, link_peer peer, uint32_t peer_buffer_blocks) {
     ports_[h].peer = peer;
     for (auto& tx : ports_[h].tx) {
-        tx = golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
+        tx = roce_
+                 ? pfc_ports::running_sender()
+                 : golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
     }
+    if (pfc_) pfc_->configure_port(h, peer.link_cycles);
 }
 
 void hca_array::start(cycle_t now) {
+    if (roce_) return;  // Ethernet has no credit refresh
     schedule(now + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});
 }
 
@@ -194,6 +242,7 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
                         t, e.port, p.vl, p.id, p.blocks, rx.free_blocks()));
                 }
                 rx.on_receive(p.blocks);
+                if (pfc_) pfc_check(t, e.port, p.vl);
                 schedule(t + p.beats, event{EV_TAIL, 0, e.port, e.pkt, 0, 0});
                 break;
             }
@@ -240,8 +289,15 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
             case EV_FCTBS: break;  // checked above
             case EV_FC_FLUSH: fc_.on_flush(e.pkt); break;
             case EV_RXFREE:
-                ports_[e.port].rx[e.vl].on_free(e.a);
-                fc_.mark(e.port * vls_ + e.vl);
+                rx_freed(t, e.port, e.vl, e.a);
+                break;
+            case EV_PFC:  // only RoCE switches with pfc.enabled send PFC frames
+                if (!pfc_) throw std::logic_error("hca_array: PFC frame without PFC");
+                pfc_->on_frame(t, e.port, e.vl, e.a != 0, ports_[e.port].tx[e.vl]);
+                mark_tx(e.port);
+                break;
+            case EV_RATE_WAKE:
+                mark_tx(e.port);
                 break;
             case EV_REFRESH:
                 refresh_due_ = true;

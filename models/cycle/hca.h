@@ -17,15 +17,18 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
 #include "config/sim_config.h"
 #include "cycle/cycle_engine.h"
+#include "cycle/dcqcn.h"
 #include "cycle/fc_pacer.h"
 #include "cycle/hca_host.h"
 #include "cycle/link_tap.h"
 #include "cycle/packet.h"
+#include "cycle/pfc.h"
 #include "cycle/timing.h"
 #include "golden/credit_fc.h"
 #include "golden/vl_arb.h"
@@ -51,6 +54,10 @@ struct hca_stats {
     std::vector<uint64_t> tx_beats;     ///< per host: beats sent on its link (cumulative)
     std::vector<uint64_t> rx_beats;     ///< per host: beats received (cumulative)
     std::vector<uint64_t> credit_stall_cycles;  ///< per host: idle link, data waiting, no credit
+    // fabric.technology = roce (docs/roce.md)
+    uint64_t ecn_marked_received = 0;  ///< data packets that arrived with ECN CE
+    uint64_t cnps_sent = 0;            ///< DCQCN notification point
+    uint64_t cnps_received = 0;        ///< DCQCN reaction point
 };
 
 class hca_array : public cycle_engine {
@@ -78,6 +85,10 @@ public:
     uint32_t hosts() const { return hosts_; }
     /// Messages posted but not yet delivered and acknowledged.
     uint64_t busy_messages() const { return live_messages_; }
+    /// RoCE: PFC state and statistics of the NIC ports (nullptr for IB or pfc.enabled false).
+    const pfc_ports* pfc() const { return pfc_.get(); }
+    /// RoCE: DCQCN current rate of the QP src -> dst (line rate if unlimited or unknown).
+    double qp_rate_bps(uint32_t src, uint32_t dst) const;
 
 protected:
     void run_cycle(cycle_t t, const std::vector<event>& events) override;
@@ -95,6 +106,7 @@ private:
         EV_REFRESH,
         EV_SHARP_READY,   ///< a SHARP packet (pool index pkt) joins host `port`'s queue
         EV_SHARP_PLACED,  ///< a SHARP result (pool index pkt) is visible at host `port`
+        EV_RATE_WAKE,     ///< DCQCN: a rate-limited QP of host `port` may send again
     };
 
     struct message {
@@ -136,6 +148,10 @@ private:
         uint32_t unacked_rx = 0;
         bool nak_sent = false;
         bool active = false;             ///< in the host's round-robin list
+        // RoCE DCQCN
+        dcqcn_rp rp;           ///< sender: reaction point
+        cycle_t last_cnp = 0;  ///< receiver: last CNP sent for this flow
+        bool cnp_sent = false;
     };
     struct control_packet {
         uint8_t kind = PK_ACK;
@@ -180,6 +196,10 @@ private:
     void retire_if_done(uint32_t m);
     uint32_t packet_payload(const message& m, uint32_t index) const;
     uint8_t data_opcode(const message& m, uint32_t index) const;
+    /// Link bytes of a packet: IB LRH..VCRC, or the RoCEv2 frame + preamble/IFG.
+    uint32_t wire_of(uint32_t payload, uint8_t opcode) const;
+    void pfc_check(cycle_t t, uint32_t h, uint32_t vl);
+    void rx_freed(cycle_t t, uint32_t h, uint32_t vl, uint32_t blocks);
 
     timing tm_;
     packet_pool& pool_;
@@ -216,6 +236,11 @@ private:
     bool refresh_due_ = false;
     uint64_t next_packet_id_ = 0;
     hca_stats stats_;
+    bool roce_ = false;
+    bool dcqcn_on_ = false;
+    dcqcn_params dcqcn_;
+    uint64_t cnp_interval_cycles_ = 0;
+    std::unique_ptr<pfc_ports> pfc_;
 };
 
 }  // namespace ndr::cycle

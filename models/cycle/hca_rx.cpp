@@ -26,8 +26,7 @@ void hca_array::on_tail(cycle_t t, uint32_t h, uint32_t pkt) {
     stats_.rx_beats[h] += p.beats;
     // The link layer is done with the packet: its receive-buffer blocks are freed.
     if (tm_.rx_proc_cycles == 0) {
-        ports_[h].rx[p.vl].on_free(p.blocks);
-        fc_.mark(h * vls_ + p.vl);
+        rx_freed(t, h, p.vl, p.blocks);
     } else {
         schedule(t + tm_.rx_proc_cycles,
                  event{EV_RXFREE, p.vl, static_cast<uint16_t>(h), 0, p.blocks, 0});
@@ -47,6 +46,12 @@ void hca_array::on_tail(cycle_t t, uint32_t h, uint32_t pkt) {
         ++stats_.icrc_drops;  // transport drops it; RC recovers by NAK or timeout
     } else if (p.kind == PK_ACK || p.kind == PK_NAK) {
         receive_ack(t, p.qp, p.psn, p.kind == PK_NAK);
+    } else if (p.kind == PK_CNP) {
+        ++stats_.cnps_received;
+        if (dcqcn_on_) {
+            qps_[p.qp].rp.on_cnp(t, dcqcn_);
+            mark_tx(h);
+        }
     } else {
         receive_data(t, h, p);
     }
@@ -61,6 +66,16 @@ void hca_array::queue_control(uint32_t h, uint8_t kind, uint32_t qp, uint32_t ps
 void hca_array::receive_data(cycle_t t, uint32_t h, packet& p) {
     queue_pair& rq = qps_[qp_index(h, p.src)];  // receiver state for data from p.src
     const uint32_t sender_qp = p.qp;
+    if (p.ecn_ce != 0) {
+        // DCQCN notification point: at most one CNP per flow per dcqcn.cnp_interval.
+        ++stats_.ecn_marked_received;
+        if (dcqcn_on_ && (!rq.cnp_sent || t - rq.last_cnp >= cnp_interval_cycles_)) {
+            rq.cnp_sent = true;
+            rq.last_cnp = t;
+            ++stats_.cnps_sent;
+            queue_control(h, PK_CNP, sender_qp, 0);
+        }
+    }
     if (p.psn == rq.expected_psn) {
         rq.expected_psn = (rq.expected_psn + 1) & PSN_MASK;
         rq.nak_sent = false;

@@ -8,6 +8,7 @@
 #include "cycle/invariant_error.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
+#include "golden/roce_packet.h"
 
 namespace ndr::cycle {
 
@@ -73,18 +74,21 @@ bool hca_array::send_control(cycle_t t, uint32_t h) {
     p.id = next_packet_id_++;
     p.created = t;
     p.kind = c.kind;
-    p.opcode = golden::RC_ACKNOWLEDGE;
+    p.opcode = c.kind == PK_CNP ? golden::ROCEV2_CNP_OPCODE : golden::RC_ACKNOWLEDGE;
     p.src = static_cast<uint16_t>(h);
     p.dst = static_cast<uint16_t>(acked.src);
     p.qp = c.qp;
     p.psn = c.psn;
     p.sl = sl_;
     p.vl = vl_;
-    p.wire_bytes = golden::wire_bytes(0, golden::RC_ACKNOWLEDGE, false);
+    p.wire_bytes =
+        c.kind == PK_CNP ? golden::roce_cnp_wire_bytes() : wire_of(0, golden::RC_ACKNOWLEDGE);
     p.blocks = static_cast<uint16_t>(golden::blocks_for_bytes(p.wire_bytes));
     p.beats = static_cast<uint16_t>((p.wire_bytes + tm_.block_bytes - 1) / tm_.block_bytes);
     if (c.kind == PK_ACK) {
         ++stats_.acks_sent;
+    } else if (c.kind == PK_CNP) {
+        // counted when queued (receive_data)
     } else {
         ++stats_.naks_sent;
     }
@@ -105,10 +109,20 @@ bool hca_array::send_sharp(cycle_t t, uint32_t h) {
 bool hca_array::send_data(cycle_t t, uint32_t h) {
     host_port& hp = ports_[h];
     std::size_t tries = hp.active.size();
+    double rate_wake = 0.0;  // DCQCN: earliest cycle a rate-limited QP may send
     while (tries-- > 0) {
         const uint32_t qp = hp.active.front();
         hp.active.pop_front();
         queue_pair& q = qps_[qp];
+        if (dcqcn_on_ && q.rp.limited()) {
+            q.rp.advance(t, dcqcn_);
+            const double next = q.rp.next_send();
+            if (next > static_cast<double>(t)) {  // paced: let the other QPs go first
+                hp.active.push_back(qp);
+                rate_wake = rate_wake == 0.0 ? next : std::min(rate_wake, next);
+                continue;
+            }
+        }
         const bool resend = q.resend < q.window.size();
         const bool fresh = !resend && !q.messages.empty() && q.window.size() < max_outstanding_;
         if (!resend && !fresh) {
@@ -120,7 +134,7 @@ bool hca_array::send_data(cycle_t t, uint32_t h) {
         message& msg = msgs_[m];
         const uint32_t payload = packet_payload(msg, index);
         const uint8_t opcode = data_opcode(msg, index);
-        const uint32_t wire = golden::wire_bytes(payload, opcode, false);
+        const uint32_t wire = wire_of(payload, opcode);
         const uint32_t blocks = golden::blocks_for_bytes(wire);
         if (!hp.tx[vl_].can_send(blocks)) {
             hp.active.push_front(qp);  // keep its turn; an FC update will wake us
@@ -157,6 +171,7 @@ bool hca_array::send_data(cycle_t t, uint32_t h) {
         arm_timer(t, qp);
         hp.dma_free = std::max(hp.dma_free, t) +
                       static_cast<cycle_t>(std::ceil(payload / pcie_bytes_per_cycle_));
+        if (dcqcn_on_) q.rp.on_send(t, wire, dcqcn_);
         const uint32_t idx = pool_.alloc();
         packet& p = pool_[idx];
         p.id = next_packet_id_++;
@@ -181,6 +196,10 @@ bool hca_array::send_data(cycle_t t, uint32_t h) {
         hp.active.push_back(qp);
         return true;
     }
+    if (rate_wake > 0.0) {
+        schedule(std::max(t + 1, static_cast<cycle_t>(std::ceil(rate_wake))),
+                 event{EV_RATE_WAKE, 0, static_cast<uint16_t>(h), 0, 0, 0});
+    }
     return false;
 }
 
@@ -188,6 +207,7 @@ void hca_array::transmit(cycle_t t, uint32_t h, uint32_t pkt) {
     host_port& hp = ports_[h];
     packet& p = pool_[pkt];
     hp.tx[p.vl].on_send(p.blocks);
+    if (roce_ && !(pfc_ && pfc_->paused(h, p.vl))) pfc_ports::refill(hp.tx[p.vl]);
     hp.arb.commit(p.vl, p.wire_bytes);
     hp.tx_free = t + p.beats;
     hp.txfree_pending = true;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "cycle/bits.h"
+#include "cycle/ib_switch_eth.h"
 #include "cycle/invariant_error.h"
 
 namespace ndr::cycle {
@@ -60,6 +61,7 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool,
     stats_.out_blocks.assign(ports_, 0);
     stats_.out_busy_cycles.assign(ports_, 0);
     total_out_beats_.assign(ports_, 0);
+    if (c.fabric.technology == "roce") eth_init(c);
 }
 
 void ib_switch::connect(uint16_t port, link_peer peer, uint32_t peer_buffer_blocks) {
@@ -67,6 +69,7 @@ void ib_switch::connect(uint16_t port, link_peer peer, uint32_t peer_buffer_bloc
     for (uint32_t vl = 0; vl < vls_; ++vl) {
         out_tx_[port * vls_ + vl] = golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
     }
+    if (eth_) eth_connect(port, peer);
 }
 
 void ib_switch::set_window(cycle_t start, cycle_t end) {
@@ -77,6 +80,7 @@ void ib_switch::set_window(cycle_t start, cycle_t end) {
 }
 
 void ib_switch::start(cycle_t now) {
+    if (eth_) return;  // Ethernet has no credit refresh
     schedule(now + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});
 }
 
@@ -120,6 +124,9 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
             case EV_WIN_START: window_start(t); break;
             case EV_WIN_END: window_end(t); break;
             case EV_WAKE: break;
+            case EV_PFC:
+                eth_pfc_frame(t, e);
+                break;
             default: throw std::logic_error("ib_switch: unknown event kind");
         }
     }
@@ -248,12 +255,13 @@ void ib_switch::check_fctbs(cycle_t t, const event& e) {
 void ib_switch::on_header(cycle_t t, uint16_t in, uint32_t pkt) {
     packet& p = pool_[pkt];
     const bool to_an = an_ && (p.kind == PK_SHARP_UP || p.kind == PK_SHARP_DOWN);
-    const uint8_t out = to_an ? 0 : routes_.port(static_cast<uint16_t>(p.dst + 1U));
+    uint8_t out = to_an ? 0 : routes_.port(static_cast<uint16_t>(p.dst + 1U));
     if (!to_an && (out == golden::LFT_NO_ROUTE || out >= ports_)) {
         throw invariant_error(fmt::format(
             "cycle {}: switch input port {}: no LFT route for DLID {} (packet {})", t, in,
             p.dst + 1U, p.id));
     }
+    if (eth_) out = eth_route(p, out);
     p.out_port = out;
     p.out_vl = sl2vl_.vl(p.sl);
     p.hdr_in = t;
@@ -267,6 +275,7 @@ void ib_switch::on_header(cycle_t t, uint16_t in, uint32_t pkt) {
     }
     rx.on_receive(p.blocks);
     occ_[in * vls_ + p.vl].update(t, rx.occupied());
+    if (eth_) eth_pfc_check(t, in, p.vl);
     ++inside_;
     const cycle_t pipe = tm_.switch_cycles - 1U;
     p.in_port = static_cast<uint8_t>(in);
@@ -302,6 +311,7 @@ void ib_switch::on_eligible(cycle_t t, uint16_t in, uint32_t pkt) {
                  event{EV_SHARP_IN, p.vl, in, pkt, 0, 0});
         return;
     }
+    if (eth_) eth_enqueue(t, p);
     if (voq_) {
         const uint32_t q = voq_index(in, p.out_port, p.out_vl);
         const bool was_empty = queues_[q].empty();
@@ -326,6 +336,10 @@ void ib_switch::free_input_blocks(cycle_t t, uint32_t port, uint32_t vl, uint32_
     const uint32_t k = port * vls_ + vl;
     in_rx_[k].on_free(blocks);
     occ_[k].update(t, in_rx_[k].occupied());
+    if (eth_) {
+        eth_pfc_check(t, port, vl);
+        return;
+    }
     fc_.mark(k);
 }
 
@@ -388,6 +402,7 @@ void ib_switch::send_fc(cycle_t t) {
 
 void ib_switch::window_start(cycle_t t) {
     in_window_ = true;
+    if (eth_) eth_window_start(t);
     for (auto& o : occ_) o.reset(t);
     for (uint32_t vl = 0; vl < vls_; ++vl) {
         for_each_bit(stalled_[vl], [&](uint32_t o) { stall_since_[o * vls_ + vl] = t; });
@@ -411,6 +426,7 @@ void ib_switch::window_end(cycle_t t) {
         stats_.buffer[vl].max_blocks = mx;
         stats_.buffer[vl].mean_blocks = sum / ports_;
     }
+    if (eth_) eth_window_end(t);
     in_window_ = false;
 }
 

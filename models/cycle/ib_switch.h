@@ -22,6 +22,7 @@
 #include "cycle/link_tap.h"
 #include "cycle/occupancy_stat.h"
 #include "cycle/packet.h"
+#include "cycle/pfc.h"
 #include "cycle/sharp_an.h"
 #include "cycle/timing.h"
 #include "golden/credit_fc.h"
@@ -43,11 +44,19 @@ struct switch_stats {
     std::vector<uint64_t> out_busy_cycles;    ///< per output port
     uint64_t xbar_transfers = 0;
     uint64_t fc_packets = 0;
+    // fabric.technology = roce only (empty / zero otherwise); docs/roce.md.
+    std::vector<pfc_port_stats> pfc;         ///< [port * vls + priority]
+    std::vector<uint64_t> egress_max_bytes;  ///< per output: max bytes queued for it
+    std::vector<double> egress_mean_bytes;   ///< per output: time-weighted mean
+    uint64_t ecn_marked = 0;                 ///< packets marked CE
 };
+
+struct eth_state;  // RoCE: PFC, ECN, ECMP and egress queue accounting (ib_switch_eth.cpp)
 
 class ib_switch : public cycle_engine {
 public:
     ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, golden::lft routes);
+    ~ib_switch() override;
 
     /// Connects port p to a peer (an HCA/endpoint port or another switch's port) whose receive
     /// buffer holds peer_buffer_blocks per VL: the initial credit limit of every output VL.
@@ -79,6 +88,11 @@ public:
     uint32_t buffer_occupancy(uint16_t port, uint8_t vl) const {
         return in_rx_[port * vls_ + vl].occupied();
     }
+    /// RoCE (fabric.technology = roce): routes packets whose LFT port is in `up_ports` by the
+    /// ECMP hash of their 5-tuple over all of `up_ports` instead (switch-specific hash seed).
+    void set_ecmp(uint64_t up_ports, uint32_t seed);
+    /// RoCE: PFC thresholds of port p (nullptr for IB).
+    const pfc_ports* pfc() const;
 
 protected:
     void run_cycle(cycle_t t, const std::vector<event>& events) override;
@@ -125,6 +139,16 @@ private:
     void track_stalls(cycle_t t, const std::vector<uint64_t>& blocked_now);
     void window_start(cycle_t t);
     void window_end(cycle_t t);
+    // RoCE hooks (ib_switch_eth.cpp); called only when eth_ is set.
+    void eth_init(const cfg::config& c);
+    void eth_connect(uint16_t port, const link_peer& peer);
+    void eth_pfc_frame(cycle_t t, const event& e);
+    void eth_pfc_check(cycle_t t, uint32_t port, uint32_t vl);
+    uint8_t eth_route(const packet& p, uint8_t lft_port) const;
+    void eth_enqueue(cycle_t t, const packet& p);
+    void eth_dequeue(cycle_t t, packet& p, uint16_t out, golden::credit_sender& tx);
+    void eth_window_start(cycle_t t);
+    void eth_window_end(cycle_t t);
     // Queue helpers: VOQ index (in, out, out_vl) or FIFO index (in, in_vl).
     uint32_t voq_index(uint32_t in, uint32_t out, uint32_t vl) const {
         return (in * ports_ + out) * vls_ + vl;
@@ -189,6 +213,7 @@ private:
     std::vector<sharp_emit> emit_scratch_;
     std::deque<uint32_t> ingress_;  ///< cut-through: packets in the ingress pipeline, in order
     bool refresh_due_ = false;
+    std::unique_ptr<eth_state> eth_;  ///< RoCE only
 
     // Scratch for allocation (kept to avoid per-cycle allocation).
     std::vector<grant> grants_;

@@ -209,6 +209,7 @@ void ib_switch::commit(cycle_t t, const grant& g) {
             g.out, g.vl, n, tx.available()));
     }
     tx.on_send(n);
+    if (eth_) eth_dequeue(t, p, g.out, tx);
     out_arb_[g.out].commit(g.vl, p.wire_bytes);
     p.vl = g.vl;
     total_out_beats_[g.out] += beats;

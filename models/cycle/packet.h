@@ -20,6 +20,7 @@ enum packet_kind : uint8_t {
     PK_NAK,          ///< RC NAK (PSN sequence error)
     PK_SHARP_UP,     ///< SHARP aggregation packet towards the tree root (msg = tree, index = chunk)
     PK_SHARP_DOWN,   ///< SHARP result packet towards the hosts
+    PK_CNP,          ///< RoCE congestion notification packet (DCQCN), qp = the flow's QP
 };
 
 struct packet {
@@ -42,6 +43,7 @@ struct packet {
     uint8_t in_port = 0;      ///< switch input port it arrived on
     uint8_t kind = 0;         ///< HCA traffic: data, read request/response, ACK, NAK
     uint8_t opcode = 0;       ///< BTH opcode (golden/opcode.h)
+    uint8_t ecn_ce = 0;       ///< RoCE: IPv4 ECN Congestion Experienced (set by a switch)
     uint32_t psn = 0;         ///< BTH PSN (24 bits)
     uint32_t msg = 0;         ///< HCA message it belongs to
     uint32_t index = 0;       ///< packet index within the message

@@ -18,3 +18,5 @@ ndr_presets_py(presets_cli presets ${CMAKE_BINARY_DIR}/ndrsim ${NDR_PRESETS_OUT}
 ndr_presets_py(presets_compare compare ${CMAKE_BINARY_DIR}/ndrsim ${NDR_PRESETS_OUT}/compare)
 # `ndrsim validate --quick --out d`: exit 0, both files, a result for every scenario, <= 60 s.
 ndr_presets_py(presets_validate_quick validate ${CMAKE_BINARY_DIR}/ndrsim ${NDR_PRESETS_OUT}/validate)
+# `--preset roce-400g` on compare, run and traffic (docs/roce.md).
+ndr_presets_py(presets_roce roce ${CMAKE_BINARY_DIR}/ndrsim ${NDR_PRESETS_OUT}/roce)

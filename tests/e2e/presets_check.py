@@ -10,6 +10,11 @@
   presets_check.py compare  NDRSIM OUTDIR
       a generated trace on ndr, hdr, edr: exit 0, report.json per collective and total with one
       entry per preset, first preset's diff 0, CSV rows, large ring slower on hdr than on ndr.
+  presets_check.py roce     NDRSIM OUTDIR
+      `--preset roce-400g` end to end (docs/roce.md): compare against ndr (ring slower on RoCE:
+      larger frames, slower switch; SHARP falls back to a host algorithm), run report has the
+      RoCE sections and the fallback reason, an incast on `traffic` pauses without loss, and
+      `traffic --level tlm` is refused (exit 2).
   presets_check.py validate NDRSIM OUTDIR
       `validate --quick --out OUTDIR` exits 0 within 60 s; validation.md and validation.json
       exist; every scenario has a model value, an error and pass/fail, and is in the markdown.
@@ -63,7 +68,7 @@ def preset_keys(path):
 def check_presets(ndrsim, outdir, preset_dir):
     os.makedirs(outdir, exist_ok=True)
     lst = run([ndrsim, "config", "presets"], cwd="/").stdout
-    for name in ("ndr", "hdr", "xdr", "edr"):
+    for name in ("ndr", "hdr", "xdr", "edr", "roce-400g"):
         if not any(l.split()[:1] == [name] and len(l.split()) > 2 for l in lst.splitlines()):
             fail(f"config presets does not list {name} with a description:\n{lst}")
         show = run([ndrsim, "config", "show", "--preset", name], cwd="/").stdout
@@ -141,6 +146,44 @@ def check_compare(ndrsim, outdir):
         fail(f"CSV rows: {len(rows)}")
 
 
+def check_roce(ndrsim, outdir):
+    os.makedirs(outdir, exist_ok=True)
+    trace = os.path.join(outdir, "t.jsonl")
+    run([ndrsim, "gen", "collective", "--op", "allreduce", "--ranks", "8",
+         "--bytes", "1MiB", "--algo", "ring", "--algo", "sharp", "-o", trace])
+    run([ndrsim, "compare", trace, "--preset", "ndr", "--preset", "roce-400g",
+         "--out", os.path.join(outdir, "cmp")])
+    rep = json.load(open(os.path.join(outdir, "cmp", "report.json")))
+    ring, sharp = rep["collectives"][0]["per_preset"], rep["collectives"][1]["per_preset"]
+    if ring[0]["algo"] != "ring" or not ring[1]["time_ns"] > ring[0]["time_ns"]:
+        fail(f"1 MiB ring should be slower on roce-400g than on ndr: {ring}")
+    if sharp[0]["algo"] != "sharp" or sharp[1]["algo"] == "sharp":
+        fail(f"SHARP on ndr, a host algorithm on roce-400g expected: {sharp}")
+    run([ndrsim, "run", trace, "--preset", "roce-400g", "--out", os.path.join(outdir, "run")])
+    rep = json.load(open(os.path.join(outdir, "run", "report.json")))
+    if rep["config"]["fabric.technology"] != "roce":
+        fail("run --preset roce-400g: fabric.technology is not roce")
+    if "roce" not in rep["hca"] or any("roce" not in s for s in rep["switches"]):
+        fail("run report without the roce sections")
+    fb = [c.get("fallback", "") for c in rep["collectives"] if c["algo_requested"] == "sharp"]
+    if not fb or "roce" not in fb[0]:
+        fail(f"SHARP fallback reason missing: {fb}")
+    if rep["hca"]["retransmitted_packets"] != 0:
+        fail("retransmissions on a lossless RoCE fabric")
+    run([ndrsim, "traffic", "--preset", "roce-400g", "--set", "switch.ports=8",
+         "--set", "traffic.pattern=incast", "--set", "traffic.load=1",
+         "--set", "sim.warmup_cycles=1000", "--set", "sim.measure_cycles=20000",
+         "--out", os.path.join(outdir, "traffic")])
+    pt = json.load(open(os.path.join(outdir, "traffic", "report.json")))["points"][0]
+    if pt["packets"]["dropped"] != 0:
+        fail("incast under PFC dropped packets")
+    if pt["roce"]["pfc"]["pause_sent"] == 0 or pt["roce"]["endpoints_pfc"]["pause_received"] == 0:
+        fail(f"incast under PFC sent no PAUSE: {pt['roce']['pfc']}")
+    p = run([ndrsim, "traffic", "--preset", "roce-400g", "--level", "tlm"], expect=2)
+    if "cycle level only" not in p.stderr:
+        fail(f"--level tlm with roce: {p.stderr}")
+
+
 def check_validate(ndrsim, outdir):
     t0 = time.monotonic()
     run([ndrsim, "validate", "--quick", "--out", outdir])
@@ -182,6 +225,8 @@ def main():
         check_presets(ndrsim, outdir, sys.argv[4])
     elif mode == "compare":
         check_compare(ndrsim, outdir)
+    elif mode == "roce":
+        check_roce(ndrsim, outdir)
     elif mode == "validate":
         check_validate(ndrsim, outdir)
     else:

@@ -1,0 +1,27 @@
+// RoCE state of one ib_switch (fabric.technology = roce): PFC, ECN, ECMP, egress queue
+// accounting. Private to ib_switch*.cpp (ib_switch.h only forward-declares it).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "config/sim_config.h"
+#include "cycle/ecn_marker.h"
+#include "cycle/occupancy_stat.h"
+#include "cycle/pfc.h"
+
+namespace ndr::cycle {
+
+struct eth_state {
+    bool pfc_enabled = true;
+    pfc_ports pfc;
+    ecn_marker ecn;
+    uint64_t up_ports = 0;
+    uint32_t ecmp_seed = 0;
+    std::vector<uint64_t> egress_bytes;  ///< per output: bytes queued (VOQs) for it
+    std::vector<occupancy_stat> egress_occ;
+    uint64_t ecn_marked = 0;
+    cfg::ecn_config ecn_cfg;
+    uint64_t sim_seed = 1;
+};
+
+}  // namespace ndr::cycle
