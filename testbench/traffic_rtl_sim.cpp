@@ -75,6 +75,7 @@ traffic_outcome run_traffic_rtl(const cfg::config& c) {
     const core_geometry g = switch_core_bench::geometry();
     const traffic_mix mix(c, tm);
     check_fits(c, tm, mix, g);
+    out.tm.buffer_blocks = g.buf_blocks;  // the core's input buffer, not switch.buffer_per_vl
     const uint32_t ports = c.sw.ports;
     const uint32_t vls = c.sw.vls;
     const traffic_pattern pattern(c, ports);

@@ -67,6 +67,8 @@ public:
             o.received.assign(g.vls, 0);
         }
         abr_.assign(nq, 0);
+        occ_in_.assign(nq, 0);
+        occ_out_.assign(nq, 0);
         st_.out_beats.assign(g.ports, 0);
         st_.out_packets.assign(g.ports, 0);
         st_.vl_occ_sum.assign(g.vls, 0);
@@ -99,10 +101,10 @@ public:
         drive_sources();
         drive_outputs();
         m.eval();
+        check_credit_state();  // registers: the state after the previous cycles
         sample_inputs(owner);
         sample_outputs(owner);
         sample_fc();
-        check_credit_state();
         drain_sinks();
         edge();
         ++cycle_;
@@ -187,6 +189,7 @@ private:
         uint64_t sop_cycle = 0;
         uint64_t starve_until = 0;
         uint32_t cr_ptr = 0;
+        int src_q = -1;  ///< input * vls + VL of the packet arriving (-1: unknown id)
     };
 
     unsigned port_w() const {
@@ -294,6 +297,7 @@ private:
             const core_packet& k = *s.cur;
             if (s.beat == 0) {
                 abr_[p * g_.vls + k.vl] = golden::fc_add(abr_[p * g_.vls + k.vl], k.blocks);
+                occ_in_[p * g_.vls + k.vl] += k.blocks;
                 ++headers_in_;
                 if (owner.on_header_in) owner.on_header_in(cycle_, k);
             }
@@ -343,7 +347,12 @@ private:
                          "a packet within the advertised credits", e.what());
                 }
                 k.received[vl] += len;
+                // The input it came from (by its id), for the occupancy count.
+                const auto it = sent_.find(word);
+                k.src_q = it == sent_.end() ? -1 : static_cast<int>(it->second.src * g_.vls + vl);
             }
+            // A beat leaves the core in the cycle its input buffer frees it.
+            if (k.src_q >= 0) ++occ_out_[static_cast<std::size_t>(k.src_q)];
             k.words.push_back(word);
             if (!eop) continue;
             k.in_pkt = false;
@@ -413,9 +422,10 @@ private:
         }
     }
 
-    /// Credit invariants every cycle: occupancy within the buffer; no more credit advertised
-    /// than the buffer holds beyond the blocks received; the sender within its limit and at most
-    /// one packet ahead of what the sink received.
+    /// Credit invariants every cycle: occupancy = blocks in - beats out (a packet's blocks count
+    /// from its header; each beat is freed as it leaves) and within the buffer; no more credit
+    /// advertised than the buffer holds beyond the blocks received; the sender within its limit and
+    /// at most one packet ahead of what the sink received.
     void check_credit_state() {
         Model& m = *m_;
         const uint32_t adv_max = std::min(g_.buf_blocks, golden::FC_MAX_OUTSTANDING);
@@ -427,7 +437,13 @@ private:
                 const uint32_t avail =
                     golden::fc_sub(field(m.tx_fccl_o, q), field(m.tx_fctbs_o, q));
                 const uint32_t ahead = golden::fc_sub(field(m.tx_fctbs_o, q), out_[p].received[v]);
-                comparisons_ += 4;
+                comparisons_ += 5;
+                const uint64_t occ_want = occ_in_[q] - occ_out_[q];
+                if (occ != occ_want) {
+                    fail(static_cast<int>(p), static_cast<int>(v),
+                         "rx_occupied (blocks whose header came in - beats that went out)",
+                         std::to_string(occ_want), std::to_string(occ));
+                }
                 if (occ > g_.buf_blocks) {
                     fail(static_cast<int>(p), static_cast<int>(v), "rx_occupied",
                          fmt::format("<= {}", g_.buf_blocks), std::to_string(occ));
@@ -487,7 +503,9 @@ private:
     tb::rng rng_;
     std::vector<source> src_;
     std::vector<sink> out_;
-    std::vector<uint32_t> abr_;  ///< blocks whose header entered input p VL v, mod 4096
+    std::vector<uint32_t> abr_;      ///< blocks whose header entered input p VL v, mod 4096
+    std::vector<uint64_t> occ_in_;   ///< blocks whose header entered input p VL v
+    std::vector<uint64_t> occ_out_;  ///< beats from input p VL v that left the core
     std::unordered_map<uint64_t, core_packet> sent_;
     std::optional<mismatch> first_;
     core_stats st_;

@@ -18,9 +18,11 @@ namespace ndr::verify {
 /// name throws std::invalid_argument naming the known ones.
 check_result check_switch_core(const check_options& options);
 
-/// The same check for a given packet list only (every packet queued at cycle 0 at its source,
-/// sent in list order per (source, VL)); ids must be unique. Random back-pressure and
-/// starvation come from options.seed.
+/// The same check for a given packet list only: every packet queued at cycle 0 at its source
+/// and sent in list order per (source, VL); the check assigns ids, flow sequence numbers and the
+/// VL (SL mod VLs), the list gives src, dst, sl, blocks and wire_bytes. Random back-pressure and
+/// starvation come from options.seed. Throws std::invalid_argument for a packet that does not
+/// fit the core (port beyond it, 0 blocks, more blocks than the input buffer).
 check_result check_switch_core_packets(const std::vector<core_packet>& packets,
                                        const check_options& options);
 
