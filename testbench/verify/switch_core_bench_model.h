@@ -46,6 +46,10 @@ public:
         m_ = std::make_unique<Model>(ctx_.get(), "core");
         if (!p.wave_path.empty()) {
             if constexpr (has_fst_trace<Model>::value) {
+                // Verilator's FST writer does not report an unwritable path: probe it first.
+                if (!std::ofstream(p.wave_path, std::ios::binary)) {
+                    throw std::runtime_error("cannot write the waveform file " + p.wave_path);
+                }
                 fst_ = std::make_unique<VerilatedFstC>();
                 m_->trace(fst_.get(), 99);
                 fst_->open(p.wave_path.c_str());

@@ -15,7 +15,8 @@ namespace ndr::verify {
 
 /// The check of `ndrsim verify switch`. options.cycles bounds the stimulus (a bounded drain
 /// follows); options.fault selects a fault-injected build ("drop_credit"); an unknown fault
-/// name throws std::invalid_argument naming the known ones.
+/// name throws std::invalid_argument naming the known ones, an unwritable options.wave_path
+/// std::runtime_error.
 check_result check_switch_core(const check_options& options);
 
 /// The same check for a given packet list only: every packet queued at cycle 0 at its source

@@ -128,4 +128,7 @@ TEST_CASE("switch core: --wave writes an FST file, coverage is summarised", "[rt
     CHECK(r.coverage.points > 100);
     CHECK(r.coverage.hit > 0);
     CHECK(r.coverage.hit <= r.coverage.points);
+    // An unwritable path is an error, not a silently missing file.
+    o.wave_path = "/nonexistent_dir/x.fst";
+    CHECK_THROWS_AS(v::check_switch_core(o), std::runtime_error);
 }
