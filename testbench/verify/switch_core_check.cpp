@@ -55,7 +55,6 @@ public:
     }
 
     const core_geometry& geo() const { return geo_; }
-    uint8_t vl_of(uint8_t sl) const { return sl2vl_.vl(sl); }
 
     /// Queues a packet: VL from the SL, flow sequence per (src, dst, SL), a fresh id.
     void push(core_packet p) {
