@@ -14,6 +14,9 @@ if(TARGET ndr_verify_switch)
   ndr_e2e_rtl(traffic_rtl_saturation saturation ${CMAKE_BINARY_DIR}/ndrsim
     ${NDR_E2E_OUT}/rtl_sat 5 -- traffic --level rtl --ports 4 --pattern permutation --size 256
     --set traffic.arrivals=backlogged --warmup 2000 --cycles 20000 -j 1)
+  # Same seed, same report (except wall-clock fields); another seed differs.
+  ndr_e2e_py(traffic_rtl_determinism determinism ${CMAKE_BINARY_DIR}/ndrsim ${NDR_E2E_OUT}/rtl_det --
+    traffic --level rtl --ports 4 --load 0.4 --size 256 --warmup 500 --cycles 5000 -q -j 1)
   # More ports than the core was built with: one line naming switch.ports.
   ndr_e2e_py(err_rtl_ports error ${CMAKE_BINARY_DIR}/ndrsim "switch\\.ports" "4 ports" --
     traffic --level rtl --ports 8 -q)
