@@ -4,10 +4,13 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <stdexcept>
+#include <string>
 
 #include "switch_core_bench.h"
 #include "switch_core_check.h"
@@ -124,6 +127,20 @@ TEST_CASE("switch core: --wave writes an FST file, coverage is summarised", "[rt
     char first = 1;
     in.read(&first, 1);
     CHECK(first == 0);
+#ifdef NDR_FST2VCD
+    // GTKWave's own reader (fst2vcd) parses it: the core's ports are declared and values change.
+    const auto vcd = std::filesystem::temp_directory_path() / "ndr_switch_core_test.vcd";
+    const std::string cmd = std::string(NDR_FST2VCD) + " -f " + path.string() + " -o " +
+                            vcd.string() + " > /dev/null 2>&1";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    std::ifstream v(vcd);
+    const std::string text((std::istreambuf_iterator<char>(v)), std::istreambuf_iterator<char>());
+    CHECK(text.find("$enddefinitions") != std::string::npos);
+    CHECK(text.find(" out_valid_o ") != std::string::npos);
+    CHECK(text.find(" in_data_i ") != std::string::npos);
+    CHECK(text.find("#3999") != std::string::npos);  // 2000 cycles, two time steps each
+    std::filesystem::remove(vcd);
+#endif
     std::filesystem::remove(path);
     CHECK(r.coverage.points > 100);
     CHECK(r.coverage.hit > 0);
