@@ -12,6 +12,7 @@
 #include "cycle/timing.h"
 #include "point_runner.h"
 #include "traffic_report.h"
+#include "traffic_rtl_sim.h"
 #include "traffic_sim.h"
 #include "traffic_tlm_sim.h"
 
@@ -98,15 +99,18 @@ int run(const traffic_options& o) {
     } else {
         for (double l : parse_loads(o.load)) {
             cfg::config c = base;
-            cfg::set_value(c, "traffic.load", fmt::format("{}", l), cfg::config_source::flag("--load"));
+            cfg::set_value(c, "traffic.load", fmt::format("{}", l),
+                           cfg::config_source::flag("--load"));
             points.push_back(c);
         }
     }
     const unsigned jobs = o.jobs != 0 ? o.jobs : std::max(1U, std::thread::hardware_concurrency());
-    const bool tlm = o.level == "tlm";
-    auto results = run_points(points, jobs, [tlm](const cfg::config& c) {
-        nlohmann::json j = traffic_point_json(c, tlm ? run_traffic_tlm(c) : run_traffic(c));
-        if (tlm) j["sim"]["level"] = "tlm";  // cycle-level reports stay unchanged
+    const std::string level = o.level;
+    auto results = run_points(points, jobs, [level](const cfg::config& c) {
+        nlohmann::json j = traffic_point_json(c, level == "tlm"   ? run_traffic_tlm(c)
+                                                 : level == "rtl" ? run_traffic_rtl(c)
+                                                                  : run_traffic(c));
+        if (level != "cycle") j["sim"]["level"] = level;  // cycle-level reports stay unchanged
         j["sim"]["peak_rss_MiB"] = peak_rss_mib();
         return j;
     });
@@ -114,9 +118,13 @@ int run(const traffic_options& o) {
         rethrow_point_error(results[i], fmt::format("load {}: ", points[i].traffic.load));
     }
     if (!o.quiet) {
-        fmt::print("ndrsim traffic{}: {}-port switch, pattern {}, size {}, queueing {}, allocator {}\n",
-                   tlm ? " (TLM level)" : "", base.sw.ports, base.traffic.pattern, base.traffic.size, base.sw.queueing,
-                   base.sw.allocator);
+        fmt::print(
+            "ndrsim traffic{}: {}-port switch, pattern {}, size {}, queueing {}, allocator {}\n",
+            level == "tlm"   ? " (TLM level)"
+            : level == "rtl" ? " (RTL level)"
+                             : "",
+            base.sw.ports, base.traffic.pattern, base.traffic.size, base.sw.queueing,
+            base.sw.allocator);
         fmt::print("{}", traffic_table(results));
     }
     if (!o.out.empty()) {
@@ -139,7 +147,8 @@ void add_traffic_command(CLI::App& app, command_action& action) {
     cmd->add_option("--load", o->load,
                     "offered load, fraction of line rate: L, or FIRST:LAST:STEP for a curve");
     o->cfg.add_key_flag(*cmd, "--size", "traffic.size",
-                        "payload bytes: N or N@weight,M@weight (on the wire: padded to 4 B, plus 26 B of headers and CRCs)");
+                        "payload bytes: N or N@weight,M@weight (on the wire: padded to 4 B, plus "
+                        "26 B of headers and CRCs)");
     o->cfg.add_key_flag(*cmd, "--cycles", "sim.measure_cycles", "measurement window, cycles");
     cmd->add_option("--time", o->time, "measurement window as a time, e.g. 100us");
     o->cfg.add_key_flag(*cmd, "--warmup", "sim.warmup_cycles", "warm-up cycles");
@@ -148,9 +157,10 @@ void add_traffic_command(CLI::App& app, command_action& action) {
     o->cfg.add_key_flag(*cmd, "--allocator", "switch.allocator", "islip|rr");
     cmd->add_option("--out", o->out, "write DIR/report.json");
     cmd->add_option("--level", o->level,
-                    "model level: cycle (cycle-level switch) or tlm (TLM-2.0 switch and links, "
-                    "docs/fidelity_tlm.md)")
-        ->check(CLI::IsMember({"cycle", "tlm"}));
+                    "model level: cycle (cycle-level switch), tlm (TLM-2.0 switch and links, "
+                    "docs/fidelity_tlm.md) or rtl (the Verilated rtl/ib_switch_core, at most its "
+                    "built port count, rtl/README.md)")
+        ->check(CLI::IsMember({"cycle", "tlm", "rtl"}));
     cmd->add_option("-j,--jobs", o->jobs, "load points run in parallel (default: all cores)");
     cmd->add_flag("-q,--quiet", o->quiet, "no table on stdout");
     cmd->callback([o, &action] { action = [o] { return run(*o); }; });

@@ -24,6 +24,9 @@ if(TARGET ndr_verify)
   ndr_verify_py(verify_fault_vl_arb fault ${NDRSIM} vl_arb mis_rotate)
   ndr_verify_py(verify_fault_switch_alloc fault ${NDRSIM} switch_alloc freeze_ptr)
   ndr_verify_py(verify_fault_xbar fault ${NDRSIM} xbar stuck_bit)
+  ndr_verify_py(verify_fault_switch fault ${NDRSIM} switch drop_credit)
+  ndr_verify_py(verify_fault_sharp_alu_rounding fault ${NDRSIM} sharp_alu rounding)
+  ndr_verify_py(verify_fault_sharp_alu_latency fault ${NDRSIM} sharp_alu latency)
   # --wave writes an FST file.
   ndr_verify_py(verify_wave wave ${NDRSIM} ${NDR_VERIFY_OUT}/vl_arb.fst -- vl_arb --cycles 2000)
   # Bad input: one line, non-zero exit.
