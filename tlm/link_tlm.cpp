@@ -50,6 +50,18 @@ tlm::tlm_sync_enum link_tlm::tx_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase&
     const sc_core::sc_time ser = beat_ * static_cast<double>(e.beats);
     busy_until_ = start + ser;
     ++packets_;
+    if (lt_) {  // straight to the receiver, arrival annotated
+        tlm::tlm_phase p = tlm::BEGIN_REQ;
+        sc_core::sc_time at = d + latency_;
+        const tlm::tlm_sync_enum r = rx->nb_transport_fw(gp, p, at);
+        if (r != tlm::TLM_UPDATED || p != tlm::END_REQ) {
+            fail(std::make_exception_ptr(std::logic_error(
+                fmt::format("{}: receiver did not accept a packet at its header", name()))));
+        }
+        ph = tlm::END_REQ;
+        d += ser;
+        return tlm::TLM_UPDATED;
+    }
     gp.acquire();  // held while on the wire
     data_peq_.notify(gp, ph, d + latency_);
     ph = tlm::END_REQ;
@@ -86,6 +98,12 @@ tlm::tlm_sync_enum link_tlm::fc_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase&
                                    sc_core::sc_time& d) {
     if (ph != tlm::BEGIN_REQ) {
         throw std::logic_error(fmt::format("{}: unexpected phase on fc_in", name()));
+    }
+    if (lt_) {
+        tlm::tlm_phase p = ph;
+        sc_core::sc_time at = d + latency_;
+        fc_out->nb_transport_fw(gp, p, at);
+        return tlm::TLM_COMPLETED;
     }
     gp.acquire();
     fc_peq_.notify(gp, ph, d + latency_);
