@@ -50,7 +50,7 @@ sc_core::sc_time timed_device::offset() const {
 void timed_device::push(uint64_t at, timer t) {
     t.at = at;
     t.seq = seq_++;
-    const bool earliest = timers_.empty() || at < timers_.top().at;
+    const bool earliest = timers_.empty() || at < timers_.front_at();
     timers_.push(t);
     if (!earliest) return;
     if (quantum_ != 0) {
@@ -70,13 +70,10 @@ void timed_device::deliver(uint64_t at, timer t) { push(std::max(at, local_), t)
 void timed_device::wake() {
     guarded([&] {
         const uint64_t now = now_cycle();
-        while (!timers_.empty() && timers_.top().at <= now) {
-            const timer t = timers_.top();
-            timers_.pop();
-            on_timer(now, t);
-        }
+        timer t;
+        while (timers_.pop_due(now, t)) on_timer(now, t);
         request_eval();
-        if (!timers_.empty()) wake_ev_.notify(cycles(timers_.top().at - now));
+        if (!timers_.empty()) wake_ev_.notify(cycles(timers_.front_at() - now));
     });
 }
 
@@ -95,7 +92,7 @@ void timed_device::lt_loop() {
             sc_core::wait(lt_ev_);
             continue;
         }
-        const uint64_t first = std::max(timers_.top().at, sc_now);
+        const uint64_t first = std::max(timers_.front_at(), sc_now);
         const uint64_t window = first / quantum_ * quantum_;
         if (window > sc_now) {
             sc_core::wait(cycles(window - sc_now), lt_ev_);
@@ -103,13 +100,12 @@ void timed_device::lt_loop() {
         }
         const uint64_t end = (sc_now / quantum_ + 1) * quantum_;
         guarded([&] {
-            while (!timers_.empty() && timers_.top().at < end) {
-                const uint64_t t = std::max(timers_.top().at, local_);
+            while (!timers_.empty() && timers_.front_at() < end) {
+                const uint64_t t = std::max(timers_.front_at(), local_);
                 local_ = t;
                 eval_req_ = false;
-                while (!timers_.empty() && timers_.top().at <= t) {
-                    const timer x = timers_.top();
-                    timers_.pop();
+                timer x;
+                while (timers_.pop_due(t, x)) {
                     if (x.kind < DELIVERY) eval_req_ = true;
                     on_timer(t, x);
                 }

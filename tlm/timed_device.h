@@ -19,11 +19,12 @@
 #pragma once
 #include <cstdint>
 #include <exception>
-#include <queue>
 #include <vector>
 
 #include <systemc>
 #include <tlm>
+
+#include "timer_calendar.h"
 
 namespace ndr::tlmm {
 
@@ -92,11 +93,6 @@ protected:
     void fail(std::exception_ptr e);
 
 private:
-    struct later {
-        bool operator()(const timer& x, const timer& y) const {
-            return x.at != y.at ? x.at > y.at : x.seq > y.seq;
-        }
-    };
     void wake();
     void eval();
     void lt_loop();
@@ -105,7 +101,7 @@ private:
     uint64_t cycle_ps_;
     uint64_t res_ps_;
     run_status& status_;
-    std::priority_queue<timer, std::vector<timer>, later> timers_;
+    timer_calendar<timer> timers_;
     uint64_t seq_ = 0;
     sc_core::sc_event wake_ev_;
     sc_core::sc_event eval_ev_;

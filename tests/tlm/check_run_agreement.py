@@ -23,10 +23,11 @@ fat = ["--topology", "fat_tree", "--set", "switch.ports=8"]
 CASES = {
     "ring": (["--op", "allreduce", "--ranks", "8", "--bytes", "64KiB:16MiB:16", "--algo", "ring"], single),
     "tree": (["--op", "allreduce", "--ranks", "8", "--bytes", "8KiB:2MiB:16", "--algo", "tree"], single),
-    "sharp": (["--op", "allreduce", "--ranks", "8", "--bytes", "8B:4MiB:32", "--algo", "sharp"], single + ["--data"]),
+    "sharp": (["--op", "allreduce", "--ranks", "8", "--bytes", "8B:8MiB:32", "--algo", "sharp"], single),
     "fat_ring": (["--op", "allreduce", "--ranks", "16", "--bytes", "64KiB:4MiB:64", "--algo", "ring"], fat),
     "fat_sharp": (["--op", "allreduce", "--ranks", "16", "--bytes", "2KiB:2MiB:32", "--algo", "sharp"], fat),
     "verbs": ("traces/example_all_records.jsonl", single),
+    "verbs_read": ("tests/tlm/traces/verbs_read.jsonl", single),
 }
 gen, extra = CASES[case]
 os.makedirs(outdir, exist_ok=True)
