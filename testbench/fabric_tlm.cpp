@@ -19,9 +19,10 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive
                     ? golden::build_fat_tree(hosts, radix, c.fabric.levels)
                     : golden::build_single_switch(hosts, radix);
     } catch (const std::invalid_argument& e) {
-        throw cfg::config_error(cfg::config_source::merged(), "fabric.topology",
-                                fmt::format("cannot build {} for {} hosts with {}-port switches: {}",
-                                            c.fabric.topology, hosts, radix, e.what()));
+        throw cfg::config_error(
+            cfg::config_source::merged(), "fabric.topology",
+            fmt::format("cannot build {} for {} hosts with {}-port switches: {}", c.fabric.topology,
+                        hosts, radix, e.what()));
     }
     lfts_ = golden::compute_updown_lfts(topo_);
     const uint64_t prop = c.link.propagation_per_m.ps;
@@ -33,12 +34,13 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive
                               cable_cycles(c.fabric.tier2_cable_length.mm)};
     hcas_ = std::make_unique<tlmm::hca_tlm>("hcas", c, tm_, hosts, status_);
     for (std::size_t s = 0; s < topo_.switches.size(); ++s) {
-        switches_.push_back(std::make_unique<tlmm::ib_switch_tlm>(
-            fmt::format("sw{}", s).c_str(), c, tm_, lfts_[s], status_));
+        switches_.push_back(std::make_unique<tlmm::ib_switch_tlm>(fmt::format("sw{}", s).c_str(), c,
+                                                                  tm_, lfts_[s], status_));
     }
     std::vector<std::vector<bool>> used(switches_.size(), std::vector<bool>(radix, false));
     const auto wire = [&](const std::string& name, uint32_t lat) -> tlmm::link_tlm& {
-        wires_.push_back(std::make_unique<tlmm::link_tlm>(name.c_str(), lat, tm_.cycle_ps, status_));
+        wires_.push_back(
+            std::make_unique<tlmm::link_tlm>(name.c_str(), lat, tm_.cycle_ps, status_));
         return *wires_.back();
     };
     for (const golden::topo_link& l : topo_.links) {
@@ -59,8 +61,8 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive
             down.fc_out.bind(*b.fc_in[l.b_port]);
             h.set_peer_buffer(l.a, tm_.buffer_blocks);
             b.set_peer_buffer(l.b_port, tm_.ep_buffer_blocks);
-            links_.push_back({fmt::format("host{}->sw{}.p{}", l.a, l.b, l.b_port), l.tier, true,
-                              l.a, 0});
+            links_.push_back(
+                {fmt::format("host{}->sw{}.p{}", l.a, l.b, l.b_port), l.tier, true, l.a, 0});
             links_.push_back({fmt::format("sw{}.p{}->host{}", l.b, l.b_port, l.a), l.tier, false,
                               l.b, l.b_port});
         } else {
@@ -102,10 +104,10 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive
     if (c.sim.tlm_mode == "lt") {
         // Temporal decoupling: the quantum defaults to the shortest link latency, which keeps
         // the results identical to AT (nothing arrives inside a quantum already run).
-        quantum_ = c.sim.tlm_quantum.ps == 0
-                       ? shortest
-                       : std::max<uint64_t>(1, cycle::ps_to_cycles(c.sim.tlm_quantum.ps,
-                                                                   tm_.cycle_ps, 1));
+        quantum_ =
+            c.sim.tlm_quantum.ps == 0
+                ? shortest
+                : std::max<uint64_t>(1, cycle::ps_to_cycles(c.sim.tlm_quantum.ps, tm_.cycle_ps, 1));
         tlm::tlm_global_quantum::instance().set(hcas_->cycles(quantum_));
         hcas_->set_loosely_timed(quantum_);
         for (auto& sw : switches_) sw->set_loosely_timed(quantum_);

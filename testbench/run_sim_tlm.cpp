@@ -57,9 +57,9 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     uint64_t now = 0;
     while (!rp.done()) {
         if (now >= limit) {
-            throw std::runtime_error(fmt::format(
-                "the trace did not finish within sim.run_time_limit ({} cycles): {}", limit,
-                rp.pending_summary()));
+            throw std::runtime_error(
+                fmt::format("the trace did not finish within sim.run_time_limit ({} cycles): {}",
+                            limit, rp.pending_summary()));
         }
         now += sample;
         run_until(now);
@@ -95,8 +95,8 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     for (const sharp_tree& st : sharp.trees()) out.sharp_trees.push_back(st.describe());
     for (std::size_t s = 0; s < f.switches().size(); ++s) {
         if (const cycle::sharp_an* an = f.switches()[s]->sharp()) {
-            out.sharp_nodes.push_back({static_cast<uint32_t>(s), f.topology().switches[s].level,
-                                       an->stats()});
+            out.sharp_nodes.push_back(
+                {static_cast<uint32_t>(s), f.topology().switches[s].level, an->stats()});
         }
     }
     return out;

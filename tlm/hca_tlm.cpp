@@ -50,7 +50,17 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const cycle
         host_port hp{std::vector<golden::credit_sender>(vls_, golden::credit_sender(0)),
                      std::vector<golden::credit_receiver>(
                          vls_, golden::credit_receiver(tm.ep_buffer_blocks)),
-                     golden::vl_arbiter(table), 0, 0, 0, false, false, false, 0, {}, {}, {}};
+                     golden::vl_arbiter(table),
+                     0,
+                     0,
+                     0,
+                     false,
+                     false,
+                     false,
+                     0,
+                     {},
+                     {},
+                     {}};
         ports_.push_back(std::move(hp));
         const int id = static_cast<int>(h);
         tx.push_back(std::make_unique<initiator_socket>(fmt::format("tx_{}", h).c_str()));
@@ -103,8 +113,8 @@ void hca_tlm::retire_if_done(uint32_t m) {
     if (msgs_[m].delivered && msgs_[m].acked) free_msgs_.push_back(m);
 }
 
-void hca_tlm::post(cycle::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst,
-                   uint64_t bytes, uint64_t tag) {
+void hca_tlm::post(cycle::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
+                   uint64_t tag) {
     if (src >= hosts_ || dst >= hosts_ || src == dst) {
         throw std::invalid_argument(
             fmt::format("hca_tlm: cannot post from host {} to host {}", src, dst));
@@ -137,8 +147,7 @@ void hca_tlm::sharp_send(cycle::cycle_t now, uint32_t h, uint32_t tree, uint32_t
     p.index = chunk;
     p.psn = root_host;
     p.qp = data;
-    schedule(now + tx_cycles_,
-             timer{0, 0, T_SHARP_READY, 0, static_cast<uint16_t>(h), 0, 0, &gp});
+    schedule(now + tx_cycles_, timer{0, 0, T_SHARP_READY, 0, static_cast<uint16_t>(h), 0, 0, &gp});
 }
 
 void hca_tlm::set_timer(cycle::cycle_t at, uint64_t token) {
@@ -228,7 +237,9 @@ void hca_tlm::on_timer(uint64_t now, const timer& t) {
             ports_[t.port].txfree_pending = false;
             mark_tx(t.port);
             break;
-        case T_TAIL: on_tail(now, t.port, *t.gp); break;
+        case T_TAIL:
+            on_tail(now, t.port, *t.gp);
+            break;
         case T_PLACED: {
             message& m = msgs_[t.a];
             ++stats_.messages_delivered;
@@ -258,7 +269,9 @@ void hca_tlm::on_timer(uint64_t now, const timer& t) {
             if (host_ != nullptr) host_->on_sharp_result(now, t.port, tree, chunk, data);
             break;
         }
-        case T_FC_FLUSH: fc_.on_flush(t.a); break;
+        case T_FC_FLUSH:
+            fc_.on_flush(t.a);
+            break;
         case T_RXFREE:
             ports_[t.port].rx[t.vl].on_free(t.a);
             fc_.mark(t.port * vls_ + t.vl);
@@ -267,8 +280,11 @@ void hca_tlm::on_timer(uint64_t now, const timer& t) {
             accept(now, t.port, *t.gp);
             t.gp->release();  // the delivery's reference
             break;
-        case T_FC_ARRIVE: apply_fc(t.port, t.vl, t.a); break;
-        default: throw std::logic_error("hca_tlm: unknown timer");
+        case T_FC_ARRIVE:
+            apply_fc(t.port, t.vl, t.a);
+            break;
+        default:
+            throw std::logic_error("hca_tlm: unknown timer");
     }
 }
 

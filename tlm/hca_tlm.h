@@ -60,8 +60,8 @@ public:
 
     void post(cycle::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
               uint64_t tag) override;
-    void sharp_send(cycle::cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk,
-                    uint32_t bytes, uint32_t root_host, uint32_t data) override;
+    void sharp_send(cycle::cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t bytes,
+                    uint32_t root_host, uint32_t data) override;
     void set_timer(cycle::cycle_t at, uint64_t token) override;
     uint32_t hosts() const override { return hosts_; }
     const cycle::hca_stats& stats() const { return stats_; }
@@ -71,9 +71,19 @@ protected:
     void evaluate(uint64_t now) override;
 
 private:
-    enum : uint8_t { T_MSG_READY = 1, T_TXFREE, T_TAIL, T_PLACED, T_TIMER, T_FC_FLUSH,
-                     T_RXFREE, T_SHARP_READY, T_SHARP_PLACED, T_ARRIVE = DELIVERY,
-                     T_FC_ARRIVE };
+    enum : uint8_t {
+        T_MSG_READY = 1,
+        T_TXFREE,
+        T_TAIL,
+        T_PLACED,
+        T_TIMER,
+        T_FC_FLUSH,
+        T_RXFREE,
+        T_SHARP_READY,
+        T_SHARP_PLACED,
+        T_ARRIVE = DELIVERY,
+        T_FC_ARRIVE
+    };
 
     struct message {
         cycle::verb v = cycle::verb::rdma_write;
@@ -92,7 +102,7 @@ private:
     struct queue_pair {
         uint32_t src = 0;
         uint32_t dst = 0;
-        std::deque<uint32_t> messages;    ///< not yet fully transmitted, in order
+        std::deque<uint32_t> messages;  ///< not yet fully transmitted, in order
         uint32_t next_index = 0;
         uint32_t next_psn = 0;            ///< next PSN to send
         uint32_t acked_psn = 0;           ///< every PSN below is acknowledged

@@ -25,8 +25,8 @@ void hca_tlm::on_tail(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
     }
     const bool sharp = p.kind == cycle::PK_SHARP_DOWN;
     if (!sharp && p.dst != h) {
-        throw invariant_error(fmt::format("cycle {}: packet {} for host {} arrived at host {}", t,
-                                          p.id, p.dst, h));
+        throw invariant_error(
+            fmt::format("cycle {}: packet {} for host {} arrived at host {}", t, p.id, p.dst, h));
     }
     if (sharp) {  // SHARP result: placed after the receive pipeline; keep the payload till then
         gp.acquire();

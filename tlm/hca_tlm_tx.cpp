@@ -29,7 +29,8 @@ uint8_t hca_tlm::data_opcode(const message& m, uint32_t index) const {
         return last ? golden::RC_RDMA_READ_RESPONSE_LAST : golden::RC_RDMA_READ_RESPONSE_MIDDLE;
     }
     switch (m.v) {
-        case verb::rdma_read: return golden::RC_RDMA_READ_REQUEST;
+        case verb::rdma_read:
+            return golden::RC_RDMA_READ_REQUEST;
         case verb::send:
             if (first && last) return golden::RC_SEND_ONLY;
             if (first) return golden::RC_SEND_FIRST;
@@ -155,7 +156,7 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
                       static_cast<uint64_t>(std::ceil(payload / pcie_bytes_per_cycle_));
         tlm::tlm_generic_payload& gp = new_packet(t, h, q.dst, vl_, payload, wire);
         ib_extension& p = ib_of(gp);
-        p.kind = msg.read_response            ? cycle::PK_READ_RESP
+        p.kind = msg.read_response          ? cycle::PK_READ_RESP
                  : msg.v == verb::rdma_read ? cycle::PK_READ_REQ
                                             : cycle::PK_DATA;
         p.opcode = opcode;

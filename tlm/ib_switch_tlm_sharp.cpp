@@ -9,12 +9,11 @@
 
 namespace ndr::tlmm {
 
-cycle::sharp_an& ib_switch_tlm::enable_sharp(uint32_t osts, uint32_t ost_bytes,
-                                             uint32_t alu_cycles,
+cycle::sharp_an& ib_switch_tlm::enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
                                              cycle::sharp_payloads* payloads, uint8_t sharp_vl) {
     if (sharp_vl >= vls_) {
-        throw std::invalid_argument(fmt::format("sharp.vl {} is not a data VL (switch.vls {})",
-                                                sharp_vl, vls_));
+        throw std::invalid_argument(
+            fmt::format("sharp.vl {} is not a data VL (switch.vls {})", sharp_vl, vls_));
     }
     an_ = std::make_unique<sharp_an_tlm>(ports_, osts, ost_bytes, alu_cycles, payloads, sharp_vl,
                                          tm_);

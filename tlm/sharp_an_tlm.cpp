@@ -5,17 +5,16 @@
 
 namespace ndr::tlmm {
 
-sharp_an_tlm::sharp_an_tlm(uint32_t ports, uint32_t osts, uint32_t ost_bytes,
-                           uint32_t alu_cycles, cycle::sharp_payloads* payloads, uint8_t vl,
-                           const cycle::timing& tm)
+sharp_an_tlm::sharp_an_tlm(uint32_t ports, uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
+                           cycle::sharp_payloads* payloads, uint8_t vl, const cycle::timing& tm)
     : node_(osts, ost_bytes, alu_cycles, payloads), vl_(vl), tm_(tm), queues_(ports) {}
 
-const std::vector<std::pair<uint64_t, uint32_t>>& sharp_an_tlm::on_packet(
-    uint64_t t, uint16_t in, const ib_extension& p) {
+const std::vector<std::pair<uint64_t, uint32_t>>& sharp_an_tlm::on_packet(uint64_t t, uint16_t in,
+                                                                          const ib_extension& p) {
     scratch_.clear();
     due_.clear();
-    node_.on_packet(t, in, p.kind == cycle::PK_SHARP_DOWN, p.msg, p.index, p.payload_bytes,
-                    p.psn, p.qp, p.beats, scratch_);
+    node_.on_packet(t, in, p.kind == cycle::PK_SHARP_DOWN, p.msg, p.index, p.payload_bytes, p.psn,
+                    p.qp, p.beats, scratch_);
     for (const cycle::sharp_emit& em : scratch_) {
         uint32_t slot;
         if (!free_emits_.empty()) {

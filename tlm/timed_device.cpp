@@ -61,11 +61,14 @@ void timed_device::push(uint64_t at, timer t) {
 }
 
 void timed_device::schedule(uint64_t at, timer t) {
-    if (at <= now_cycle()) throw std::logic_error(std::string(name()) + ": timer not in the future");
+    if (at <= now_cycle())
+        throw std::logic_error(std::string(name()) + ": timer not in the future");
     push(at, t);
 }
 
-void timed_device::deliver(uint64_t at, timer t) { push(std::max(at, local_), t); }
+void timed_device::deliver(uint64_t at, timer t) {
+    push(std::max(at, local_), t);
+}
 
 void timed_device::wake() {
     guarded([&] {

@@ -23,8 +23,8 @@ public:
                       uint64_t tag) = 0;
     /// Queues a SHARP aggregation packet (chunk `chunk` of tree `tree`, `bytes` of payload)
     /// from host h to its leaf switch's aggregation node, after hca.tx_latency.
-    virtual void sharp_send(cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk,
-                            uint32_t bytes, uint32_t root_host, uint32_t data) = 0;
+    virtual void sharp_send(cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t bytes,
+                            uint32_t root_host, uint32_t data) = 0;
     /// Calls host->on_timer(token) at cycle `at` (> the current cycle).
     virtual void set_timer(cycle_t at, uint64_t token) = 0;
     virtual uint32_t hosts() const = 0;
