@@ -55,6 +55,7 @@ private:
     void data_arrive(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph);
     void fc_arrive(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph);
     void fail(std::exception_ptr e);
+    void no_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d);
 
     sc_core::sc_time latency_;
     sc_core::sc_time beat_;
