@@ -26,7 +26,7 @@ uint64_t make_tag(uint32_t run, uint32_t xfer) { return (uint64_t{run} << 32) | 
 
 }  // namespace
 
-replay::replay(const cfg::config& c, const trace::trace& tr, cycle::hca_array& hcas,
+replay::replay(const cfg::config& c, const trace::trace& tr, cycle::hca_iface& hcas,
                sharp_manager* sharp)
     : cfg_(c), sharp_(sharp), tr_(tr), hcas_(hcas), cycle_ps_(cycle::derive_timing(c).cycle_ps) {
     const std::size_t n = tr.records.size();

@@ -49,7 +49,7 @@ struct rank_slice {
 class replay : public cycle::hca_host {
 public:
     /// rank r runs on host r.
-    replay(const cfg::config& c, const trace::trace& tr, cycle::hca_array& hcas,
+    replay(const cfg::config& c, const trace::trace& tr, cycle::hca_iface& hcas,
            sharp_manager* sharp = nullptr);
     /// Issues every record that is ready at cycle 0.
     void start();
@@ -134,7 +134,7 @@ private:
     std::map<uint64_t, uint32_t> sharp_job_of_;           ///< (tree << 32 | chunk_base) -> job
     std::map<uint32_t, uint32_t> sharp_chunks_used_;      ///< tree -> next chunk id
     const trace::trace& tr_;
-    cycle::hca_array& hcas_;
+    cycle::hca_iface& hcas_;
     uint64_t cycle_ps_;
     std::vector<record_state> recs_;
     std::vector<uint32_t> inst_of_record_;       ///< record -> collective instance (or none)

@@ -15,19 +15,28 @@ std::string sharp_tree::describe() const {
 }
 
 sharp_manager::sharp_manager(const cfg::config& c, fabric& f)
-    : cfg_(c), f_(f), trees_on_switch_(f.switches().size(), 0) {
+    : sharp_manager(c, f.topology(), f.timing().cycle_ps,
+                    [&f](uint32_t sw, uint32_t osts, uint32_t ost_bytes, uint32_t alu,
+                         cycle::sharp_payloads* p, uint8_t vl) -> cycle::sharp_an& {
+                        return f.switches()[sw]->enable_sharp(osts, ost_bytes, alu, p, vl);
+                    }) {}
+
+sharp_manager::sharp_manager(const cfg::config& c, const golden::topology& topo,
+                             uint64_t cycle_ps, const enable_fn& enable)
+    : cfg_(c), topo_(topo), nodes_(topo.switches.size(), nullptr),
+      trees_on_switch_(topo.switches.size(), 0) {
     trees_per_node_ = std::max<uint32_t>(1, c.sharp.osts / c.sharp.osts_per_tree);
     if (c.sharp.vl >= c.sw.vls) return;  // no SHARP VL: every sharp collective falls back
     if (c.fabric.technology == "roce") return;  // Ethernet switches: no aggregation nodes
-    const uint32_t alu = cycle::ps_to_cycles(c.sharp.alu_latency.ps, f.timing().cycle_ps, 0);
-    for (auto& sw : f.switches()) {
-        sw->enable_sharp(c.sharp.osts, static_cast<uint32_t>(c.sharp.ost_bytes.count), alu,
-                         &payloads_, static_cast<uint8_t>(c.sharp.vl));
+    const uint32_t alu = cycle::ps_to_cycles(c.sharp.alu_latency.ps, cycle_ps, 0);
+    for (uint32_t s = 0; s < nodes_.size(); ++s) {
+        nodes_[s] = &enable(s, c.sharp.osts, static_cast<uint32_t>(c.sharp.ost_bytes.count), alu,
+                            &payloads_, static_cast<uint8_t>(c.sharp.vl));
     }
 }
 
 void sharp_manager::set_reduction(uint32_t tree, golden::red_op op, golden::red_type type) {
-    for (uint32_t s : trees_[tree].switches) f_.switches()[s]->sharp()->set_reduction(tree, op, type);
+    for (uint32_t s : trees_[tree].switches) nodes_[s]->set_reduction(tree, op, type);
 }
 
 const sharp_tree* sharp_manager::tree_for(uint32_t comm, const std::vector<uint32_t>& hosts,
@@ -48,7 +57,7 @@ const sharp_tree* sharp_manager::tree_for(uint32_t comm, const std::vector<uint3
                           cfg_.sharp.max_trees);
         return nullptr;
     }
-    const golden::topology& topo = f_.topology();
+    const golden::topology& topo = topo_;
     sharp_tree tree;
     tree.id = static_cast<uint32_t>(trees_.size());
     // Leaves and their host children, in port order.
@@ -134,7 +143,7 @@ const sharp_tree* sharp_manager::tree_for(uint32_t comm, const std::vector<uint3
     for (auto& [s, n] : nodes) {
         ++trees_on_switch_[s];
         tree.switches.push_back(s);
-        f_.switches()[s]->sharp()->add_tree(std::move(n));
+        nodes_[s]->add_tree(std::move(n));
     }
     tree.levels = level + 1;
     tree.root_switch = *level_nodes.begin();

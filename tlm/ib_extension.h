@@ -24,6 +24,15 @@ struct ib_extension : tlm::tlm_extension<ib_extension> {
     uint8_t sl = 0;            ///< service level, end to end
     uint8_t vl = 0;            ///< VL on the link the packet is currently on
     bool tagged = false;       ///< created inside the measurement window
+    /// Transport fields of `ndrsim run` (HCA and SHARP packets; 0 for synthetic traffic).
+    /// kind: cycle::packet_kind (PK_DATA, PK_ACK, PK_SHARP_UP, ...). For SHARP packets, as in
+    /// the cycle model: msg = tree, index = chunk, psn = root host, qp = payload slot.
+    uint8_t kind = 0;
+    uint8_t opcode = 0;        ///< BTH opcode (golden/opcode.h)
+    uint32_t qp = 0;           ///< sending QP (data) or acknowledged QP (ACK/NAK)
+    uint32_t psn = 0;
+    uint32_t msg = 0;          ///< message index at the sending HCA
+    uint32_t index = 0;        ///< packet index within its message
     struct hop_state {
         uint64_t hdr_in = 0;   ///< cycle the header arrived at this device
         uint8_t in_port = 0;

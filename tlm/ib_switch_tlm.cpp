@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cycle/invariant_error.h"
+#include "cycle/packet.h"
 
 namespace ndr::tlmm {
 
@@ -64,16 +65,19 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
     stats_.credit_stall_cycles.assign(vls_, 0);
     stats_.out_blocks.assign(ports_, 0);
     stats_.out_busy_cycles.assign(ports_, 0);
+    total_out_beats_.assign(ports_, 0);
     for (uint32_t p = 0; p < ports_; ++p) {
         const int id = static_cast<int>(p);
         in.push_back(std::make_unique<target_socket>(fmt::format("in_{}", p).c_str()));
         in.back()->register_nb_transport_fw(this, &ib_switch_tlm::in_fw, id);
+        in.back()->register_b_transport(this, &ib_switch_tlm::no_b_transport, id);
         fc_out.push_back(std::make_unique<initiator_socket>(fmt::format("fc_out_{}", p).c_str()));
         fc_out.back()->register_nb_transport_bw(this, &ib_switch_tlm::fc_out_bw, id);
         out.push_back(std::make_unique<initiator_socket>(fmt::format("out_{}", p).c_str()));
         out.back()->register_nb_transport_bw(this, &ib_switch_tlm::out_bw, id);
         fc_in.push_back(std::make_unique<target_socket>(fmt::format("fc_in_{}", p).c_str()));
         fc_in.back()->register_nb_transport_fw(this, &ib_switch_tlm::fc_in_fw, id);
+        fc_in.back()->register_b_transport(this, &ib_switch_tlm::no_b_transport, id);
     }
 }
 
@@ -95,56 +99,76 @@ void ib_switch_tlm::set_window(uint64_t start, uint64_t end) {
 }
 
 tlm::tlm_sync_enum ib_switch_tlm::in_fw(int port, tlm::tlm_generic_payload& gp,
-                                        tlm::tlm_phase& ph, sc_core::sc_time&) {
+                                        tlm::tlm_phase& ph, sc_core::sc_time& d) {
     if (ph != tlm::BEGIN_REQ) throw std::logic_error("ib_switch_tlm: unexpected phase on in");
-    guarded([&] {
-        const uint64_t t = now_cycle();
-        const auto i = static_cast<uint32_t>(port);
-        ib_extension& e = ib_of(gp);
-        const uint8_t o = routes_.port(static_cast<uint16_t>(e.dst + 1U));
-        if (o == golden::LFT_NO_ROUTE || o >= ports_) {
-            throw cycle::invariant_error(fmt::format(
-                "cycle {}: switch input port {}: no LFT route for DLID {} (packet {})", t, i,
-                e.dst + 1U, e.id));
-        }
-        golden::credit_receiver& rx = in_rx_[i * vls_ + e.vl];
-        if (rx.free_blocks() < e.blocks) {
-            throw cycle::invariant_error(fmt::format(
-                "cycle {}: switch input port {} VL {}: buffer over capacity: packet {} needs {} "
-                "blocks, {} of {} free (the sender ignored credits)",
-                t, i, e.vl, e.id, e.blocks, rx.free_blocks(), rx.capacity()));
-        }
-        rx.on_receive(e.blocks);
-        occ_[i * vls_ + e.vl].update(t, rx.occupied());
-        ++inside_;
-        e.hop = ib_extension::hop_state{t, static_cast<uint8_t>(i), o, sl2vl_.vl(e.sl)};
-        gp.acquire();  // upstream hop: released after the crossbar read it out
-        gp.acquire();  // downstream hop: released when the next device is done with it
-        if (e.id == drop_id_) {
-            schedule(t + 1, timer{0, 0, T_DROP, e.vl, static_cast<uint16_t>(i), 0, 0, &gp});
-            return;
-        }
-        const uint64_t pipe = tm_.switch_cycles - 1U;
-        const uint64_t elig = cut_through_ ? t + pipe : t + (e.beats - 1U) + pipe;
-        schedule(elig, timer{0, 0, T_ELIG, 0, static_cast<uint16_t>(i), 0, 0, &gp});
-    });
+    if (loosely_timed()) {  // the header arrives at SystemC time + d: a calendar entry
+        gp.acquire();
+        deliver(arrival_cycle(d),
+                timer{0, 0, T_ARRIVE, 0, static_cast<uint16_t>(port), 0, 0, &gp});
+    } else {
+        guarded([&] { accept(now_cycle(), static_cast<uint32_t>(port), gp); });
+    }
     ph = tlm::END_REQ;  // accepted into the input buffer at once (credits guarantee space)
     return tlm::TLM_UPDATED;
 }
 
+void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp) {
+    ib_extension& e = ib_of(gp);
+    const bool to_an =
+        an_ && (e.kind == cycle::PK_SHARP_UP || e.kind == cycle::PK_SHARP_DOWN);
+    const uint8_t o = to_an ? 0 : routes_.port(static_cast<uint16_t>(e.dst + 1U));
+    if (!to_an && (o == golden::LFT_NO_ROUTE || o >= ports_)) {
+        throw cycle::invariant_error(fmt::format(
+            "cycle {}: switch input port {}: no LFT route for DLID {} (packet {})", t, i,
+            e.dst + 1U, e.id));
+    }
+    golden::credit_receiver& rx = in_rx_[i * vls_ + e.vl];
+    if (rx.free_blocks() < e.blocks) {
+        throw cycle::invariant_error(fmt::format(
+            "cycle {}: switch input port {} VL {}: buffer over capacity: packet {} needs {} "
+            "blocks, {} of {} free (the sender ignored credits)",
+            t, i, e.vl, e.id, e.blocks, rx.free_blocks(), rx.capacity()));
+    }
+    rx.on_receive(e.blocks);
+    occ_[i * vls_ + e.vl].update(t, rx.occupied());
+    ++inside_;
+    e.hop = ib_extension::hop_state{t, static_cast<uint8_t>(i), o, sl2vl_.vl(e.sl)};
+    gp.acquire();  // upstream hop: released after the crossbar read it out
+    gp.acquire();  // downstream hop: released when the next device is done with it
+    if (e.id == drop_id_) {
+        schedule(t + 1, timer{0, 0, T_DROP, e.vl, static_cast<uint16_t>(i), 0, 0, &gp});
+        return;
+    }
+    const uint64_t pipe = tm_.switch_cycles - 1U;
+    const uint64_t elig = cut_through_ ? t + pipe : t + (e.beats - 1U) + pipe;
+    if (to_an) {  // to the aggregation node once the whole packet is in (cycle model)
+        schedule(std::max(elig + 1, t + e.beats),
+                 timer{0, 0, T_SHARP_IN, e.vl, static_cast<uint16_t>(i), 0, 0, &gp});
+        return;
+    }
+    schedule(elig, timer{0, 0, T_ELIG, 0, static_cast<uint16_t>(i), 0, 0, &gp});
+}
+
 tlm::tlm_sync_enum ib_switch_tlm::fc_in_fw(int port, tlm::tlm_generic_payload& gp,
-                                           tlm::tlm_phase&, sc_core::sc_time&) {
-    guarded([&] {
-        const fc_extension& f = fc_of(gp);
-        try {
-            out_tx_[static_cast<uint32_t>(port) * vls_ + f.vl].on_fccl(f.fccl);
-        } catch (const std::logic_error& err) {
-            throw cycle::invariant_error(fmt::format("cycle {}: switch output port {} VL {}: {}",
-                                                    now_cycle(), port, f.vl, err.what()));
-        }
-        request_eval();
-    });
+                                           tlm::tlm_phase&, sc_core::sc_time& d) {
+    const fc_extension& f = fc_of(gp);
+    if (loosely_timed()) {
+        deliver(arrival_cycle(d),
+                timer{0, 0, T_FC_ARRIVE, f.vl, static_cast<uint16_t>(port), 0, f.fccl, nullptr});
+    } else {
+        guarded([&] { apply_fc(static_cast<uint32_t>(port), f.vl, f.fccl); });
+    }
     return tlm::TLM_COMPLETED;
+}
+
+void ib_switch_tlm::apply_fc(uint32_t port, uint8_t vl, uint32_t fccl) {
+    try {
+        out_tx_[port * vls_ + vl].on_fccl(fccl);
+    } catch (const std::logic_error& err) {
+        throw cycle::invariant_error(fmt::format("cycle {}: switch output port {} VL {}: {}",
+                                                now_cycle(), port, vl, err.what()));
+    }
+    request_eval();
 }
 
 tlm::tlm_sync_enum ib_switch_tlm::out_bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
@@ -190,7 +214,7 @@ void ib_switch_tlm::on_timer(uint64_t now, const timer& t) {
             const ib_extension& e = ib_of(*t.gp);
             if (observer_) observer_(now, t.port, e);
             tlm::tlm_phase ph = tlm::BEGIN_REQ;
-            sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+            sc_core::sc_time d = offset();
             (*out[t.port])->nb_transport_fw(*t.gp, ph, d);
             break;
         }
@@ -204,6 +228,13 @@ void ib_switch_tlm::on_timer(uint64_t now, const timer& t) {
         }
         case T_FC_FLUSH: fc_.on_flush(t.a); break;
         case T_WAKE: break;
+        case T_SHARP_IN: on_sharp_in(now, t); break;
+        case T_SHARP_OUT: an_->emit(now, t.a); break;
+        case T_ARRIVE:
+            accept(now, t.port, *t.gp);
+            t.gp->release();  // the delivery's reference
+            break;
+        case T_FC_ARRIVE: apply_fc(t.port, t.vl, t.a); break;
         case T_WIN_START:
             in_window_ = true;
             for (auto& o : occ_) o.reset(now);
@@ -242,6 +273,7 @@ void ib_switch_tlm::free_input_blocks(uint64_t t, uint32_t port, uint32_t vl, ui
 }
 
 void ib_switch_tlm::evaluate(uint64_t now) {
+    if (an_ && an_->pending != 0) sharp_egress(now);  // SHARP VL first: strict priority
     allocate(now);
     send_fc(now);
 }
@@ -357,6 +389,7 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
                              static_cast<uint16_t>(o), n - freed, gp});
     const uint64_t link_start = std::max(t + 1, link_free_[o]);
     link_free_[o] = link_start + beats;
+    total_out_beats_[o] += beats;
     golden::credit_sender& tx = out_tx_[o * vls_ + vl];
     if (check_ && !tx.can_send(n)) {
         throw cycle::invariant_error(fmt::format(
@@ -384,7 +417,7 @@ void ib_switch_tlm::send_fc(uint64_t t) {
             f.vl = static_cast<uint8_t>(k % vls_);
             f.fccl = in_rx_[k].fccl();
             tlm::tlm_phase ph = tlm::BEGIN_REQ;
-            sc_core::sc_time d = cycles(tm_.fc_cycles - tm_.link_cycles);
+            sc_core::sc_time d = offset() + cycles(tm_.fc_cycles - tm_.link_cycles);
             (*fc_out[k / vls_])->nb_transport_fw(gp, ph, d);
             gp.release();
             if (in_window_) ++stats_.fc_packets;

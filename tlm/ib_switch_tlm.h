@@ -35,6 +35,7 @@
 #include "golden/vl_arb.h"
 #include "ib_extension.h"
 #include "payload_pool.h"
+#include "sharp_an_tlm.h"
 #include "timed_device.h"
 
 namespace ndr::tlmm {
@@ -80,6 +81,14 @@ public:
     const switch_tlm_stats& stats() const { return stats_; }
     /// Packets buffered in the switch (header arrived, crossbar transfer not finished).
     uint64_t packets_inside() const { return inside_; }
+    /// Beats sent on output `port` since the start (whole run, for utilisation samples).
+    uint64_t total_out_beats(uint16_t port) const { return total_out_beats_[port]; }
+    /// Turns on the SHARP aggregation node (sharp_an_tlm.h): packets of kind PK_SHARP_UP/DOWN
+    /// arriving on `sharp_vl` go to it instead of the LFT and the crossbar. Returns the node
+    /// for tree configuration (testbench/sharp_manager.h).
+    cycle::sharp_an& enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
+                                  cycle::sharp_payloads* payloads, uint8_t sharp_vl);
+    const cycle::sharp_an* sharp() const { return an_ ? &an_->node() : nullptr; }
 
 protected:
     void on_timer(uint64_t now, const timer& t) override;
@@ -87,7 +96,8 @@ protected:
 
 private:
     enum : uint8_t { T_ELIG = 1, T_XBAR_DONE, T_BUF_FREE, T_EGRESS, T_FC_FLUSH, T_WAKE,
-                     T_DROP, T_WIN_START, T_WIN_END };
+                     T_DROP, T_WIN_START, T_WIN_END, T_SHARP_IN, T_SHARP_OUT,
+                     T_ARRIVE = DELIVERY, T_FC_ARRIVE };
     static constexpr uint32_t CREDIT_RETURN_CHUNK = 16;  ///< as cycle::ib_switch
 
     tlm::tlm_sync_enum in_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
@@ -99,12 +109,16 @@ private:
     tlm::tlm_sync_enum fc_out_bw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                  sc_core::sc_time& d);
 
+    void accept(uint64_t t, uint32_t port, tlm::tlm_generic_payload& gp);
+    void apply_fc(uint32_t port, uint8_t vl, uint32_t fccl);
     void allocate(uint64_t t);
     bool output_grant(uint64_t t, uint32_t o, uint64_t avail, uint32_t& in, uint32_t& vl);
     void commit(uint64_t t, uint32_t in, uint32_t o, uint32_t vl);
     void free_input_blocks(uint64_t t, uint32_t port, uint32_t vl, uint32_t blocks);
     void respond_upstream(uint16_t port, tlm::tlm_generic_payload& gp);
     void send_fc(uint64_t t);
+    void on_sharp_in(uint64_t t, const timer& tm);
+    void sharp_egress(uint64_t t);
     void track_stalls(uint64_t t);
     uint32_t voq(uint32_t i, uint32_t o, uint32_t vl) const { return (i * ports_ + o) * vls_ + vl; }
 
@@ -138,6 +152,8 @@ private:
     std::vector<uint64_t> stall_since_;
     std::vector<cycle::occupancy_stat> occ_;
     uint64_t inside_ = 0;
+    std::vector<uint64_t> total_out_beats_;
+    std::unique_ptr<sharp_an_tlm> an_;  ///< SHARP aggregation node, if enabled
     uint64_t win_start_ = 0;
     bool in_window_ = false;
     switch_tlm_stats stats_;

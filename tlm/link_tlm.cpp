@@ -23,9 +23,16 @@ link_tlm::link_tlm(sc_core::sc_module_name name, uint32_t link_cycles, uint64_t 
       fc_peq_(this, &link_tlm::fc_arrive) {
     if (link_cycles == 0) throw std::invalid_argument("link_tlm: link_cycles must be >= 1");
     tx.register_nb_transport_fw(this, &link_tlm::tx_fw);
+    tx.register_b_transport(this, &link_tlm::no_b_transport);  // no b2nb thread per socket
+    fc_in.register_b_transport(this, &link_tlm::no_b_transport);
     rx.register_nb_transport_bw(this, &link_tlm::rx_bw);
     fc_in.register_nb_transport_fw(this, &link_tlm::fc_fw);
     fc_out.register_nb_transport_bw(this, &link_tlm::fc_bw);
+}
+
+void link_tlm::no_b_transport(tlm::tlm_generic_payload&, sc_core::sc_time&) {
+    throw std::logic_error(fmt::format("{}: b_transport is not supported (nb_transport only)",
+                                       name()));
 }
 
 void link_tlm::fail(std::exception_ptr e) {
@@ -50,6 +57,18 @@ tlm::tlm_sync_enum link_tlm::tx_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase&
     const sc_core::sc_time ser = beat_ * static_cast<double>(e.beats);
     busy_until_ = start + ser;
     ++packets_;
+    if (lt_) {  // straight to the receiver, arrival annotated
+        tlm::tlm_phase p = tlm::BEGIN_REQ;
+        sc_core::sc_time at = d + latency_;
+        const tlm::tlm_sync_enum r = rx->nb_transport_fw(gp, p, at);
+        if (r != tlm::TLM_UPDATED || p != tlm::END_REQ) {
+            fail(std::make_exception_ptr(std::logic_error(
+                fmt::format("{}: receiver did not accept a packet at its header", name()))));
+        }
+        ph = tlm::END_REQ;
+        d += ser;
+        return tlm::TLM_UPDATED;
+    }
     gp.acquire();  // held while on the wire
     data_peq_.notify(gp, ph, d + latency_);
     ph = tlm::END_REQ;
@@ -86,6 +105,12 @@ tlm::tlm_sync_enum link_tlm::fc_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase&
                                    sc_core::sc_time& d) {
     if (ph != tlm::BEGIN_REQ) {
         throw std::logic_error(fmt::format("{}: unexpected phase on fc_in", name()));
+    }
+    if (lt_) {
+        tlm::tlm_phase p = ph;
+        sc_core::sc_time at = d + latency_;
+        fc_out->nb_transport_fw(gp, p, at);
+        return tlm::TLM_COMPLETED;
     }
     gp.acquire();
     fc_peq_.notify(gp, ph, d + latency_);

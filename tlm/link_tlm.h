@@ -39,6 +39,9 @@ public:
              run_status& status);
 
     uint64_t packets() const { return packets_; }
+    /// Loosely timed (timed_device.h): packets and FC packets go straight to the receiver
+    /// with the latency added to the annotated delay, no PEQ. Before sc_start.
+    void set_loosely_timed(bool lt) { lt_ = lt; }
 
 private:
     tlm::tlm_sync_enum tx_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
@@ -52,6 +55,7 @@ private:
     void data_arrive(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph);
     void fc_arrive(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph);
     void fail(std::exception_ptr e);
+    void no_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d);
 
     sc_core::sc_time latency_;
     sc_core::sc_time beat_;
@@ -60,6 +64,7 @@ private:
     tlm_utils::peq_with_cb_and_phase<link_tlm> data_peq_;
     tlm_utils::peq_with_cb_and_phase<link_tlm> fc_peq_;
     uint64_t packets_ = 0;
+    bool lt_ = false;
 };
 
 }  // namespace ndr::tlmm

@@ -361,6 +361,16 @@ std::vector<config_key> build_schema() {
     keys.push_back(unit_key("sim.run_time_limit", at(M, &sim_config::run_time_limit), "> 0",
         positive, "ndrsim run stops with an error (naming what is still running) if the trace "
         "has not finished by this simulated time"));
+    keys.push_back(uint_key("sim.tlm_above_hosts", at(M, &sim_config::tlm_above_hosts), 0,
+        U32_MAX, "ndrsim run without --level uses the TLM level on fabrics of more than this "
+        "many hosts, the cycle level otherwise; 0 = always the cycle level"));
+    keys.push_back(choice_key("sim.tlm_mode", at(M, &sim_config::tlm_mode), {"at", "lt"},
+        "ndrsim run --level tlm: at = approximately timed (nb_transport phases, one SystemC "
+        "activation per time step with work); lt = loosely timed with temporal decoupling (each "
+        "device runs ahead by up to sim.tlm_quantum, tlm_quantumkeeper)"));
+    keys.push_back(unit_key("sim.tlm_quantum", at(M, &sim_config::tlm_quantum), "any", nullptr,
+        "global quantum of sim.tlm_mode=lt; 0 = the shortest link latency of the fabric (exact: "
+        "same results as at); longer quanta trade timing accuracy for speed"));
 
     // fabric
     const auto F = &config::fabric;

@@ -26,6 +26,7 @@
 #include "cycle/dcqcn.h"
 #include "cycle/fc_pacer.h"
 #include "cycle/hca_host.h"
+#include "cycle/hca_iface.h"
 #include "cycle/link_tap.h"
 #include "cycle/packet.h"
 #include "cycle/pfc.h"
@@ -34,11 +35,6 @@
 #include "golden/vl_arb.h"
 
 namespace ndr::cycle {
-
-/// RC verbs: RDMA WRITE (no receive completion), RDMA WRITE with immediate (the last packet
-/// carries ImmDt and the responder gets a completion: what the collective engine uses), SEND,
-/// RDMA READ.
-enum class verb : uint8_t { rdma_write, rdma_write_imm, send, rdma_read };
 
 struct hca_stats {
     uint64_t messages_posted = 0;
@@ -60,7 +56,7 @@ struct hca_stats {
     uint64_t cnps_received = 0;        ///< DCQCN reaction point
 };
 
-class hca_array : public cycle_engine {
+class hca_array : public cycle_engine, public hca_iface {
 public:
     hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, uint32_t hosts);
 
@@ -72,17 +68,18 @@ public:
     void set_tap(uint32_t h, link_tap* tap);
     /// Posts a message (a WQE) at cycle `now` (the current or a future cycle) from src to dst.
     /// `tag` comes back in the completions. RDMA READ moves `bytes` from dst to src.
-    void post(cycle_t now, verb v, uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag);
+    void post(cycle_t now, verb v, uint32_t src, uint32_t dst, uint64_t bytes,
+              uint64_t tag) override;
     /// Queues a SHARP aggregation packet (chunk `chunk` of tree `tree`, `bytes` of payload)
     /// from host h to its leaf switch's aggregation node, on VL sharp.vl, after the WQE
     /// processing of hca.tx_latency. SHARP packets are not RC: no PSN, ACK or retransmission.
     void sharp_send(cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t bytes,
-                    uint32_t root_host, uint32_t data);
+                    uint32_t root_host, uint32_t data) override;
     /// Calls host->on_timer(token) at cycle `at` (> the current cycle).
-    void set_timer(cycle_t at, uint64_t token);
+    void set_timer(cycle_t at, uint64_t token) override;
     void start(cycle_t now);
     const hca_stats& stats() const { return stats_; }
-    uint32_t hosts() const { return hosts_; }
+    uint32_t hosts() const override { return hosts_; }
     /// Messages posted but not yet delivered and acknowledged.
     uint64_t busy_messages() const { return live_messages_; }
     /// RoCE: PFC state and statistics of the NIC ports (nullptr for IB or pfc.enabled false).

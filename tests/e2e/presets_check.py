@@ -14,7 +14,7 @@
       `--preset roce-400g` end to end (docs/roce.md): compare against ndr (ring slower on RoCE:
       larger frames, slower switch; SHARP falls back to a host algorithm), run report has the
       RoCE sections and the fallback reason, an incast on `traffic` pauses without loss, and
-      `traffic --level tlm` is refused (exit 2).
+      `traffic --level tlm` and `run --level tlm` are refused (exit 2).
   presets_check.py validate NDRSIM OUTDIR
       `validate --quick --out OUTDIR` exits 0 within 60 s; validation.md and validation.json
       exist; every scenario has a model value, an error and pass/fail, and is in the markdown.
@@ -182,6 +182,9 @@ def check_roce(ndrsim, outdir):
     p = run([ndrsim, "traffic", "--preset", "roce-400g", "--level", "tlm"], expect=2)
     if "cycle level only" not in p.stderr:
         fail(f"--level tlm with roce: {p.stderr}")
+    p = run([ndrsim, "run", trace, "--preset", "roce-400g", "--level", "tlm"], expect=2)
+    if "cycle level only" not in p.stderr:
+        fail(f"run --level tlm with roce: {p.stderr}")
 
 
 def check_validate(ndrsim, outdir):

@@ -1,0 +1,33 @@
+// What the host-side software (testbench/replay) needs from the HCAs of a fabric, whatever
+// level models them: post verbs, send SHARP contributions, set host timers. Implemented by the
+// cycle-level hca_array (models/cycle/hca.h) and the TLM hca_tlm (tlm/hca_tlm.h). Completions
+// come back through hca_host. Times are whole beats ("cycles") of cycle::timing at both levels.
+#pragma once
+#include <cstdint>
+
+#include "cycle/event.h"
+
+namespace ndr::cycle {
+
+/// RC verbs: RDMA WRITE (no receive completion), RDMA WRITE with immediate (the last packet
+/// carries ImmDt and the responder gets a completion: what the collective engine uses), SEND,
+/// RDMA READ.
+enum class verb : uint8_t { rdma_write, rdma_write_imm, send, rdma_read };
+
+class hca_iface {
+public:
+    virtual ~hca_iface() = default;
+    /// Posts a message (a WQE) at cycle `now` (the current or a future cycle) from src to dst.
+    /// `tag` comes back in the completions. RDMA READ moves `bytes` from dst to src.
+    virtual void post(cycle_t now, verb v, uint32_t src, uint32_t dst, uint64_t bytes,
+                      uint64_t tag) = 0;
+    /// Queues a SHARP aggregation packet (chunk `chunk` of tree `tree`, `bytes` of payload)
+    /// from host h to its leaf switch's aggregation node, after hca.tx_latency.
+    virtual void sharp_send(cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t bytes,
+                            uint32_t root_host, uint32_t data) = 0;
+    /// Calls host->on_timer(token) at cycle `at` (> the current cycle).
+    virtual void set_timer(cycle_t at, uint64_t token) = 0;
+    virtual uint32_t hosts() const = 0;
+};
+
+}  // namespace ndr::cycle

@@ -1,0 +1,48 @@
+// The fabric of `ndrsim run --level tlm`: the same topology, up/down LFTs and per-tier cable
+// latencies as fabric.h, built from TLM-2.0 models: one ib_switch_tlm per switch, one hca_tlm
+// for all hosts and one link_tlm per direction of every cable. Switch ports without a cable are
+// closed by a loopback link (never used: no route and no SHARP tree leads there). Construct
+// during elaboration (before sc_start).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "config/sim_config.h"
+#include "cycle/timing.h"
+#include "fabric.h"
+#include "golden/lft.h"
+#include "golden/topology.h"
+#include "hca_tlm.h"
+#include "ib_switch_tlm.h"
+#include "link_tlm.h"
+#include "timed_device.h"
+
+namespace ndr::tb {
+
+class fabric_tlm {
+public:
+    fabric_tlm(const cfg::config& c, uint32_t hosts);
+    tlmm::hca_tlm& hcas() { return *hcas_; }
+    const cycle::timing& timing() const { return tm_; }
+    const golden::topology& topology() const { return topo_; }
+    std::vector<std::unique_ptr<tlmm::ib_switch_tlm>>& switches() { return switches_; }
+    tlmm::run_status& status() { return status_; }
+    const std::vector<link_ref>& links() const { return links_; }
+    uint64_t link_beats(const link_ref& l) const;
+    /// sim.tlm_mode=lt: the global quantum in cycles; 0 in AT.
+    uint64_t quantum_cycles() const { return quantum_; }
+
+private:
+    cycle::timing tm_;
+    golden::topology topo_;
+    std::vector<golden::lft> lfts_;
+    tlmm::run_status status_;
+    std::unique_ptr<tlmm::hca_tlm> hcas_;
+    std::vector<std::unique_ptr<tlmm::ib_switch_tlm>> switches_;
+    std::vector<std::unique_ptr<tlmm::link_tlm>> wires_;
+    std::vector<link_ref> links_;
+    uint64_t quantum_ = 0;
+};
+
+}  // namespace ndr::tb

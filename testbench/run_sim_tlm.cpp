@@ -1,0 +1,105 @@
+#include "run_sim_tlm.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "config/config_error.h"
+#include "fabric_tlm.h"
+#include "sharp_manager.h"
+
+namespace ndr::tb {
+
+run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
+    if (sc_core::sc_get_status() != sc_core::SC_ELABORATION) {
+        throw std::logic_error("run_trace_tlm: one simulation per process");
+    }
+    const uint32_t hosts = c.fabric.hosts != 0 ? c.fabric.hosts : tr.nranks;
+    if (hosts < tr.nranks) {
+        throw cfg::config_error(cfg::config_source::merged(), "fabric.hosts",
+                                fmt::format("the trace {} has {} ranks but the fabric only {} "
+                                            "hosts",
+                                            tr.path, tr.nranks, hosts));
+    }
+    fabric_tlm f(c, hosts);
+    run_outcome out;
+    out.tm = f.timing();
+    out.topology = f.topology().name;
+    out.hosts = hosts;
+    out.switches = static_cast<uint32_t>(f.switches().size());
+    sharp_manager sharp(c, f.topology(), out.tm.cycle_ps,
+                        [&f](uint32_t sw, uint32_t osts, uint32_t ost_bytes, uint32_t alu,
+                             cycle::sharp_payloads* p, uint8_t vl) -> cycle::sharp_an& {
+                            return f.switches()[sw]->enable_sharp(osts, ost_bytes, alu, p, vl);
+                        });
+    replay rp(c, tr, f.hcas(), &sharp);
+    f.hcas().set_host(&rp);
+    rp.start();
+
+    const uint64_t cycle_ps = out.tm.cycle_ps;
+    uint64_t sample = std::max<uint64_t>(1, 1'000'000 / cycle_ps);
+    constexpr std::size_t max_samples = 2000;
+    std::vector<uint64_t> last(f.links().size(), 0);
+    out.links.resize(f.links().size());
+    for (std::size_t i = 0; i < f.links().size(); ++i) {
+        out.links[i].name = f.links()[i].name;
+        out.links[i].tier = f.links()[i].tier;
+    }
+    const uint64_t limit = c.sim.run_time_limit.ps / cycle_ps;
+    const auto run_until = [&](uint64_t cyc) {
+        const sc_core::sc_time target(static_cast<double>(cyc * cycle_ps), sc_core::SC_PS);
+        if (target > sc_core::sc_time_stamp()) sc_core::sc_start(target - sc_core::sc_time_stamp());
+        f.status().rethrow();
+    };
+    const auto t0 = std::chrono::steady_clock::now();
+    uint64_t now = 0;
+    while (!rp.done()) {
+        if (now >= limit) {
+            throw std::runtime_error(
+                fmt::format("the trace did not finish within sim.run_time_limit ({} cycles): {}",
+                            limit, rp.pending_summary()));
+        }
+        now += sample;
+        run_until(now);
+        for (std::size_t i = 0; i < f.links().size(); ++i) {
+            const uint64_t b = f.link_beats(f.links()[i]);
+            out.links[i].utilisation.push_back(
+                static_cast<float>(static_cast<double>(b - last[i]) / static_cast<double>(sample)));
+            last[i] = b;
+        }
+        if (out.links.empty() || out.links[0].utilisation.size() < max_samples) continue;
+        for (auto& l : out.links) {  // merge pairs
+            std::vector<float> merged;
+            for (std::size_t k = 0; k + 1 < l.utilisation.size(); k += 2) {
+                merged.push_back((l.utilisation[k] + l.utilisation[k + 1]) / 2.0F);
+            }
+            l.utilisation.swap(merged);
+        }
+        sample *= 2;
+    }
+    out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out.sample_cycles = sample;
+    out.collectives = rp.results();
+    cycle::cycle_t end = 0;
+    for (const auto& r : out.collectives) end = std::max(end, r.end);
+    for (const auto& s : rp.slices()) end = std::max(end, s.end);
+    out.cycles = end;
+    out.slices = rp.slices();
+    out.hca = f.hcas().stats();
+    out.pair_bytes = rp.pair_bytes();
+    for (std::size_t i = 0; i < f.links().size(); ++i) {
+        out.links[i].total_beats = f.link_beats(f.links()[i]);
+    }
+    for (const sharp_tree& st : sharp.trees()) out.sharp_trees.push_back(st.describe());
+    for (std::size_t s = 0; s < f.switches().size(); ++s) {
+        if (const cycle::sharp_an* an = f.switches()[s]->sharp()) {
+            out.sharp_nodes.push_back(
+                {static_cast<uint32_t>(s), f.topology().switches[s].level, an->stats()});
+        }
+    }
+    return out;
+}
+
+}  // namespace ndr::tb

@@ -1,0 +1,331 @@
+#include "hca_tlm.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "config/config_error.h"
+#include "cycle/invariant_error.h"
+#include "cycle/packet.h"
+#include "cycle/sharp_an.h"
+#include "golden/ib_packet.h"
+#include "golden/sl2vl.h"
+
+namespace ndr::tlmm {
+
+using cycle::invariant_error;
+
+hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const cycle::timing& tm,
+                 uint32_t hosts, run_status& status)
+    : timed_device(name, tm.cycle_ps, status),
+      tm_(tm),
+      hosts_(hosts),
+      vls_(c.sw.vls),
+      sl_(static_cast<uint8_t>(c.hca.sl)),
+      vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls).vl(static_cast<uint8_t>(c.hca.sl))),
+      sharp_vl_(static_cast<uint8_t>(c.sharp.vl)),
+      mtu_(static_cast<uint32_t>(c.hca.mtu.count)),
+      tx_cycles_(cycle::ps_to_cycles(c.hca.tx_latency.ps, tm.cycle_ps, 1)),
+      rx_cycles_(cycle::ps_to_cycles(c.hca.rx_latency.ps, tm.cycle_ps, 1)),
+      wqe_cycles_(cycle::ps_to_cycles(c.hca.message_interval.ps, tm.cycle_ps, 0)),
+      pcie_bytes_per_cycle_(static_cast<double>(c.hca.pcie_rate.bps) / 8.0 *
+                            static_cast<double>(tm.cycle_ps) * 1e-12),
+      ack_coalesce_(c.hca.ack_coalesce),
+      max_outstanding_(c.hca.max_outstanding),
+      fc_(std::size_t{hosts} * c.sw.vls, tm.fc_min_interval_cycles) {
+    if (c.fault.icrc_error_rate > 0.0) {
+        throw cfg::config_error(cfg::config_source::merged(), "fault.icrc_error_rate",
+                                "the TLM level models a lossless fabric (no RC retransmission); "
+                                "use --level cycle for fault injection");
+    }
+    if (vl_ >= vls_) {
+        throw std::invalid_argument(
+            fmt::format("hca.sl {} maps to VL {}, not a data VL", c.hca.sl, vl_));
+    }
+    const auto table = golden::vl_arb_table::parse(
+        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), vls_);
+    ports_.reserve(hosts);
+    for (uint32_t h = 0; h < hosts; ++h) {
+        host_port hp{std::vector<golden::credit_sender>(vls_, golden::credit_sender(0)),
+                     std::vector<golden::credit_receiver>(
+                         vls_, golden::credit_receiver(tm.ep_buffer_blocks)),
+                     golden::vl_arbiter(table),
+                     0,
+                     0,
+                     0,
+                     false,
+                     false,
+                     false,
+                     0,
+                     {},
+                     {},
+                     {}};
+        ports_.push_back(std::move(hp));
+        const int id = static_cast<int>(h);
+        tx.push_back(std::make_unique<initiator_socket>(fmt::format("tx_{}", h).c_str()));
+        tx.back()->register_nb_transport_bw(this, &hca_tlm::tx_bw, id);
+        fc_in.push_back(std::make_unique<target_socket>(fmt::format("fc_in_{}", h).c_str()));
+        fc_in.back()->register_nb_transport_fw(this, &hca_tlm::fc_in_fw, id);
+        fc_in.back()->register_b_transport(this, &hca_tlm::no_b_transport, id);
+        rx.push_back(std::make_unique<target_socket>(fmt::format("rx_{}", h).c_str()));
+        rx.back()->register_nb_transport_fw(this, &hca_tlm::rx_fw, id);
+        rx.back()->register_b_transport(this, &hca_tlm::no_b_transport, id);
+        fc_out.push_back(std::make_unique<initiator_socket>(fmt::format("fc_out_{}", h).c_str()));
+        fc_out.back()->register_nb_transport_bw(this, &hca_tlm::fc_out_bw, id);
+    }
+    stats_.tx_beats.assign(hosts, 0);
+    stats_.rx_beats.assign(hosts, 0);
+    stats_.credit_stall_cycles.assign(hosts, 0);
+}
+
+void hca_tlm::set_peer_buffer(uint32_t h, uint32_t blocks) {
+    for (auto& s : ports_[h].tx) {
+        s = golden::credit_sender(std::min(blocks, golden::FC_MAX_OUTSTANDING));
+    }
+}
+
+uint32_t hca_tlm::qp_index(uint32_t src, uint32_t dst) {
+    const uint64_t key = (uint64_t{src} << 32) | dst;
+    const auto it = qp_of_.find(key);
+    if (it != qp_of_.end()) return it->second;
+    const auto idx = static_cast<uint32_t>(qps_.size());
+    queue_pair q;
+    q.src = src;
+    q.dst = dst;
+    qps_.push_back(std::move(q));
+    qp_of_.emplace(key, idx);
+    return idx;
+}
+
+uint32_t hca_tlm::alloc_message() {
+    uint32_t m;
+    if (!free_msgs_.empty()) {
+        m = free_msgs_.back();
+        free_msgs_.pop_back();
+    } else {
+        m = static_cast<uint32_t>(msgs_.size());
+        msgs_.emplace_back();
+    }
+    msgs_[m] = message{};
+    return m;
+}
+
+void hca_tlm::retire_if_done(uint32_t m) {
+    if (msgs_[m].delivered && msgs_[m].acked) free_msgs_.push_back(m);
+}
+
+void hca_tlm::post(cycle::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
+                   uint64_t tag) {
+    if (src >= hosts_ || dst >= hosts_ || src == dst) {
+        throw std::invalid_argument(
+            fmt::format("hca_tlm: cannot post from host {} to host {}", src, dst));
+    }
+    const uint32_t m = alloc_message();
+    message& msg = msgs_[m];
+    msg.v = v;
+    msg.src = src;
+    msg.dst = dst;
+    msg.bytes = bytes;
+    msg.tag = tag;
+    msg.packets = v == cycle::verb::rdma_read
+                      ? 1U
+                      : std::max<uint32_t>(1U, static_cast<uint32_t>((bytes + mtu_ - 1) / mtu_));
+    msg.qp = qp_index(src, dst);
+    ++stats_.messages_posted;
+    host_port& hp = ports_[src];
+    const uint64_t ready = std::max<uint64_t>(now + tx_cycles_, hp.wqe_free + wqe_cycles_);
+    hp.wqe_free = ready;
+    schedule(ready, timer{0, 0, T_MSG_READY, 0, 0, 0, m, nullptr});
+}
+
+void hca_tlm::sharp_send(cycle::cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk,
+                         uint32_t bytes, uint32_t root_host, uint32_t data) {
+    tlm::tlm_generic_payload& gp =
+        new_packet(now, h, h, sharp_vl_, bytes, cycle::sharp_wire_bytes(bytes));
+    ib_extension& p = ib_of(gp);
+    p.kind = cycle::PK_SHARP_UP;
+    p.msg = tree;
+    p.index = chunk;
+    p.psn = root_host;
+    p.qp = data;
+    schedule(now + tx_cycles_, timer{0, 0, T_SHARP_READY, 0, static_cast<uint16_t>(h), 0, 0, &gp});
+}
+
+void hca_tlm::set_timer(cycle::cycle_t at, uint64_t token) {
+    uint32_t idx;
+    if (!free_timers_.empty()) {
+        idx = free_timers_.back();
+        free_timers_.pop_back();
+        timers_[idx] = token;
+    } else {
+        idx = static_cast<uint32_t>(timers_.size());
+        timers_.push_back(token);
+    }
+    schedule(at, timer{0, 0, T_TIMER, 0, 0, 0, idx, nullptr});
+}
+
+tlm::tlm_sync_enum hca_tlm::tx_bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                  sc_core::sc_time&) {
+    if (ph != tlm::BEGIN_RESP) throw std::logic_error("hca_tlm: unexpected phase on tx");
+    gp.release();  // the switch is done with it
+    return tlm::TLM_COMPLETED;
+}
+
+tlm::tlm_sync_enum hca_tlm::fc_in_fw(int h, tlm::tlm_generic_payload& gp, tlm::tlm_phase&,
+                                     sc_core::sc_time& d) {
+    const fc_extension& f = fc_of(gp);
+    if (loosely_timed()) {
+        deliver(arrival_cycle(d),
+                timer{0, 0, T_FC_ARRIVE, f.vl, static_cast<uint16_t>(h), 0, f.fccl, nullptr});
+    } else {
+        guarded([&] { apply_fc(static_cast<uint32_t>(h), f.vl, f.fccl); });
+    }
+    return tlm::TLM_COMPLETED;
+}
+
+void hca_tlm::apply_fc(uint32_t h, uint8_t vl, uint32_t fccl) {
+    try {
+        ports_[h].tx[vl].on_fccl(fccl);
+    } catch (const std::logic_error& err) {
+        throw invariant_error(
+            fmt::format("cycle {}: HCA {} VL {}: {}", now_cycle(), h, vl, err.what()));
+    }
+    mark_tx(h);
+    request_eval();
+}
+
+tlm::tlm_sync_enum hca_tlm::rx_fw(int h, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                  sc_core::sc_time& d) {
+    if (loosely_timed()) {  // the header arrives at SystemC time + d: a calendar entry
+        gp.acquire();
+        deliver(arrival_cycle(d), timer{0, 0, T_ARRIVE, 0, static_cast<uint16_t>(h), 0, 0, &gp});
+    } else {
+        guarded([&] { accept(now_cycle(), static_cast<uint32_t>(h), gp); });
+    }
+    ph = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+}
+
+void hca_tlm::accept(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
+    const ib_extension& p = ib_of(gp);
+    golden::credit_receiver& r = ports_[h].rx[p.vl];
+    if (r.free_blocks() < p.blocks) {
+        throw invariant_error(fmt::format(
+            "cycle {}: HCA {} VL {}: receive buffer over capacity: packet {} needs {} blocks, "
+            "{} free",
+            t, h, p.vl, p.id, p.blocks, r.free_blocks()));
+    }
+    r.on_receive(p.blocks);
+    gp.acquire();
+    schedule(t + p.beats, timer{0, 0, T_TAIL, 0, static_cast<uint16_t>(h), 0, 0, &gp});
+}
+
+tlm::tlm_sync_enum hca_tlm::fc_out_bw(int, tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                      sc_core::sc_time&) {
+    throw std::logic_error("hca_tlm: FC packets complete on the forward call");
+}
+
+void hca_tlm::on_timer(uint64_t now, const timer& t) {
+    switch (t.kind) {
+        case T_MSG_READY: {
+            const message& msg = msgs_[t.a];
+            qps_[msg.qp].messages.push_back(t.a);
+            activate(msg.qp);
+            mark_tx(msg.src);
+            break;
+        }
+        case T_TXFREE:
+            ports_[t.port].txfree_pending = false;
+            mark_tx(t.port);
+            break;
+        case T_TAIL:
+            on_tail(now, t.port, *t.gp);
+            break;
+        case T_PLACED: {
+            message& m = msgs_[t.a];
+            ++stats_.messages_delivered;
+            const uint32_t dst = m.dst;
+            const uint64_t tag = m.tag;
+            m.delivered = true;
+            retire_if_done(t.a);
+            if (host_ != nullptr) host_->on_delivered(now, dst, tag);
+            break;
+        }
+        case T_TIMER: {
+            const uint64_t token = timers_[t.a];
+            free_timers_.push_back(t.a);
+            if (host_ != nullptr) host_->on_timer(now, token);
+            break;
+        }
+        case T_SHARP_READY:
+            ports_[t.port].sharp.push_back(t.gp);
+            mark_tx(t.port);
+            break;
+        case T_SHARP_PLACED: {
+            const ib_extension& p = ib_of(*t.gp);
+            const uint32_t tree = p.msg;
+            const uint32_t chunk = p.index;
+            const uint32_t data = p.qp;
+            t.gp->release();
+            if (host_ != nullptr) host_->on_sharp_result(now, t.port, tree, chunk, data);
+            break;
+        }
+        case T_FC_FLUSH:
+            fc_.on_flush(t.a);
+            break;
+        case T_RXFREE:
+            ports_[t.port].rx[t.vl].on_free(t.a);
+            fc_.mark(t.port * vls_ + t.vl);
+            break;
+        case T_ARRIVE:
+            accept(now, t.port, *t.gp);
+            t.gp->release();  // the delivery's reference
+            break;
+        case T_FC_ARRIVE:
+            apply_fc(t.port, t.vl, t.a);
+            break;
+        default:
+            throw std::logic_error("hca_tlm: unknown timer");
+    }
+}
+
+void hca_tlm::evaluate(uint64_t now) {
+    for (uint32_t h : tx_dirty_) {
+        ports_[h].tx_dirty = false;
+        try_send(now, h);
+    }
+    tx_dirty_.clear();
+    fc_.collect(
+        now,
+        [&](uint32_t k) {
+            tlm::tlm_generic_payload& gp = fc_pool_.allocate();
+            gp.acquire();
+            fc_extension& f = fc_of(gp);
+            f.vl = static_cast<uint8_t>(k % vls_);
+            f.fccl = ports_[k / vls_].rx[k % vls_].fccl();
+            tlm::tlm_phase ph = tlm::BEGIN_REQ;
+            sc_core::sc_time d = offset() + cycles(tm_.fc_cycles - tm_.link_cycles);
+            (*fc_out[k / vls_])->nb_transport_fw(gp, ph, d);
+            gp.release();
+        },
+        [&](uint32_t k, uint64_t at) {
+            schedule(std::max(at, now + 1), timer{0, 0, T_FC_FLUSH, 0, 0, 0, k, nullptr});
+        });
+}
+
+void hca_tlm::activate(uint32_t qp) {
+    queue_pair& q = qps_[qp];
+    if (q.active) return;
+    q.active = true;
+    ports_[q.src].active.push_back(qp);
+}
+
+void hca_tlm::mark_tx(uint32_t h) {
+    if (!ports_[h].tx_dirty) {
+        ports_[h].tx_dirty = true;
+        tx_dirty_.push_back(h);
+    }
+}
+
+}  // namespace ndr::tlmm

@@ -1,0 +1,193 @@
+// ConnectX-class HCAs at TLM-2.0 level (AT, base protocol, per-packet events): the TLM
+// counterpart of models/cycle/hca.h for `ndrsim run --level tlm`. One TLM device for all hosts;
+// per host four sockets, as traffic_endpoints_tlm (see link_tlm.h for the phases): `tx` data
+// out, `fc_in` FCCL for the tx VLs, `rx` data in (accepted at the header, consumed at the
+// tail: BEGIN_RESP), `fc_out` FCCL of the receive buffer.
+//
+// Same config keys, golden calls and rounding as the cycle HCA: post -> WQE processing
+// (hca.tx_latency, one WQE per hca.message_interval per HCA) -> segmentation at hca.mtu with
+// the RC opcodes of golden/opcode.h (wire sizes from golden::wire_bytes) -> ACK/NAK first, then
+// SHARP, then the QPs round robin one packet per turn, at most hca.max_outstanding
+// unacknowledged packets per QP, payload DMA at hca.pcie_rate -> credits (golden
+// credit_sender) into the link. Receive: per packet at its tail; ACK every hca.ack_coalesce
+// packets and on each message's last; data placed and completion visible hca.rx_latency after
+// the last packet. RDMA READ: request packet, acknowledged like data; the responder streams the
+// response on its own QP hca.tx_latency later (the cycle model's simplification).
+//
+// RC reduced to what a lossless fabric needs (abstracted, documented in fidelity_tlm.md):
+// no ICRC fault injection (fault.icrc_error_rate must be 0), so no NAK, no go-back-N, no ACK
+// timer and no retry count: a packet out of PSN order is an invariant error. PSNs are 32-bit
+// per-QP sequence numbers (not masked to 24 bits). No forced FC refresh / FCTBS check.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "config/sim_config.h"
+#include "cycle/fc_pacer.h"
+#include "cycle/hca.h"
+#include "cycle/hca_host.h"
+#include "cycle/hca_iface.h"
+#include "cycle/timing.h"
+#include "golden/credit_fc.h"
+#include "golden/vl_arb.h"
+#include "ib_extension.h"
+#include "payload_pool.h"
+#include "timed_device.h"
+
+namespace ndr::tlmm {
+
+class hca_tlm : public timed_device, public cycle::hca_iface {
+public:
+    using target_socket = tlm_utils::simple_target_socket_tagged<hca_tlm>;
+    using initiator_socket = tlm_utils::simple_initiator_socket_tagged<hca_tlm>;
+    std::vector<std::unique_ptr<initiator_socket>> tx;
+    std::vector<std::unique_ptr<target_socket>> fc_in;
+    std::vector<std::unique_ptr<target_socket>> rx;
+    std::vector<std::unique_ptr<initiator_socket>> fc_out;
+
+    hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const cycle::timing& tm,
+            uint32_t hosts, run_status& status);
+
+    /// Initial credits of every tx VL of host h (the leaf switch's input buffer).
+    void set_peer_buffer(uint32_t h, uint32_t blocks);
+    void set_host(cycle::hca_host* host) { host_ = host; }
+
+    void post(cycle::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
+              uint64_t tag) override;
+    void sharp_send(cycle::cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t bytes,
+                    uint32_t root_host, uint32_t data) override;
+    void set_timer(cycle::cycle_t at, uint64_t token) override;
+    uint32_t hosts() const override { return hosts_; }
+    const cycle::hca_stats& stats() const { return stats_; }
+
+protected:
+    void on_timer(uint64_t now, const timer& t) override;
+    void evaluate(uint64_t now) override;
+
+private:
+    enum : uint8_t {
+        T_MSG_READY = 1,
+        T_TXFREE,
+        T_TAIL,
+        T_PLACED,
+        T_TIMER,
+        T_FC_FLUSH,
+        T_RXFREE,
+        T_SHARP_READY,
+        T_SHARP_PLACED,
+        T_ARRIVE = DELIVERY,
+        T_FC_ARRIVE
+    };
+
+    struct message {
+        cycle::verb v = cycle::verb::rdma_write;
+        uint32_t src = 0;
+        uint32_t dst = 0;
+        uint64_t bytes = 0;
+        uint64_t tag = 0;
+        uint32_t packets = 0;
+        uint32_t qp = 0;
+        uint32_t first_psn = 0;
+        bool read_response = false;
+        bool delivered = false;
+        bool acked = false;
+    };
+    /// Sender state src -> dst and receiver state for data from dst (one RC QP per pair).
+    struct queue_pair {
+        uint32_t src = 0;
+        uint32_t dst = 0;
+        std::deque<uint32_t> messages;  ///< not yet fully transmitted, in order
+        uint32_t next_index = 0;
+        uint32_t next_psn = 0;            ///< next PSN to send
+        uint32_t acked_psn = 0;           ///< every PSN below is acknowledged
+        std::deque<uint32_t> unfinished;  ///< fully sent, awaiting their last ACK
+        uint32_t expected_psn = 0;        ///< receiver
+        uint32_t unacked_rx = 0;
+        bool active = false;
+    };
+    struct control_packet {
+        uint32_t qp = 0;  ///< the data sender's QP
+        uint32_t psn = 0;
+    };
+    struct host_port {
+        std::vector<golden::credit_sender> tx;
+        std::vector<golden::credit_receiver> rx;
+        golden::vl_arbiter arb;
+        uint64_t tx_free = 0;
+        uint64_t dma_free = 0;
+        uint64_t wqe_free = 0;
+        bool txfree_pending = false;
+        bool tx_dirty = false;
+        bool stalled = false;
+        uint64_t stall_since = 0;
+        std::deque<uint32_t> active;
+        std::deque<control_packet> control;
+        std::deque<tlm::tlm_generic_payload*> sharp;
+    };
+
+    tlm::tlm_sync_enum tx_bw(int h, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                             sc_core::sc_time& d);
+    tlm::tlm_sync_enum fc_in_fw(int h, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                sc_core::sc_time& d);
+    tlm::tlm_sync_enum rx_fw(int h, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                             sc_core::sc_time& d);
+    tlm::tlm_sync_enum fc_out_bw(int h, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                 sc_core::sc_time& d);
+
+    void accept(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp);
+    void apply_fc(uint32_t h, uint8_t vl, uint32_t fccl);
+    uint32_t qp_index(uint32_t src, uint32_t dst);
+    uint32_t alloc_message();
+    void retire_if_done(uint32_t m);
+    void activate(uint32_t qp);
+    void mark_tx(uint32_t h);
+    void try_send(uint64_t t, uint32_t h);
+    bool send_control(uint64_t t, uint32_t h);
+    bool send_sharp(uint64_t t, uint32_t h);
+    bool send_data(uint64_t t, uint32_t h);
+    void transmit(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp);
+    tlm::tlm_generic_payload& new_packet(uint64_t t, uint32_t src, uint32_t dst, uint8_t vl,
+                                         uint32_t payload, uint32_t wire);
+    void on_tail(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp);
+    void receive_data(uint64_t t, uint32_t h, const ib_extension& p);
+    void receive_ack(uint64_t t, uint32_t qp, uint32_t psn);
+    uint32_t packet_payload(const message& m, uint32_t index) const;
+    uint8_t data_opcode(const message& m, uint32_t index) const;
+
+    cycle::timing tm_;
+    uint32_t hosts_;
+    uint32_t vls_;
+    uint8_t sl_;
+    uint8_t vl_;
+    uint8_t sharp_vl_;
+    uint32_t mtu_;
+    uint32_t tx_cycles_;
+    uint32_t rx_cycles_;
+    uint32_t wqe_cycles_;
+    double pcie_bytes_per_cycle_;
+    uint32_t ack_coalesce_;
+    uint32_t max_outstanding_;
+    cycle::hca_host* host_ = nullptr;
+
+    std::vector<host_port> ports_;
+    std::vector<message> msgs_;
+    std::vector<uint32_t> free_msgs_;
+    std::vector<queue_pair> qps_;
+    std::unordered_map<uint64_t, uint32_t> qp_of_;
+    std::vector<uint64_t> timers_;
+    std::vector<uint32_t> free_timers_;
+    std::vector<uint32_t> tx_dirty_;
+    cycle::fc_pacer fc_;
+    payload_pool pool_;
+    payload_pool fc_pool_;
+    uint64_t next_packet_id_ = 0;
+    cycle::hca_stats stats_;
+};
+
+}  // namespace ndr::tlmm

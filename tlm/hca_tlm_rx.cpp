@@ -1,0 +1,114 @@
+// TLM HCA receive side: in-order check (lossless fabric), data placement, ACK generation,
+// RDMA READ responses, SHARP results.
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "cycle/invariant_error.h"
+#include "cycle/packet.h"
+#include "hca_tlm.h"
+
+namespace ndr::tlmm {
+
+using cycle::invariant_error;
+
+void hca_tlm::on_tail(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
+    const ib_extension& p = ib_of(gp);
+    stats_.rx_beats[h] += p.beats;
+    // The link layer is done with the packet: its receive-buffer blocks are freed.
+    if (tm_.rx_proc_cycles == 0) {
+        ports_[h].rx[p.vl].on_free(p.blocks);
+        fc_.mark(h * vls_ + p.vl);
+    } else {
+        schedule(t + tm_.rx_proc_cycles,
+                 timer{0, 0, T_RXFREE, p.vl, static_cast<uint16_t>(h), 0, p.blocks, nullptr});
+    }
+    const bool sharp = p.kind == cycle::PK_SHARP_DOWN;
+    if (!sharp && p.dst != h) {
+        throw invariant_error(
+            fmt::format("cycle {}: packet {} for host {} arrived at host {}", t, p.id, p.dst, h));
+    }
+    if (sharp) {  // SHARP result: placed after the receive pipeline; keep the payload till then
+        gp.acquire();
+        schedule(t + rx_cycles_,
+                 timer{0, 0, T_SHARP_PLACED, 0, static_cast<uint16_t>(h), 0, 0, &gp});
+    } else if (p.kind == cycle::PK_ACK) {
+        receive_ack(t, p.qp, p.psn);
+    } else {
+        receive_data(t, h, p);
+    }
+    tlm::tlm_phase ph = tlm::BEGIN_RESP;  // consumed: complete the switch's output transaction
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    (*rx[h])->nb_transport_bw(gp, ph, d);
+    gp.release();
+}
+
+void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
+    queue_pair& rq = qps_[qp_index(h, p.src)];  // receiver state for data from p.src
+    if (p.psn != rq.expected_psn) {
+        throw invariant_error(fmt::format(
+            "cycle {}: HCA {}: packet {} from host {} has PSN {}, expected {} (the TLM fabric is "
+            "lossless and in order)",
+            t, h, p.id, p.src, p.psn, rq.expected_psn));
+    }
+    ++rq.expected_psn;
+    ++rq.unacked_rx;
+    message& m = msgs_[p.msg];
+    const bool last = p.index + 1 == m.packets;
+    if (p.kind != cycle::PK_READ_REQ) stats_.payload_bytes_delivered += p.payload_bytes;
+    if (last) {
+        if (p.kind == cycle::PK_READ_REQ) {
+            // The responder streams the data back on its own QP once its DMA read starts.
+            m.delivered = true;
+            const uint32_t r = alloc_message();
+            message& resp = msgs_[r];
+            const message& req = msgs_[p.msg];
+            resp.v = cycle::verb::rdma_read;
+            resp.read_response = true;
+            resp.src = h;
+            resp.dst = req.src;
+            resp.bytes = req.bytes;
+            resp.tag = req.tag;
+            resp.packets =
+                std::max<uint32_t>(1U, static_cast<uint32_t>((req.bytes + mtu_ - 1) / mtu_));
+            resp.qp = qp_index(h, req.src);
+            schedule(t + tx_cycles_, timer{0, 0, T_MSG_READY, 0, 0, 0, r, nullptr});
+            retire_if_done(p.msg);
+        } else {
+            schedule(t + rx_cycles_, timer{0, 0, T_PLACED, 0, 0, 0, p.msg, nullptr});
+        }
+    }
+    if (last || rq.unacked_rx >= ack_coalesce_) {
+        rq.unacked_rx = 0;
+        ports_[h].control.push_back(control_packet{p.qp, p.psn});
+        mark_tx(h);
+    }
+}
+
+void hca_tlm::receive_ack(uint64_t t, uint32_t qp, uint32_t psn) {
+    queue_pair& q = qps_[qp];
+    if (psn >= q.next_psn || psn + 1 < q.acked_psn) {
+        throw invariant_error(fmt::format("cycle {}: HCA {}: ACK for PSN {} out of window [{}, {})",
+                                          t, q.src, psn, q.acked_psn, q.next_psn));
+    }
+    const bool progress = psn + 1 > q.acked_psn;
+    if (progress) q.acked_psn = psn + 1;
+    while (!q.unfinished.empty()) {
+        const uint32_t m = q.unfinished.front();
+        message& msg = msgs_[m];
+        if (msg.first_psn + msg.packets > q.acked_psn) break;
+        q.unfinished.pop_front();
+        msg.acked = true;
+        const bool notify = msg.v != cycle::verb::rdma_read;  // reads complete on delivery
+        const uint32_t src = msg.src;
+        const uint64_t tag = msg.tag;
+        retire_if_done(m);
+        if (notify && host_ != nullptr) host_->on_send_complete(t, src, tag);
+    }
+    if (progress) {
+        activate(qp);
+        mark_tx(q.src);
+    }
+}
+
+}  // namespace ndr::tlmm

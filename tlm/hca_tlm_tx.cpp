@@ -1,0 +1,188 @@
+// TLM HCA send side: control packets (ACK), SHARP packets, data packets per QP round robin.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "cycle/invariant_error.h"
+#include "cycle/packet.h"
+#include "golden/ib_packet.h"
+#include "golden/opcode.h"
+#include "hca_tlm.h"
+
+namespace ndr::tlmm {
+
+using cycle::verb;
+
+uint32_t hca_tlm::packet_payload(const message& m, uint32_t index) const {
+    if (m.v == verb::rdma_read && !m.read_response) return 0;  // the request carries none
+    const uint64_t off = uint64_t{index} * mtu_;
+    return static_cast<uint32_t>(std::min<uint64_t>(mtu_, m.bytes > off ? m.bytes - off : 0));
+}
+
+uint8_t hca_tlm::data_opcode(const message& m, uint32_t index) const {
+    const bool first = index == 0;
+    const bool last = index + 1 == m.packets;
+    if (m.read_response) {
+        if (first && last) return golden::RC_RDMA_READ_RESPONSE_ONLY;
+        if (first) return golden::RC_RDMA_READ_RESPONSE_FIRST;
+        return last ? golden::RC_RDMA_READ_RESPONSE_LAST : golden::RC_RDMA_READ_RESPONSE_MIDDLE;
+    }
+    switch (m.v) {
+        case verb::rdma_read:
+            return golden::RC_RDMA_READ_REQUEST;
+        case verb::send:
+            if (first && last) return golden::RC_SEND_ONLY;
+            if (first) return golden::RC_SEND_FIRST;
+            return last ? golden::RC_SEND_LAST : golden::RC_SEND_MIDDLE;
+        case verb::rdma_write:
+            if (first && last) return golden::RC_RDMA_WRITE_ONLY;
+            if (first) return golden::RC_RDMA_WRITE_FIRST;
+            return last ? golden::RC_RDMA_WRITE_LAST : golden::RC_RDMA_WRITE_MIDDLE;
+        case verb::rdma_write_imm:
+        default:
+            if (first && last) return golden::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+            if (first) return golden::RC_RDMA_WRITE_FIRST;
+            return last ? golden::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE : golden::RC_RDMA_WRITE_MIDDLE;
+    }
+}
+
+tlm::tlm_generic_payload& hca_tlm::new_packet(uint64_t t, uint32_t src, uint32_t dst, uint8_t vl,
+                                              uint32_t payload, uint32_t wire) {
+    tlm::tlm_generic_payload& gp = pool_.allocate();
+    gp.acquire();  // released when the switch is done with it (BEGIN_RESP on tx)
+    ib_extension& p = ib_of(gp);
+    p = ib_extension{};
+    p.id = next_packet_id_++;
+    p.created = t;
+    p.src = static_cast<uint16_t>(src);
+    p.dst = static_cast<uint16_t>(dst);
+    p.sl = sl_;
+    p.vl = vl;
+    p.payload_bytes = payload;
+    p.wire_bytes = wire;
+    p.blocks = static_cast<uint16_t>(golden::blocks_for_bytes(wire));
+    p.beats = static_cast<uint16_t>((wire + tm_.block_bytes - 1) / tm_.block_bytes);
+    gp.set_address(dst + 1U);  // DLID
+    gp.set_data_length(wire);
+    gp.set_streaming_width(wire);
+    return gp;
+}
+
+void hca_tlm::try_send(uint64_t t, uint32_t h) {
+    host_port& hp = ports_[h];
+    if (hp.tx_free > t) {
+        if (!hp.txfree_pending) {
+            hp.txfree_pending = true;
+            schedule(hp.tx_free, timer{0, 0, T_TXFREE, 0, static_cast<uint16_t>(h), 0, 0, nullptr});
+        }
+        return;
+    }
+    const bool sent = send_control(t, h) || send_sharp(t, h) || send_data(t, h);
+    const bool waiting = !hp.control.empty() || !hp.active.empty();
+    const bool stalled = !sent && waiting && !hp.tx[vl_].can_send(1);
+    if (stalled && !hp.stalled) hp.stall_since = t;
+    if (!stalled && hp.stalled) stats_.credit_stall_cycles[h] += t - hp.stall_since;
+    hp.stalled = stalled;
+}
+
+bool hca_tlm::send_control(uint64_t t, uint32_t h) {
+    host_port& hp = ports_[h];
+    if (hp.control.empty() || !hp.tx[vl_].can_send(1)) return false;
+    const control_packet c = hp.control.front();
+    hp.control.pop_front();
+    const queue_pair& acked = qps_[c.qp];  // the data sender's QP: acked.src receives this
+    tlm::tlm_generic_payload& gp =
+        new_packet(t, h, acked.src, vl_, 0, golden::wire_bytes(0, golden::RC_ACKNOWLEDGE, false));
+    ib_extension& p = ib_of(gp);
+    p.kind = cycle::PK_ACK;
+    p.opcode = golden::RC_ACKNOWLEDGE;
+    p.qp = c.qp;
+    p.psn = c.psn;
+    ++stats_.acks_sent;
+    transmit(t, h, gp);
+    return true;
+}
+
+bool hca_tlm::send_sharp(uint64_t t, uint32_t h) {
+    host_port& hp = ports_[h];
+    if (hp.sharp.empty()) return false;
+    tlm::tlm_generic_payload* gp = hp.sharp.front();
+    if (!hp.tx[sharp_vl_].can_send(ib_of(*gp).blocks)) return false;  // an FC update wakes us
+    hp.sharp.pop_front();
+    transmit(t, h, *gp);
+    return true;
+}
+
+bool hca_tlm::send_data(uint64_t t, uint32_t h) {
+    host_port& hp = ports_[h];
+    std::size_t tries = hp.active.size();
+    while (tries-- > 0) {
+        const uint32_t qp = hp.active.front();
+        hp.active.pop_front();
+        queue_pair& q = qps_[qp];
+        if (q.messages.empty() || q.next_psn - q.acked_psn >= max_outstanding_) {
+            q.active = false;  // nothing to send until a message or an ACK arrives
+            continue;
+        }
+        const uint32_t m = q.messages.front();
+        const uint32_t index = q.next_index;
+        message& msg = msgs_[m];
+        const uint32_t payload = packet_payload(msg, index);
+        const uint8_t opcode = data_opcode(msg, index);
+        const uint32_t wire = golden::wire_bytes(payload, opcode, false);
+        if (!hp.tx[vl_].can_send(golden::blocks_for_bytes(wire))) {
+            hp.active.push_front(qp);  // keep its turn; an FC update will wake us
+            return false;
+        }
+        if (hp.dma_free > t) {  // payload DMA of the previous packet still running
+            hp.active.push_front(qp);
+            if (!hp.txfree_pending) {
+                hp.txfree_pending = true;
+                schedule(hp.dma_free,
+                         timer{0, 0, T_TXFREE, 0, static_cast<uint16_t>(h), 0, 0, nullptr});
+            }
+            return false;
+        }
+        const uint32_t psn = q.next_psn++;
+        if (index == 0) msg.first_psn = psn;
+        if (++q.next_index == msg.packets) {
+            q.messages.pop_front();
+            q.next_index = 0;
+            q.unfinished.push_back(m);
+        }
+        ++stats_.data_packets_sent;
+        hp.dma_free = std::max(hp.dma_free, t) +
+                      static_cast<uint64_t>(std::ceil(payload / pcie_bytes_per_cycle_));
+        tlm::tlm_generic_payload& gp = new_packet(t, h, q.dst, vl_, payload, wire);
+        ib_extension& p = ib_of(gp);
+        p.kind = msg.read_response          ? cycle::PK_READ_RESP
+                 : msg.v == verb::rdma_read ? cycle::PK_READ_REQ
+                                            : cycle::PK_DATA;
+        p.opcode = opcode;
+        p.qp = qp;
+        p.psn = psn;
+        p.msg = m;
+        p.index = index;
+        transmit(t, h, gp);
+        hp.active.push_back(qp);
+        return true;
+    }
+    return false;
+}
+
+void hca_tlm::transmit(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
+    host_port& hp = ports_[h];
+    const ib_extension& p = ib_of(gp);
+    hp.tx[p.vl].on_send(p.blocks);
+    hp.arb.commit(p.vl, p.wire_bytes);
+    hp.tx_free = t + p.beats;
+    hp.txfree_pending = true;
+    schedule(hp.tx_free, timer{0, 0, T_TXFREE, 0, static_cast<uint16_t>(h), 0, 0, nullptr});
+    stats_.tx_beats[h] += p.beats;
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_core::sc_time d = offset();
+    (*tx[h])->nb_transport_fw(gp, ph, d);  // END_REQ annotated: the wire is free after the beats
+}
+
+}  // namespace ndr::tlmm
