@@ -69,8 +69,7 @@ void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
             resp.dst = req.src;
             resp.bytes = req.bytes;
             resp.tag = req.tag;
-            resp.packets =
-                std::max<uint32_t>(1U, static_cast<uint32_t>((req.bytes + mtu_ - 1) / mtu_));
+            resp.packets = golden::rc_packet_count(req.bytes, mtu_);
             resp.qp = qp_index(h, req.src);
             schedule(t + tx_cycles_, timer{0, 0, T_MSG_READY, 0, 0, 0, r, nullptr});
             retire_if_done(p.msg);

@@ -175,9 +175,7 @@ void hca_array::post(cycle_t now, verb v, uint32_t src, uint32_t dst, uint64_t b
     msg.dst = dst;
     msg.bytes = bytes;
     msg.tag = tag;
-    msg.packets = v == verb::rdma_read
-                      ? 1U
-                      : std::max<uint32_t>(1U, static_cast<uint32_t>((bytes + mtu_ - 1) / mtu_));
+    msg.packets = v == verb::rdma_read ? 1U : golden::rc_packet_count(bytes, mtu_);
     msg.qp = qp_index(src, dst);
     ++stats_.messages_posted;
     host_port& hp = ports_[src];

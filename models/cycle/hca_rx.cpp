@@ -96,8 +96,7 @@ void hca_array::receive_data(cycle_t t, uint32_t h, packet& p) {
                 resp.dst = req.src;
                 resp.bytes = req.bytes;
                 resp.tag = req.tag;
-                resp.packets = std::max<uint32_t>(
-                    1U, static_cast<uint32_t>((req.bytes + mtu_ - 1) / mtu_));
+                resp.packets = golden::rc_packet_count(req.bytes, mtu_);
                 resp.qp = qp_index(h, req.src);
                 schedule(t + tx_cycles_, event{EV_MSG_READY, 0, 0, r, 0, 0});
                 retire_if_done(p.msg);

@@ -8,40 +8,28 @@
 #include "cycle/invariant_error.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
+#include "golden/rc_segment.h"
 #include "golden/roce_packet.h"
 
 namespace ndr::cycle {
 
 uint32_t hca_array::packet_payload(const message& m, uint32_t index) const {
     if (m.v == verb::rdma_read && !m.read_response) return 0;  // the request carries none
-    const uint64_t off = uint64_t{index} * mtu_;
-    return static_cast<uint32_t>(std::min<uint64_t>(mtu_, m.bytes > off ? m.bytes - off : 0));
+    return golden::rc_packet_payload(m.bytes, mtu_, index);
 }
 
 uint8_t hca_array::data_opcode(const message& m, uint32_t index) const {
-    const bool first = index == 0;
-    const bool last = index + 1 == m.packets;
-    if (m.read_response) {
-        if (first && last) return golden::RC_RDMA_READ_RESPONSE_ONLY;
-        if (first) return golden::RC_RDMA_READ_RESPONSE_FIRST;
-        return last ? golden::RC_RDMA_READ_RESPONSE_LAST : golden::RC_RDMA_READ_RESPONSE_MIDDLE;
-    }
+    return golden::rc_data_opcode(rc_stream_of(m), index, m.packets);
+}
+
+golden::rc_stream hca_array::rc_stream_of(const message& m) {
+    if (m.read_response) return golden::rc_stream::read_response;
     switch (m.v) {
-        case verb::rdma_read: return golden::RC_RDMA_READ_REQUEST;
-        case verb::send:
-            if (first && last) return golden::RC_SEND_ONLY;
-            if (first) return golden::RC_SEND_FIRST;
-            return last ? golden::RC_SEND_LAST : golden::RC_SEND_MIDDLE;
-        case verb::rdma_write:
-            if (first && last) return golden::RC_RDMA_WRITE_ONLY;
-            if (first) return golden::RC_RDMA_WRITE_FIRST;
-            return last ? golden::RC_RDMA_WRITE_LAST : golden::RC_RDMA_WRITE_MIDDLE;
+        case verb::rdma_read: return golden::rc_stream::read_request;
+        case verb::send: return golden::rc_stream::send;
+        case verb::rdma_write: return golden::rc_stream::rdma_write;
         case verb::rdma_write_imm:
-        default:
-            // The last packet carries immediate data: the receiver gets a completion.
-            if (first && last) return golden::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
-            if (first) return golden::RC_RDMA_WRITE_FIRST;
-            return last ? golden::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE : golden::RC_RDMA_WRITE_MIDDLE;
+        default: return golden::rc_stream::rdma_write_imm;
     }
 }
 
