@@ -8,8 +8,9 @@
 
 #include "config/config_error.h"
 #include "fabric.h"
-#include "sharp_manager.h"
 #include "link_capture.h"
+#include "link_sampler.h"
+#include "sharp_manager.h"
 
 namespace ndr::tb {
 
@@ -42,44 +43,22 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
     }
     rp.start();
 
-    // Utilisation samples: start at 1 us and halve the resolution whenever a series would
-    // exceed 2,000 points, so long runs stay small.
+    // Utilisation samples (link_sampler.h): from 1 us, coarser as the run grows.
     const uint64_t cycle_ps = out.tm.cycle_ps;
-    uint64_t sample = std::max<uint64_t>(1, 1'000'000 / cycle_ps);
-    constexpr std::size_t max_samples = 2000;
-    std::vector<uint64_t> last(f.links().size(), 0);
-    out.links.resize(f.links().size());
-    for (std::size_t i = 0; i < f.links().size(); ++i) {
-        out.links[i].name = f.links()[i].name;
-        out.links[i].tier = f.links()[i].tier;
-    }
+    link_sampler<fabric> sampler(f, out.links, cycle_ps);
     const uint64_t limit = c.sim.run_time_limit.ps / cycle_ps;
     const auto t0 = std::chrono::steady_clock::now();
     uint64_t now = 0;
     while (!rp.done()) {
         if (now >= limit) {
-            throw std::runtime_error(fmt::format(
-                "the trace did not finish within sim.run_time_limit ({} cycles): {}", limit,
-                rp.pending_summary()));
+            throw std::runtime_error(
+                fmt::format("the trace did not finish within sim.run_time_limit ({} cycles): {}",
+                            limit, rp.pending_summary()));
         }
-        now += sample;
+        now += sampler.interval();
         cycle::sc_run_until(now, cycle_ps, f.status());
         if (capture) capture->flush_before(now);
-        for (std::size_t i = 0; i < f.links().size(); ++i) {
-            const uint64_t b = f.link_beats(f.links()[i]);
-            out.links[i].utilisation.push_back(
-                static_cast<float>(static_cast<double>(b - last[i]) / static_cast<double>(sample)));
-            last[i] = b;
-        }
-        if (out.links.empty() || out.links[0].utilisation.size() < max_samples) continue;
-        for (auto& l : out.links) {  // merge pairs
-            std::vector<float> merged;
-            for (std::size_t k = 0; k + 1 < l.utilisation.size(); k += 2) {
-                merged.push_back((l.utilisation[k] + l.utilisation[k + 1]) / 2.0F);
-            }
-            l.utilisation.swap(merged);
-        }
-        sample *= 2;
+        sampler.take();
     }
     if (capture) {
         capture->finish();
@@ -87,7 +66,7 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
         out.pcap_records = capture->records();
     }
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    out.sample_cycles = sample;
+    out.sample_cycles = sampler.interval();
     out.collectives = rp.results();
     cycle_t end = 0;
     for (const auto& r : out.collectives) end = std::max(end, r.end);
@@ -103,13 +82,12 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
     for (const sharp_tree& st : sharp.trees()) out.sharp_trees.push_back(st.describe());
     for (std::size_t s = 0; s < f.switches().size(); ++s) {
         if (const cycle::sharp_an* an = f.switches()[s]->sharp()) {
-            out.sharp_nodes.push_back({static_cast<uint32_t>(s), f.topology().switches[s].level,
-                                       an->stats()});
+            out.sharp_nodes.push_back(
+                {static_cast<uint32_t>(s), f.topology().switches[s].level, an->stats()});
         }
         f.switches()[s]->end_stats(now);
-        out.switch_stats.push_back(switch_summary{static_cast<uint32_t>(s),
-                                                  f.topology().switches[s].level,
-                                                  f.switches()[s]->stats()});
+        out.switch_stats.push_back(switch_summary{
+            static_cast<uint32_t>(s), f.topology().switches[s].level, f.switches()[s]->stats()});
     }
     return out;
 }

@@ -8,6 +8,7 @@
 
 #include "config/config_error.h"
 #include "fabric_tlm.h"
+#include "link_sampler.h"
 #include "sharp_manager.h"
 
 namespace ndr::tb {
@@ -39,14 +40,7 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     rp.start();
 
     const uint64_t cycle_ps = out.tm.cycle_ps;
-    uint64_t sample = std::max<uint64_t>(1, 1'000'000 / cycle_ps);
-    constexpr std::size_t max_samples = 2000;
-    std::vector<uint64_t> last(f.links().size(), 0);
-    out.links.resize(f.links().size());
-    for (std::size_t i = 0; i < f.links().size(); ++i) {
-        out.links[i].name = f.links()[i].name;
-        out.links[i].tier = f.links()[i].tier;
-    }
+    link_sampler<fabric_tlm> sampler(f, out.links, cycle_ps);
     const uint64_t limit = c.sim.run_time_limit.ps / cycle_ps;
     const auto run_until = [&](uint64_t cyc) {
         const sc_core::sc_time target(static_cast<double>(cyc * cycle_ps), sc_core::SC_PS);
@@ -61,26 +55,12 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
                 fmt::format("the trace did not finish within sim.run_time_limit ({} cycles): {}",
                             limit, rp.pending_summary()));
         }
-        now += sample;
+        now += sampler.interval();
         run_until(now);
-        for (std::size_t i = 0; i < f.links().size(); ++i) {
-            const uint64_t b = f.link_beats(f.links()[i]);
-            out.links[i].utilisation.push_back(
-                static_cast<float>(static_cast<double>(b - last[i]) / static_cast<double>(sample)));
-            last[i] = b;
-        }
-        if (out.links.empty() || out.links[0].utilisation.size() < max_samples) continue;
-        for (auto& l : out.links) {  // merge pairs
-            std::vector<float> merged;
-            for (std::size_t k = 0; k + 1 < l.utilisation.size(); k += 2) {
-                merged.push_back((l.utilisation[k] + l.utilisation[k + 1]) / 2.0F);
-            }
-            l.utilisation.swap(merged);
-        }
-        sample *= 2;
+        sampler.take();
     }
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    out.sample_cycles = sample;
+    out.sample_cycles = sampler.interval();
     out.collectives = rp.results();
     cycle::cycle_t end = 0;
     for (const auto& r : out.collectives) end = std::max(end, r.end);

@@ -1,0 +1,60 @@
+// Link utilisation samples of a trace run, shared by the cycle-level and TLM runs (run_sim.cpp,
+// run_sim_tlm.cpp). Samples start at 1 us and the resolution halves (pairs are merged) whenever
+// a series would exceed max_samples points, so long runs stay small.
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "run_sim.h"
+
+namespace ndr::tb {
+
+template <class Fabric>
+class link_sampler {
+public:
+    static constexpr std::size_t max_samples = 2000;
+
+    link_sampler(const Fabric& f, std::vector<link_sample_series>& series, uint64_t cycle_ps)
+        : f_(f),
+          series_(series),
+          interval_(std::max<uint64_t>(1, 1'000'000 / cycle_ps)),
+          last_(f.links().size(), 0) {
+        series_.resize(f.links().size());
+        for (std::size_t i = 0; i < f.links().size(); ++i) {
+            series_[i].name = f.links()[i].name;
+            series_[i].tier = f.links()[i].tier;
+        }
+    }
+
+    /// Cycles of the current sample interval: run this many, then call take().
+    [[nodiscard]] uint64_t interval() const { return interval_; }
+
+    /// Records one sample per link (beats in the last interval / interval).
+    void take() {
+        for (std::size_t i = 0; i < f_.links().size(); ++i) {
+            const uint64_t b = f_.link_beats(f_.links()[i]);
+            series_[i].utilisation.push_back(static_cast<float>(static_cast<double>(b - last_[i]) /
+                                                                static_cast<double>(interval_)));
+            last_[i] = b;
+        }
+        if (series_.empty() || series_[0].utilisation.size() < max_samples) return;
+        for (auto& l : series_) {  // merge pairs
+            std::vector<float> merged;
+            for (std::size_t k = 0; k + 1 < l.utilisation.size(); k += 2) {
+                merged.push_back((l.utilisation[k] + l.utilisation[k + 1]) / 2.0F);
+            }
+            l.utilisation.swap(merged);
+        }
+        interval_ *= 2;
+    }
+
+private:
+    const Fabric& f_;
+    std::vector<link_sample_series>& series_;
+    uint64_t interval_;
+    std::vector<uint64_t> last_;
+};
+
+}  // namespace ndr::tb
