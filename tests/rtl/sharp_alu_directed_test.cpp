@@ -12,11 +12,11 @@
 
 #include "Vibs_sharp_alu.h"
 #include "Vibs_sharp_alu_fault_rounding.h"
-#include "rtl_checker.h"
+#include "verify/verilated_dut.h"
 
 namespace {
 
-using ndr::rtl_test::verilated_dut;
+using ndr::verify::verilated_dut;
 
 constexpr uint64_t STAGES = NDR_RTL_SHARP_ALU_STAGES;
 
