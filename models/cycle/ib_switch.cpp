@@ -283,7 +283,7 @@ void ib_switch::on_header(cycle_t t, uint16_t in, uint32_t pkt) {
         // Constant ingress delay: arrivals leave the pipeline in arrival order, so one FIFO
         // and one wake-up per cycle serve them all.
         if (ingress_.empty()) schedule(t + pipe, event{EV_INGRESS, 0, 0, 0, 0, 0});
-        ingress_.push_back(pkt);
+        ingress_.push(pool_, pkt);
         return;
     }
     schedule(t + (p.beats - 1U) + pipe, event{EV_ELIG, 0, in, pkt, 0, 0});
@@ -292,13 +292,13 @@ void ib_switch::on_header(cycle_t t, uint16_t in, uint32_t pkt) {
 void ib_switch::on_ingress(cycle_t t) {
     const cycle_t pipe = tm_.switch_cycles - 1U;
     while (!ingress_.empty()) {
-        const uint32_t pkt = ingress_.front();
+        const uint32_t pkt = ingress_.head;
         const cycle_t elig = pool_[pkt].hdr_in + pipe;
         if (elig > t) {
             schedule(elig, event{EV_INGRESS, 0, 0, 0, 0, 0});
             return;
         }
-        ingress_.pop_front();
+        ingress_.pop(pool_);
         on_eligible(t, pool_[pkt].in_port, pkt);
     }
 }

@@ -12,7 +12,6 @@
 // The whole switch is one engine (one SystemC process): cost scales with packets, not ports.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <vector>
 
@@ -211,7 +210,9 @@ private:
     std::vector<sharp_emit> sharp_emits_;         ///< emitted, not yet due
     std::vector<uint32_t> free_emits_;
     std::vector<sharp_emit> emit_scratch_;
-    std::deque<uint32_t> ingress_;  ///< cut-through: packets in the ingress pipeline, in order
+    /// Cut-through: packets in the ingress pipeline, in order (linked through packet::next,
+    /// which is free until the packet joins its VOQ/FIFO).
+    packet_queue ingress_;
     bool refresh_due_ = false;
     std::unique_ptr<eth_state> eth_;  ///< RoCE only
 
