@@ -332,17 +332,6 @@ void ib_switch::on_xbar_done(cycle_t t, const event& e) {
     --inside_;
 }
 
-void ib_switch::free_input_blocks(cycle_t t, uint32_t port, uint32_t vl, uint32_t blocks) {
-    const uint32_t k = port * vls_ + vl;
-    in_rx_[k].on_free(blocks);
-    occ_[k].update(t, in_rx_[k].occupied());
-    if (eth_) {
-        eth_pfc_check(t, port, vl);
-        return;
-    }
-    fc_.mark(k);
-}
-
 void ib_switch::set_request(uint32_t in, uint32_t out, uint32_t vl, bool on) {
     uint64_t& m = req_[out * vls_ + vl];
     if (on) {

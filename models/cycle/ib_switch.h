@@ -129,7 +129,17 @@ private:
     void on_sharp_out(cycle_t t, uint32_t emit);
     void sharp_egress(cycle_t t);
     void on_xbar_done(cycle_t t, const event& e);
-    void free_input_blocks(cycle_t t, uint32_t port, uint32_t vl, uint32_t blocks);
+    /// Inline: once per packet (crossbar transfer done).
+    void free_input_blocks(cycle_t t, uint32_t port, uint32_t vl, uint32_t blocks) {
+        const uint32_t k = port * vls_ + vl;
+        in_rx_[k].on_free(blocks);
+        occ_[k].update(t, in_rx_[k].occupied());
+        if (eth_) {
+            eth_pfc_check(t, port, vl);
+            return;
+        }
+        fc_.mark(k);
+    }
     void allocate(cycle_t t);
     bool output_grant(cycle_t t, uint16_t o, uint64_t avail_in, grant& g);
     void commit(cycle_t t, const grant& g);
