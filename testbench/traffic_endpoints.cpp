@@ -277,7 +277,7 @@ void traffic_endpoints::pending_queue::grow() {
     head = 0;
 }
 
-void traffic_endpoints::generate(cycle_t t, uint16_t e) {
+inline void traffic_endpoints::generate(cycle_t t, uint16_t e) {
     endpoint& ep = eps_[e];
     if (queued_total_ >= MAX_QUEUED) {
         throw invariant_error(fmt::format(
