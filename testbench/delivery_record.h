@@ -23,10 +23,40 @@ struct delivered {
     bool tagged = false;
 };
 
+/// Out of line: the error paths and histogram growth of record_delivery.
+[[noreturn]] void throw_misrouted(cycle_t t, uint16_t e, const delivered& p);
+[[noreturn]] void throw_flow_seq(cycle_t t, uint16_t e, const delivered& p, uint32_t expect);
+void grow_latency_hist(std::vector<uint64_t>& h, uint64_t lat);
+
 /// Checks (when `check`) and records the delivery of `p` at endpoint `e` in cycle `t`.
 /// recv_seq is indexed [(e * ports + src) * 16 + sl]; throws cycle::invariant_error.
-void record_delivery(endpoint_stats& stats, std::vector<uint32_t>& recv_seq, uint32_t ports,
-                     bool check, cycle_t win_start, cycle_t win_end, cycle_t t, uint16_t e,
-                     const delivered& p);
+/// Inline: called once per delivered packet.
+inline void record_delivery(endpoint_stats& stats, std::vector<uint32_t>& recv_seq, uint32_t ports,
+                            bool check, cycle_t win_start, cycle_t win_end, cycle_t t, uint16_t e,
+                            const delivered& p) {
+    if (check) {
+        if (p.dst != e) throw_misrouted(t, e, p);
+        uint32_t& expect = recv_seq[(std::size_t{e} * ports + p.src) * 16 + p.sl];
+        if (p.flow_seq != expect) throw_flow_seq(t, e, p, expect);
+        ++expect;
+    }
+    ++stats.delivered;
+    if (t >= win_start && t < win_end) {
+        ++stats.window_delivered;
+        stats.port_delivered_beats[e] += p.beats;
+        stats.vl_delivered_beats[p.vl] += p.beats;
+        stats.vl_delivered_bytes[p.vl] += p.wire_bytes;
+    }
+    if (p.tagged) {
+        ++stats.tagged_delivered;
+        const uint64_t lat = t - p.created;
+        const auto count = [lat](std::vector<uint64_t>& h) {
+            if (lat >= h.size()) grow_latency_hist(h, lat);
+            ++h[lat];
+        };
+        count(stats.latency_hist);
+        count(stats.vl_latency_hist[p.vl]);
+    }
+}
 
 }  // namespace ndr::tb

@@ -84,15 +84,6 @@ void traffic_endpoints::connect(uint16_t e, cycle::link_peer peer, uint32_t peer
     if (pfc_) pfc_->configure_port(e, peer.link_cycles);
 }
 
-void traffic_endpoints::rx_freed(cycle_t t, uint16_t e, uint32_t vl, uint32_t blocks) {
-    eps_[e].rx[vl].on_free(blocks);
-    if (!roce_) {
-        fc_.mark(e * vls_ + vl);
-        return;
-    }
-    pfc_check(t, e, vl);
-}
-
 void traffic_endpoints::pfc_check(cycle_t t, uint16_t e, uint32_t vl) {
     if (!pfc_) return;
     const int act = pfc_->on_occupancy(e, vl, eps_[e].rx[vl].occupied());
@@ -286,7 +277,7 @@ void traffic_endpoints::pending_queue::grow() {
     head = 0;
 }
 
-void traffic_endpoints::generate(cycle_t t, uint16_t e) {
+inline void traffic_endpoints::generate(cycle_t t, uint16_t e) {
     endpoint& ep = eps_[e];
     if (queued_total_ >= MAX_QUEUED) {
         throw invariant_error(fmt::format(

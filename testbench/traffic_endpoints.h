@@ -131,7 +131,15 @@ private:
     }
     void deliver(cycle_t t, uint16_t e, uint32_t pkt);
     void check_fctbs(cycle_t t, const cycle::event& e);
-    void rx_freed(cycle_t t, uint16_t e, uint32_t vl, uint32_t blocks);
+    /// Inline: once per delivered packet.
+    void rx_freed(cycle_t t, uint16_t e, uint32_t vl, uint32_t blocks) {
+        eps_[e].rx[vl].on_free(blocks);
+        if (!roce_) {
+            fc_.mark(e * vls_ + vl);
+            return;
+        }
+        pfc_check(t, e, vl);
+    }
     void pfc_check(cycle_t t, uint16_t e, uint32_t vl);
 
     const cycle::timing tm_;

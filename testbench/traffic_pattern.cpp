@@ -84,9 +84,9 @@ traffic_pattern::traffic_pattern(const cfg::config& c, uint32_t ports)
     } else if (name_ == "incast") {
         const uint32_t n = c.traffic.incast_sources == 0 ? ports - 1 : c.traffic.incast_sources;
         if (n > ports - 1) {
-            throw cfg::config_error(fmt::format(
-                "traffic.incast_sources: {} sources need {} ports, the switch has {}", n, n + 1,
-                ports));
+            throw cfg::config_error(
+                fmt::format("traffic.incast_sources: {} sources need {} ports, the switch has {}",
+                            n, n + 1, ports));
         }
         std::fill(source_.begin(), source_.end(), 0);
         uint32_t k = 0;
@@ -98,19 +98,21 @@ traffic_pattern::traffic_pattern(const cfg::config& c, uint32_t ports)
     }
 }
 
-uint32_t traffic_pattern::dest(uint32_t src, rng& r) const {
+uint32_t traffic_pattern::dest_other(uint32_t src, rng& r) const {
     switch (kind_) {
-        case kind::permutation: return perm_[src];
-        case kind::bitcomp: return ~src & (ports_ - 1);
-        case kind::incast: return hot_;
+        case kind::permutation:
+            return perm_[src];
+        case kind::bitcomp:
+            return ~src & (ports_ - 1);
+        case kind::incast:
+            return hot_;
         case kind::hotspot:
             if (src != hot_ && r.uniform() < hot_fraction_) return hot_;
             break;
-        case kind::uniform: break;
+        case kind::uniform:
+            break;
     }
-    // uniform over the other ports
-    const uint32_t d = static_cast<uint32_t>(r.below(ports_ - 1));
-    return d >= src ? d + 1 : d;
+    return uniform_other(src, r);
 }
 
 }  // namespace ndr::tb

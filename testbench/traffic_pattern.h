@@ -23,10 +23,19 @@ class traffic_pattern {
 public:
     traffic_pattern(const cfg::config& c, uint32_t ports);
     bool is_source(uint32_t src) const { return source_[src] != 0; }
-    uint32_t dest(uint32_t src, rng& r) const;
+    uint32_t dest(uint32_t src, rng& r) const {
+        if (kind_ != kind::uniform) return dest_other(src, r);
+        return uniform_other(src, r);
+    }
     const std::string& name() const { return name_; }
 
 private:
+    /// Uniform over the ports other than src (one random number).
+    uint32_t uniform_other(uint32_t src, rng& r) const {
+        const uint32_t d = static_cast<uint32_t>(r.below(ports_ - 1));
+        return d >= src ? d + 1 : d;
+    }
+    uint32_t dest_other(uint32_t src, rng& r) const;
     enum class kind { uniform, permutation, hotspot, incast, bitcomp };
     std::string name_;
     kind kind_;

@@ -283,7 +283,7 @@ void ib_switch::on_header(cycle_t t, uint16_t in, uint32_t pkt) {
         // Constant ingress delay: arrivals leave the pipeline in arrival order, so one FIFO
         // and one wake-up per cycle serve them all.
         if (ingress_.empty()) schedule(t + pipe, event{EV_INGRESS, 0, 0, 0, 0, 0});
-        ingress_.push_back(pkt);
+        ingress_.push(pool_, pkt);
         return;
     }
     schedule(t + (p.beats - 1U) + pipe, event{EV_ELIG, 0, in, pkt, 0, 0});
@@ -292,13 +292,13 @@ void ib_switch::on_header(cycle_t t, uint16_t in, uint32_t pkt) {
 void ib_switch::on_ingress(cycle_t t) {
     const cycle_t pipe = tm_.switch_cycles - 1U;
     while (!ingress_.empty()) {
-        const uint32_t pkt = ingress_.front();
+        const uint32_t pkt = ingress_.head;
         const cycle_t elig = pool_[pkt].hdr_in + pipe;
         if (elig > t) {
             schedule(elig, event{EV_INGRESS, 0, 0, 0, 0, 0});
             return;
         }
-        ingress_.pop_front();
+        ingress_.pop(pool_);
         on_eligible(t, pool_[pkt].in_port, pkt);
     }
 }
@@ -330,17 +330,6 @@ void ib_switch::on_xbar_done(cycle_t t, const event& e) {
     out_busy_ &= ~bit(e.a);
     free_input_blocks(t, e.port, e.vl, e.b);
     --inside_;
-}
-
-void ib_switch::free_input_blocks(cycle_t t, uint32_t port, uint32_t vl, uint32_t blocks) {
-    const uint32_t k = port * vls_ + vl;
-    in_rx_[k].on_free(blocks);
-    occ_[k].update(t, in_rx_[k].occupied());
-    if (eth_) {
-        eth_pfc_check(t, port, vl);
-        return;
-    }
-    fc_.mark(k);
 }
 
 void ib_switch::set_request(uint32_t in, uint32_t out, uint32_t vl, bool on) {

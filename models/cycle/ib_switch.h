@@ -12,7 +12,6 @@
 // The whole switch is one engine (one SystemC process): cost scales with packets, not ports.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <vector>
 
@@ -130,7 +129,17 @@ private:
     void on_sharp_out(cycle_t t, uint32_t emit);
     void sharp_egress(cycle_t t);
     void on_xbar_done(cycle_t t, const event& e);
-    void free_input_blocks(cycle_t t, uint32_t port, uint32_t vl, uint32_t blocks);
+    /// Inline: once per packet (crossbar transfer done).
+    void free_input_blocks(cycle_t t, uint32_t port, uint32_t vl, uint32_t blocks) {
+        const uint32_t k = port * vls_ + vl;
+        in_rx_[k].on_free(blocks);
+        occ_[k].update(t, in_rx_[k].occupied());
+        if (eth_) {
+            eth_pfc_check(t, port, vl);
+            return;
+        }
+        fc_.mark(k);
+    }
     void allocate(cycle_t t);
     bool output_grant(cycle_t t, uint16_t o, uint64_t avail_in, grant& g);
     void commit(cycle_t t, const grant& g);
@@ -211,7 +220,9 @@ private:
     std::vector<sharp_emit> sharp_emits_;         ///< emitted, not yet due
     std::vector<uint32_t> free_emits_;
     std::vector<sharp_emit> emit_scratch_;
-    std::deque<uint32_t> ingress_;  ///< cut-through: packets in the ingress pipeline, in order
+    /// Cut-through: packets in the ingress pipeline, in order (linked through packet::next,
+    /// which is free until the packet joins its VOQ/FIFO).
+    packet_queue ingress_;
     bool refresh_due_ = false;
     std::unique_ptr<eth_state> eth_;  ///< RoCE only
 

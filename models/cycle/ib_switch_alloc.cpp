@@ -13,7 +13,7 @@ namespace ndr::cycle {
 // output's round-robin pointer whose head packet fits the egress staging buffer and the
 // downstream credits; then the VL arbiter picks among those VLs. Side-effect free except for
 // recording credit-blocked VLs and the cycle a full staging buffer drains enough.
-bool ib_switch::output_grant(cycle_t t, uint16_t o, uint64_t avail, grant& g) {
+inline bool ib_switch::output_grant(cycle_t t, uint16_t o, uint64_t avail, grant& g) {
     const cycle_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
     uint32_t eligible = 0;
     // Per-VL candidate (plain arrays: no per-call initialisation on this hot path).

@@ -6,7 +6,7 @@
 
 namespace ndr::cycle {
 
-uint32_t packet_pool::alloc() {
+uint32_t packet_pool::alloc_slow() {
     if (live_ >= limit_) {
         throw invariant_error(fmt::format(
             "{} packets alive at once (source queues growing without bound): the offered load is "
@@ -28,14 +28,9 @@ uint32_t packet_pool::alloc() {
     return idx;
 }
 
-void packet_pool::free(uint32_t idx) {
-    packet& p = pkts_[idx];
-    if (p.live == 0) {
-        throw invariant_error(fmt::format("packet {} freed twice (duplicated delivery)", p.id));
-    }
-    p.live = 0;
-    free_.push_back(idx);
-    --live_;
+void packet_pool::throw_double_free(uint32_t idx) const {
+    throw invariant_error(
+        fmt::format("packet {} freed twice (duplicated delivery)", pkts_[idx].id));
 }
 
 }  // namespace ndr::cycle

@@ -54,8 +54,24 @@ struct packet {
 /// Owns every packet of a simulation. alloc/free are O(1); freeing twice is an invariant error.
 class packet_pool {
 public:
-    uint32_t alloc();
-    void free(uint32_t idx);
+    /// Inline: one call per packet on the hot path; errors and growth are out of line.
+    uint32_t alloc() {
+        if (live_ >= limit_ || free_.empty()) return alloc_slow();
+        const uint32_t idx = free_.back();
+        free_.pop_back();
+        packet& p = pkts_[idx];
+        p = packet{};
+        p.live = 1;
+        ++live_;
+        return idx;
+    }
+    void free(uint32_t idx) {
+        packet& p = pkts_[idx];
+        if (p.live == 0) throw_double_free(idx);
+        p.live = 0;
+        free_.push_back(idx);
+        --live_;
+    }
     packet& operator[](uint32_t idx) { return pkts_[idx]; }
     const packet& operator[](uint32_t idx) const { return pkts_[idx]; }
     std::size_t live() const { return live_; }
@@ -64,6 +80,8 @@ public:
     void set_limit(std::size_t limit) { limit_ = limit; }
 
 private:
+    uint32_t alloc_slow();
+    [[noreturn]] void throw_double_free(uint32_t idx) const;
     std::vector<packet> pkts_;
     std::vector<uint32_t> free_;
     std::size_t live_ = 0;
