@@ -35,7 +35,6 @@
 #include "cycle/hca_iface.h"
 #include "cycle/timing.h"
 #include "golden/credit_fc.h"
-#include "golden/rc_segment.h"
 #include "golden/vl_arb.h"
 #include "ib_extension.h"
 #include "payload_pool.h"
@@ -160,7 +159,6 @@ private:
     void receive_ack(uint64_t t, uint32_t qp, uint32_t psn);
     uint32_t packet_payload(const message& m, uint32_t index) const;
     uint8_t data_opcode(const message& m, uint32_t index) const;
-    static golden::rc_stream rc_stream_of(const message& m);
 
     cycle::timing tm_;
     uint32_t hosts_;

@@ -21,18 +21,7 @@ uint32_t hca_tlm::packet_payload(const message& m, uint32_t index) const {
 }
 
 uint8_t hca_tlm::data_opcode(const message& m, uint32_t index) const {
-    return golden::rc_data_opcode(rc_stream_of(m), index, m.packets);
-}
-
-golden::rc_stream hca_tlm::rc_stream_of(const message& m) {
-    if (m.read_response) return golden::rc_stream::read_response;
-    switch (m.v) {
-        case verb::rdma_read: return golden::rc_stream::read_request;
-        case verb::send: return golden::rc_stream::send;
-        case verb::rdma_write: return golden::rc_stream::rdma_write;
-        case verb::rdma_write_imm:
-        default: return golden::rc_stream::rdma_write_imm;
-    }
+    return golden::rc_data_opcode(cycle::rc_stream_of(m.v, m.read_response), index, m.packets);
 }
 
 tlm::tlm_generic_payload& hca_tlm::new_packet(uint64_t t, uint32_t src, uint32_t dst, uint8_t vl,

@@ -32,7 +32,6 @@
 #include "cycle/pfc.h"
 #include "cycle/timing.h"
 #include "golden/credit_fc.h"
-#include "golden/rc_segment.h"
 #include "golden/vl_arb.h"
 
 namespace ndr::cycle {
@@ -194,7 +193,6 @@ private:
     void retire_if_done(uint32_t m);
     uint32_t packet_payload(const message& m, uint32_t index) const;
     uint8_t data_opcode(const message& m, uint32_t index) const;
-    static golden::rc_stream rc_stream_of(const message& m);
     /// Link bytes of a packet: IB LRH..VCRC, or the RoCEv2 frame + preamble/IFG.
     uint32_t wire_of(uint32_t payload, uint8_t opcode) const;
     void pfc_check(cycle_t t, uint32_t h, uint32_t vl);

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "cycle/event.h"
+#include "golden/rc_segment.h"
 
 namespace ndr::cycle {
 
@@ -13,6 +14,23 @@ namespace ndr::cycle {
 /// carries ImmDt and the responder gets a completion: what the collective engine uses), SEND,
 /// RDMA READ.
 enum class verb : uint8_t { rdma_write, rdma_write_imm, send, rdma_read };
+
+/// The RC data stream a packet of verb `v` belongs to (read_response: the responder's data of
+/// an RDMA READ), for golden::rc_data_opcode.
+inline golden::rc_stream rc_stream_of(verb v, bool read_response) {
+    if (read_response) return golden::rc_stream::read_response;
+    switch (v) {
+        case verb::rdma_read:
+            return golden::rc_stream::read_request;
+        case verb::send:
+            return golden::rc_stream::send;
+        case verb::rdma_write:
+            return golden::rc_stream::rdma_write;
+        case verb::rdma_write_imm:
+        default:
+            return golden::rc_stream::rdma_write_imm;
+    }
+}
 
 class hca_iface {
 public:

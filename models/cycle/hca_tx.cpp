@@ -19,18 +19,7 @@ uint32_t hca_array::packet_payload(const message& m, uint32_t index) const {
 }
 
 uint8_t hca_array::data_opcode(const message& m, uint32_t index) const {
-    return golden::rc_data_opcode(rc_stream_of(m), index, m.packets);
-}
-
-golden::rc_stream hca_array::rc_stream_of(const message& m) {
-    if (m.read_response) return golden::rc_stream::read_response;
-    switch (m.v) {
-        case verb::rdma_read: return golden::rc_stream::read_request;
-        case verb::send: return golden::rc_stream::send;
-        case verb::rdma_write: return golden::rc_stream::rdma_write;
-        case verb::rdma_write_imm:
-        default: return golden::rc_stream::rdma_write_imm;
-    }
+    return golden::rc_data_opcode(cycle::rc_stream_of(m.v, m.read_response), index, m.packets);
 }
 
 void hca_array::try_send(cycle_t t, uint32_t h) {
@@ -164,7 +153,7 @@ bool hca_array::send_data(cycle_t t, uint32_t h) {
         packet& p = pool_[idx];
         p.id = next_packet_id_++;
         p.created = t;
-        p.kind = msg.read_response ? PK_READ_RESP
+        p.kind = msg.read_response          ? PK_READ_RESP
                  : msg.v == verb::rdma_read ? PK_READ_REQ
                                             : PK_DATA;
         p.opcode = opcode;
@@ -205,8 +194,7 @@ void hca_array::transmit(cycle_t t, uint32_t h, uint32_t pkt) {
         throw invariant_error(fmt::format("HCA {} is not connected to the fabric", h));
     }
     if (h < taps_.size() && taps_[h] != nullptr) taps_[h]->on_packet(t, p);
-    hp.peer.engine->schedule(t + hp.peer.link_cycles,
-                             event{EV_HDR, 0, hp.peer.port, pkt, 0, 0});
+    hp.peer.engine->schedule(t + hp.peer.link_cycles, event{EV_HDR, 0, hp.peer.port, pkt, 0, 0});
 }
 
 void hca_array::set_tap(uint32_t h, link_tap* tap) {
