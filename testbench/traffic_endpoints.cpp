@@ -1,5 +1,6 @@
-#include "delivery_record.h"
 #include "traffic_endpoints.h"
+#include "credit_stall_window.h"
+#include "delivery_record.h"
 
 #include <fmt/format.h>
 
@@ -28,8 +29,7 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
       mix_(c, tm),
       fc_(std::size_t{c.sw.ports} * c.sw.vls, tm.fc_min_interval_cycles) {
     const auto table = golden::vl_arb_table::parse(
-        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high),
-        vls_);
+        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), vls_);
     eps_.reserve(ports_);
     for (uint32_t e = 0; e < ports_; ++e) {
         endpoint ep{rng(c.sim.seed, e),
@@ -150,7 +150,8 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                 }
                 mark_tx(e.port);
                 break;
-            case EV_TICK: break;  // handled above
+            case EV_TICK:
+                break;  // handled above
             case EV_TXFREE:
                 eps_[e.port].txfree_pending = false;
                 mark_tx(e.port);
@@ -174,8 +175,12 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                 }
                 break;
             }
-            case EV_DELIVER: deliver(t, e.port, e.pkt); break;
-            case EV_FC_FLUSH: fc_.on_flush(e.pkt); break;
+            case EV_DELIVER:
+                deliver(t, e.port, e.pkt);
+                break;
+            case EV_FC_FLUSH:
+                fc_.on_flush(e.pkt);
+                break;
             case EV_RXFREE:
                 rx_freed(t, e.port, e.vl, e.a);
                 break;
@@ -187,35 +192,27 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                 try {
                     eps_[e.port].tx[e.vl].on_fccl(e.a);
                 } catch (const std::logic_error& err) {
-                    throw invariant_error(fmt::format("cycle {}: endpoint {} VL {}: {}", t,
-                                                      e.port, e.vl, err.what()));
+                    throw invariant_error(fmt::format("cycle {}: endpoint {} VL {}: {}", t, e.port,
+                                                      e.vl, err.what()));
                 }
                 mark_tx(e.port);
                 break;
-            case cycle::EV_FCTBS: break;  // checked above
+            case cycle::EV_FCTBS:
+                break;  // checked above
             case EV_REFRESH:
                 refresh_due_ = true;
                 schedule(t + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});
                 break;
             case EV_WIN_START:
                 in_window_ = true;
-                for (uint32_t ep = 0; ep < ports_; ++ep) {
-                    for (uint32_t vl = 0; vl < vls_; ++vl) {
-                        if (eps_[ep].stalled & (1U << vl)) stall_since_[ep * vls_ + vl] = t;
-                    }
-                }
+                credit_stall_window_open(eps_, vls_, t, stall_since_);
                 break;
             case EV_WIN_END:
-                for (uint32_t ep = 0; ep < ports_; ++ep) {
-                    for (uint32_t vl = 0; vl < vls_; ++vl) {
-                        if (eps_[ep].stalled & (1U << vl)) {
-                            stats_.credit_stall_cycles[vl] += t - stall_since_[ep * vls_ + vl];
-                        }
-                    }
-                }
+                credit_stall_window_close(eps_, vls_, t, stall_since_, stats_.credit_stall_cycles);
                 in_window_ = false;
                 break;
-            default: throw std::logic_error("traffic_endpoints: unknown event kind");
+            default:
+                throw std::logic_error("traffic_endpoints: unknown event kind");
         }
     }
     // Transmit: every endpoint whose queues, credits or link changed this cycle (evaluate once,
@@ -234,8 +231,8 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
             for (uint32_t vl = 0; vl < vls_; ++vl) {
                 fc_.mark(ep * vls_ + vl);
                 peer.engine->schedule(std::max(t, eps_[ep].tx_free) + peer.link_cycles,
-                                      event{cycle::EV_FCTBS, static_cast<uint8_t>(vl), peer.port,
-                                            0, eps_[ep].tx[vl].fctbs(), 0});
+                                      event{cycle::EV_FCTBS, static_cast<uint8_t>(vl), peer.port, 0,
+                                            eps_[ep].tx[vl].fctbs(), 0});
             }
         }
     }
@@ -246,10 +243,12 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
             const cycle::link_peer& peer = eps_[k / vls_].peer;
             if (peer.engine == nullptr) return;
             peer.engine->schedule(t + tm_.fc_cycles - tm_.link_cycles + peer.link_cycles,
-                                  event{cycle::EV_FC, static_cast<uint8_t>(k % vls_), peer.port,
-                                        0, eps_[k / vls_].rx[k % vls_].fccl(), 0});
+                                  event{cycle::EV_FC, static_cast<uint8_t>(k % vls_), peer.port, 0,
+                                        eps_[k / vls_].rx[k % vls_].fccl(), 0});
         },
-        [&](uint32_t k, cycle_t at) { schedule(at, event{EV_FC_FLUSH, 0, 0, k, 0, 0}); });
+        [&](uint32_t k, cycle_t at) {
+            schedule(at, event{EV_FC_FLUSH, 0, 0, k, 0, 0});
+        });
 }
 
 void traffic_endpoints::check_fctbs(cycle_t t, const event& e) {
@@ -364,8 +363,8 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     p.flow_seq = send_seq_[(std::size_t{e} * ports_ + p.dst) * 16 + p.sl]++;
     p.tagged = static_cast<uint8_t>(n.created >= win_start_ && n.created < win_end_);
     if (check_ && !ep.tx[static_cast<uint32_t>(vl)].can_send(p.blocks)) {
-        throw invariant_error(fmt::format("cycle {}: endpoint {} VL {}: credit underflow", t, e,
-                                          vl));
+        throw invariant_error(
+            fmt::format("cycle {}: endpoint {} VL {}: credit underflow", t, e, vl));
     }
     ep.tx[static_cast<uint32_t>(vl)].on_send(p.blocks);
     if (roce_ && !(pfc_ && pfc_->paused(e, static_cast<uint32_t>(vl)))) {
@@ -384,7 +383,8 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
             schedule(ep.tx_free, event{EV_TXFREE, 0, e, 0, 0, 0});
         }
     }
-    ep.peer.engine->schedule(t + ep.peer.link_cycles, event{cycle::EV_HDR, 0, ep.peer.port, idx, 0, 0});
+    ep.peer.engine->schedule(t + ep.peer.link_cycles,
+                             event{cycle::EV_HDR, 0, ep.peer.port, idx, 0, 0});
 }
 
 void traffic_endpoints::deliver(cycle_t t, uint16_t e, uint32_t pkt) {

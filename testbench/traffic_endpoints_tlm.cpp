@@ -1,5 +1,6 @@
-#include "delivery_record.h"
 #include "traffic_endpoints_tlm.h"
+#include "credit_stall_window.h"
+#include "delivery_record.h"
 
 #include <fmt/format.h>
 
@@ -28,8 +29,7 @@ traffic_endpoints_tlm::traffic_endpoints_tlm(sc_core::sc_module_name name, const
       mix_(c, tm),
       fc_(std::size_t{c.sw.ports} * c.sw.vls, tm.fc_min_interval_cycles) {
     const auto table = golden::vl_arb_table::parse(
-        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high),
-        vls_);
+        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), vls_);
     eps_.reserve(ports_);
     for (uint32_t e = 0; e < ports_; ++e) {
         eps_.push_back(endpoint{rng(c.sim.seed, e),
@@ -62,7 +62,8 @@ traffic_endpoints_tlm::traffic_endpoints_tlm(sc_core::sc_module_name name, const
 }
 
 void traffic_endpoints_tlm::set_peer_buffer(uint16_t e, uint32_t blocks) {
-    for (auto& s : eps_[e].tx) s = golden::credit_sender(std::min(blocks, golden::FC_MAX_OUTSTANDING));
+    for (auto& s : eps_[e].tx)
+        s = golden::credit_sender(std::min(blocks, golden::FC_MAX_OUTSTANDING));
 }
 
 void traffic_endpoints_tlm::start() {
@@ -103,8 +104,8 @@ tlm::tlm_sync_enum traffic_endpoints_tlm::fc_in_fw(int e, tlm::tlm_generic_paylo
         try {
             eps_[static_cast<std::size_t>(e)].tx[f.vl].on_fccl(f.fccl);
         } catch (const std::logic_error& err) {
-            throw invariant_error(fmt::format("cycle {}: endpoint {} VL {}: {}", now_cycle(), e,
-                                              f.vl, err.what()));
+            throw invariant_error(
+                fmt::format("cycle {}: endpoint {} VL {}: {}", now_cycle(), e, f.vl, err.what()));
         }
         mark_tx(static_cast<uint16_t>(e));
         request_eval();
@@ -132,8 +133,8 @@ tlm::tlm_sync_enum traffic_endpoints_tlm::rx_fw(int e, tlm::tlm_generic_payload&
     return tlm::TLM_UPDATED;
 }
 
-tlm::tlm_sync_enum traffic_endpoints_tlm::fc_out_bw(int, tlm::tlm_generic_payload&,
-                                                    tlm::tlm_phase&, sc_core::sc_time&) {
+tlm::tlm_sync_enum traffic_endpoints_tlm::fc_out_bw(int, tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                                    sc_core::sc_time&) {
     throw std::logic_error("traffic_endpoints_tlm: FC packets complete on the forward call");
 }
 
@@ -151,31 +152,26 @@ void traffic_endpoints_tlm::on_timer(uint64_t now, const timer& t) {
             eps_[t.port].txfree_pending = false;
             mark_tx(t.port);
             break;
-        case T_DELIVER: deliver(now, t.port, *t.gp); break;
+        case T_DELIVER:
+            deliver(now, t.port, *t.gp);
+            break;
         case T_RXFREE:
             eps_[t.port].rx[t.vl].on_free(t.a);
             fc_.mark(t.port * vls_ + t.vl);
             break;
-        case T_FC_FLUSH: fc_.on_flush(t.a); break;
+        case T_FC_FLUSH:
+            fc_.on_flush(t.a);
+            break;
         case T_WIN_START:
             in_window_ = true;
-            for (uint32_t ep = 0; ep < ports_; ++ep) {
-                for (uint32_t vl = 0; vl < vls_; ++vl) {
-                    if (eps_[ep].stalled & (1U << vl)) stall_since_[ep * vls_ + vl] = now;
-                }
-            }
+            credit_stall_window_open(eps_, vls_, now, stall_since_);
             break;
         case T_WIN_END:
-            for (uint32_t ep = 0; ep < ports_; ++ep) {
-                for (uint32_t vl = 0; vl < vls_; ++vl) {
-                    if (eps_[ep].stalled & (1U << vl)) {
-                        stats_.credit_stall_cycles[vl] += now - stall_since_[ep * vls_ + vl];
-                    }
-                }
-            }
+            credit_stall_window_close(eps_, vls_, now, stall_since_, stats_.credit_stall_cycles);
             in_window_ = false;
             break;
-        default: throw std::logic_error("traffic_endpoints_tlm: unknown timer");
+        default:
+            throw std::logic_error("traffic_endpoints_tlm: unknown timer");
     }
 }
 
@@ -282,7 +278,8 @@ void traffic_endpoints_tlm::try_send(uint64_t t, uint16_t e) {
     const tlmm::ib_extension& p = ib_of(gp);
     golden::credit_sender& s = ep.tx[static_cast<uint32_t>(vl)];
     if (check_ && !s.can_send(p.blocks)) {
-        throw invariant_error(fmt::format("cycle {}: endpoint {} VL {}: credit underflow", t, e, vl));
+        throw invariant_error(
+            fmt::format("cycle {}: endpoint {} VL {}: credit underflow", t, e, vl));
     }
     s.on_send(p.blocks);
     ep.arb.commit(vl, p.wire_bytes);
