@@ -11,10 +11,11 @@ cd "$(dirname "$0")"
 # libsqlite3-dev: sweep results database; sqlite3: its shell; python3-matplotlib: ndrsim plot;
 # slurm-wlm: the sweep's Slurm backend, tested on a single-node cluster on localhost.
 # tshark lets the capture test decode ndrsim's pcap files with Wireshark's InfiniBand dissector.
-# verilator: the RTL equivalence tests (tests/rtl); yosys: the RTL synthesis check (rtl.synth).
+# verilator: the RTL equivalence tests (tests/rtl); yosys: the RTL synthesis check (rtl.synth);
+# zlib1g-dev: Verilator's FST waveform writer (--trace-fst, `ndrsim verify --wave`) links zlib.
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config python3
   libsystemc-dev verilator catch2 libfmt-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
-  tshark libsqlite3-dev sqlite3 python3-matplotlib slurm-wlm yosys)
+  tshark libsqlite3-dev sqlite3 python3-matplotlib slurm-wlm yosys zlib1g-dev)
 
 install_packages() {
   local missing=()
