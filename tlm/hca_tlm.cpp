@@ -86,29 +86,11 @@ void hca_tlm::set_peer_buffer(uint32_t h, uint32_t blocks) {
 }
 
 uint32_t hca_tlm::qp_index(uint32_t src, uint32_t dst) {
-    const uint64_t key = (uint64_t{src} << 32) | dst;
-    const auto it = qp_of_.find(key);
-    if (it != qp_of_.end()) return it->second;
-    const auto idx = static_cast<uint32_t>(qps_.size());
-    queue_pair q;
-    q.src = src;
-    q.dst = dst;
-    qps_.push_back(std::move(q));
-    qp_of_.emplace(key, idx);
-    return idx;
+    return cycle::find_or_add_qp(qps_, qp_of_, src, dst);
 }
 
 uint32_t hca_tlm::alloc_message() {
-    uint32_t m;
-    if (!free_msgs_.empty()) {
-        m = free_msgs_.back();
-        free_msgs_.pop_back();
-    } else {
-        m = static_cast<uint32_t>(msgs_.size());
-        msgs_.emplace_back();
-    }
-    msgs_[m] = message{};
-    return m;
+    return cycle::alloc_slot(msgs_, free_msgs_);
 }
 
 void hca_tlm::retire_if_done(uint32_t m) {

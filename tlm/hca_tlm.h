@@ -33,6 +33,7 @@
 #include "cycle/hca.h"
 #include "cycle/hca_host.h"
 #include "cycle/hca_iface.h"
+#include "cycle/hca_tables.h"
 #include "cycle/timing.h"
 #include "golden/credit_fc.h"
 #include "golden/vl_arb.h"

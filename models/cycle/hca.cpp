@@ -126,28 +126,11 @@ void hca_array::start(cycle_t now) {
 }
 
 uint32_t hca_array::qp_index(uint32_t src, uint32_t dst) {
-    const uint64_t key = (uint64_t{src} << 32) | dst;
-    const auto it = qp_of_.find(key);
-    if (it != qp_of_.end()) return it->second;
-    const auto idx = static_cast<uint32_t>(qps_.size());
-    queue_pair q;
-    q.src = src;
-    q.dst = dst;
-    qps_.push_back(std::move(q));
-    qp_of_.emplace(key, idx);
-    return idx;
+    return find_or_add_qp(qps_, qp_of_, src, dst);
 }
 
 uint32_t hca_array::alloc_message() {
-    uint32_t m;
-    if (!free_msgs_.empty()) {
-        m = free_msgs_.back();
-        free_msgs_.pop_back();
-    } else {
-        m = static_cast<uint32_t>(msgs_.size());
-        msgs_.emplace_back();
-    }
-    msgs_[m] = message{};
+    const uint32_t m = alloc_slot(msgs_, free_msgs_);
     msgs_[m].live = true;
     ++live_messages_;
     return m;

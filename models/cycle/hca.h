@@ -27,6 +27,7 @@
 #include "cycle/fc_pacer.h"
 #include "cycle/hca_host.h"
 #include "cycle/hca_iface.h"
+#include "cycle/hca_tables.h"
 #include "cycle/link_tap.h"
 #include "cycle/packet.h"
 #include "cycle/pfc.h"

@@ -1,0 +1,43 @@
+// Bookkeeping shared by the cycle-level HCA (hca.h) and the TLM HCA (tlm/hca_tlm.h): the queue
+// pair of a (source, destination) host pair, created on first use, and reusable message slots.
+// SystemC-free.
+#pragma once
+#include <cstdint>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ndr::cycle {
+
+/// Index of the queue pair src -> dst in `qps`, appending a new one (src and dst set) on first use.
+template <class QueuePair>
+uint32_t find_or_add_qp(std::vector<QueuePair>& qps, std::unordered_map<uint64_t, uint32_t>& qp_of,
+                        uint32_t src, uint32_t dst) {
+    const uint64_t key = (uint64_t{src} << 32) | dst;
+    const auto it = qp_of.find(key);
+    if (it != qp_of.end()) return it->second;
+    const auto idx = static_cast<uint32_t>(qps.size());
+    QueuePair q;
+    q.src = src;
+    q.dst = dst;
+    qps.push_back(std::move(q));
+    qp_of.emplace(key, idx);
+    return idx;
+}
+
+/// A slot of `slots` reset to T{}: a freed one (from `free_slots`) if any, else a new one.
+template <class T>
+uint32_t alloc_slot(std::vector<T>& slots, std::vector<uint32_t>& free_slots) {
+    uint32_t m;
+    if (!free_slots.empty()) {
+        m = free_slots.back();
+        free_slots.pop_back();
+    } else {
+        m = static_cast<uint32_t>(slots.size());
+        slots.emplace_back();
+    }
+    slots[m] = T{};
+    return m;
+}
+
+}  // namespace ndr::cycle
