@@ -31,22 +31,11 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
     const auto table = golden::vl_arb_table::parse(
         c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), vls_);
     eps_.reserve(ports_);
-    for (uint32_t e = 0; e < ports_; ++e) {
-        endpoint ep{rng(c.sim.seed, e),
-                    std::vector<pending_queue>(vls_),
-                    std::vector<golden::credit_sender>(vls_, golden::credit_sender(0)),
-                    std::vector<golden::credit_receiver>(
-                        vls_, golden::credit_receiver(tm_.ep_buffer_blocks)),
-                    golden::vl_arbiter(table),
-                    0,
-                    0,
-                    0,
-                    false,
-                    false,
-                    0,
-                    cycle::link_peer{}};
-        eps_.push_back(std::move(ep));
-    }
+    for (uint32_t e = 0; e < ports_; ++e)
+        eps_.emplace_back(golden::vl_arbiter(table), rng(c.sim.seed, e));
+    queues_.resize(std::size_t{ports_} * vls_);
+    tx_.assign(std::size_t{ports_} * vls_, golden::credit_sender(0));
+    rx_.assign(std::size_t{ports_} * vls_, golden::credit_receiver(tm_.ep_buffer_blocks));
     if (mix_.wire_of.size() > 0xFFFF) {
         throw cfg::config_error(
             cfg::config_source{}, "traffic.size",
@@ -76,17 +65,17 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
 
 void traffic_endpoints::connect(uint16_t e, cycle::link_peer peer, uint32_t peer_buffer_blocks) {
     eps_[e].peer = peer;
-    for (auto& tx : eps_[e].tx) {
-        tx = roce_
-                 ? cycle::pfc_ports::running_sender()
-                 : golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
+    for (uint32_t vl = 0; vl < vls_; ++vl) {
+        tx_[e * vls_ + vl] =
+            roce_ ? cycle::pfc_ports::running_sender()
+                  : golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
     }
     if (pfc_) pfc_->configure_port(e, peer.link_cycles);
 }
 
 void traffic_endpoints::pfc_check(cycle_t t, uint16_t e, uint32_t vl) {
     if (!pfc_) return;
-    const int act = pfc_->on_occupancy(e, vl, eps_[e].rx[vl].occupied());
+    const int act = pfc_->on_occupancy(e, vl, rx_[e * vls_ + vl].occupied());
     if (act == 0) return;
     endpoint& ep = eps_[e];
     const cycle_t depart = t + 1;
@@ -158,7 +147,7 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                 break;
             case cycle::EV_HDR: {
                 const cycle::packet& p = pool_[e.pkt];
-                golden::credit_receiver& rx = eps_[e.port].rx[p.vl];
+                golden::credit_receiver& rx = rx_[e.port * vls_ + p.vl];
                 if (rx.free_blocks() < p.blocks) {
                     throw invariant_error(fmt::format(
                         "cycle {}: endpoint {} VL {}: receive buffer over capacity: packet {} "
@@ -185,12 +174,12 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                 rx_freed(t, e.port, e.vl, e.a);
                 break;
             case cycle::EV_PFC:
-                if (pfc_) pfc_->on_frame(t, e.port, e.vl, e.a != 0, eps_[e.port].tx[e.vl]);
+                if (pfc_) pfc_->on_frame(t, e.port, e.vl, e.a != 0, tx_[e.port * vls_ + e.vl]);
                 mark_tx(e.port);
                 break;
             case cycle::EV_FC:
                 try {
-                    eps_[e.port].tx[e.vl].on_fccl(e.a);
+                    tx_[e.port * vls_ + e.vl].on_fccl(e.a);
                 } catch (const std::logic_error& err) {
                     throw invariant_error(fmt::format("cycle {}: endpoint {} VL {}: {}", t, e.port,
                                                       e.vl, err.what()));
@@ -232,7 +221,7 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                 fc_.mark(ep * vls_ + vl);
                 peer.engine->schedule(std::max(t, eps_[ep].tx_free) + peer.link_cycles,
                                       event{cycle::EV_FCTBS, static_cast<uint8_t>(vl), peer.port, 0,
-                                            eps_[ep].tx[vl].fctbs(), 0});
+                                            tx_[ep * vls_ + vl].fctbs(), 0});
             }
         }
     }
@@ -244,7 +233,7 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
             if (peer.engine == nullptr) return;
             peer.engine->schedule(t + tm_.fc_cycles - tm_.link_cycles + peer.link_cycles,
                                   event{cycle::EV_FC, static_cast<uint8_t>(k % vls_), peer.port, 0,
-                                        eps_[k / vls_].rx[k % vls_].fccl(), 0});
+                                        rx_[k].fccl(), 0});
         },
         [&](uint32_t k, cycle_t at) {
             schedule(at, event{EV_FC_FLUSH, 0, 0, k, 0, 0});
@@ -252,7 +241,7 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
 }
 
 void traffic_endpoints::check_fctbs(cycle_t t, const event& e) {
-    golden::credit_receiver& rx = eps_[e.port].rx[e.vl];
+    golden::credit_receiver& rx = rx_[e.port * vls_ + e.vl];
     const uint32_t abr = rx.abr();
     if (!rx.on_fctbs(e.a)) {
         throw invariant_error(fmt::format(
@@ -301,7 +290,7 @@ inline void traffic_endpoints::generate(cycle_t t, uint16_t e) {
         stats_.window_created_beats += beats_of_[choice];
         stats_.port_offered_beats[e] += beats_of_[choice];
     }
-    ep.queues[vl].push(n);
+    queues_[e * vls_ + vl].push(n);
     ep.nonempty |= 1U << vl;
     ++ep.queued;
     ++queued_total_;
@@ -320,7 +309,9 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     uint32_t ready = 0;
     for (uint32_t m = ep.nonempty; m != 0; m &= m - 1) {
         const uint32_t vl = static_cast<uint32_t>(__builtin_ctz(m));
-        if (ep.tx[vl].can_send(blocks_of_[ep.queues[vl].front().choice])) ready |= 1U << vl;
+        if (tx_[e * vls_ + vl].can_send(blocks_of_[queues_[e * vls_ + vl].front().choice])) {
+            ready |= 1U << vl;
+        }
     }
     // Credit stall: the link is idle and every waiting VL lacks credits.
     const uint32_t blocked = ready == 0 ? ep.nonempty : 0U;
@@ -339,7 +330,8 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
                        ? __builtin_ctz(ready)
                        : ep.arb.pick(ready);
     if (vl < 0) return;
-    pending_queue& q = ep.queues[static_cast<uint32_t>(vl)];
+    pending_queue& q = queues_[e * vls_ + static_cast<uint32_t>(vl)];
+    golden::credit_sender& tx = tx_[e * vls_ + static_cast<uint32_t>(vl)];
     const pending n = q.front();
     q.pop();
     if (q.empty()) ep.nonempty &= ~(1U << vl);
@@ -360,15 +352,15 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     p.beats = beats_of_[n.choice];
     p.sl = n.sl;
     p.vl = static_cast<uint8_t>(vl);
-    p.flow_seq = send_seq_[(std::size_t{e} * ports_ + p.dst) * 16 + p.sl]++;
+    p.flow_seq = send_seq_[(std::size_t{e} * 16 + p.sl) * ports_ + p.dst]++;
     p.tagged = static_cast<uint8_t>(n.created >= win_start_ && n.created < win_end_);
-    if (check_ && !ep.tx[static_cast<uint32_t>(vl)].can_send(p.blocks)) {
+    if (check_ && !tx.can_send(p.blocks)) {
         throw invariant_error(
             fmt::format("cycle {}: endpoint {} VL {}: credit underflow", t, e, vl));
     }
-    ep.tx[static_cast<uint32_t>(vl)].on_send(p.blocks);
+    tx.on_send(p.blocks);
     if (roce_ && !(pfc_ && pfc_->paused(e, static_cast<uint32_t>(vl)))) {
-        cycle::pfc_ports::refill(ep.tx[static_cast<uint32_t>(vl)]);
+        cycle::pfc_ports::refill(tx);
     }
     ep.arb.commit(vl, p.wire_bytes);
     ep.tx_free = t + p.beats;

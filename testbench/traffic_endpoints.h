@@ -27,12 +27,12 @@ using cycle::cycle_t;
 
 /// What the endpoints measured. Window = [warm-up end, warm-up end + measure).
 struct endpoint_stats {
-    uint64_t created = 0;           ///< packets created, whole run
-    uint64_t delivered = 0;         ///< packets delivered, whole run
-    uint64_t window_created = 0;    ///< created inside the window (tagged)
+    uint64_t created = 0;         ///< packets created, whole run
+    uint64_t delivered = 0;       ///< packets delivered, whole run
+    uint64_t window_created = 0;  ///< created inside the window (tagged)
     uint64_t window_created_beats = 0;
-    uint64_t tagged_delivered = 0;  ///< tagged packets delivered so far
-    uint64_t window_delivered = 0;  ///< packets whose tail arrived inside the window
+    uint64_t tagged_delivered = 0;               ///< tagged packets delivered so far
+    uint64_t window_delivered = 0;               ///< packets whose tail arrived inside the window
     std::vector<uint64_t> port_delivered_beats;  ///< per destination, inside the window
     std::vector<uint64_t> port_offered_beats;    ///< per source, created inside the window
     std::vector<uint64_t> vl_delivered_beats;    ///< per VL of the last link, inside the window
@@ -40,7 +40,7 @@ struct endpoint_stats {
     std::vector<uint64_t> credit_stall_cycles;   ///< per VL: source idle for lack of credits
     std::vector<uint64_t> latency_hist;  ///< [cycles]: tagged packets, creation -> tail delivered
     std::vector<std::vector<uint64_t>> vl_latency_hist;  ///< the same per VL of the last link
-    uint64_t max_source_queue = 0;               ///< packets, max over endpoints
+    uint64_t max_source_queue = 0;                       ///< packets, max over endpoints
 };
 
 class traffic_endpoints : public cycle::cycle_engine {
@@ -51,9 +51,7 @@ public:
     /// Schedules the first arrivals and FC refresh at cycle `now`.
     void start(cycle_t now);
     void set_window(cycle_t start, cycle_t end);
-    uint64_t tagged_outstanding() const {
-        return stats_.window_created - stats_.tagged_delivered;
-    }
+    uint64_t tagged_outstanding() const { return stats_.window_created - stats_.tagged_delivered; }
     const endpoint_stats& stats() const { return stats_; }
     /// RoCE: PFC state and statistics of the endpoint ports (nullptr for IB).
     const cycle::pfc_ports* pfc() const { return pfc_.get(); }
@@ -102,19 +100,20 @@ private:
         }
         void grow();
     };
-    struct endpoint {
-        rng gen;
-        std::vector<pending_queue> queues;        ///< per VL
-        std::vector<golden::credit_sender> tx;    ///< per VL
-        std::vector<golden::credit_receiver> rx;  ///< per VL
-        golden::vl_arbiter arb;
+    /// Per-endpoint state, laid out for the per-packet path: the first cache line holds the
+    /// link state and the VL arbiter's hot fields (vl_arbiter keeps them first); the per-VL
+    /// credits and source queues are in the flat arrays tx_, rx_ and queues_ ([e * vls + vl]).
+    struct alignas(64) endpoint {
         cycle_t tx_free = 0;
         uint32_t nonempty = 0;  ///< VLs with queued packets
         uint32_t stalled = 0;   ///< VLs credit-stalled (link idle, head lacks credit)
         bool txfree_pending = false;
         bool tx_dirty = false;
+        golden::vl_arbiter arb;
         uint64_t queued = 0;
+        rng gen;
         cycle::link_peer peer;
+        endpoint(golden::vl_arbiter a, rng g) : arb(std::move(a)), gen(g) {}
     };
 
     /// Bound on pending packets (as packet_pool's on live ones): a runaway overload fails.
@@ -133,7 +132,7 @@ private:
     void check_fctbs(cycle_t t, const cycle::event& e);
     /// Inline: once per delivered packet.
     void rx_freed(cycle_t t, uint16_t e, uint32_t vl, uint32_t blocks) {
-        eps_[e].rx[vl].on_free(blocks);
+        rx_[e * vls_ + vl].on_free(blocks);
         if (!roce_) {
             fc_.mark(e * vls_ + vl);
             return;
@@ -151,18 +150,22 @@ private:
     traffic_pattern pattern_;
     traffic_mix mix_;  ///< payload/SL mixes, wire sizes, packet rate (traffic_mix.h)
     std::vector<endpoint> eps_;
-    std::vector<uint16_t> blocks_of_;   ///< credit blocks per size choice (mix_.wire_of)
-    std::vector<uint16_t> beats_of_;    ///< datapath beats per size choice
-    std::vector<uint32_t> send_seq_;   ///< [(src*ports + dst)*16 + sl]
-    std::vector<uint32_t> recv_seq_;   ///< [(dst*ports + src)*16 + sl]
-    std::vector<cycle_t> stall_since_; ///< [e*vls + vl]
-    std::vector<uint16_t> tx_dirty_;   ///< endpoints to evaluate for transmission this cycle
-    std::vector<uint16_t> tx_next_;    ///< endpoints free again next cycle (one-beat packets)
+    std::vector<pending_queue> queues_;        ///< [e * vls + vl]
+    std::vector<golden::credit_sender> tx_;    ///< [e * vls + vl]
+    std::vector<golden::credit_receiver> rx_;  ///< [e * vls + vl]
+    std::vector<uint16_t> blocks_of_;          ///< credit blocks per size choice (mix_.wire_of)
+    std::vector<uint16_t> beats_of_;           ///< datapath beats per size choice
+    /// [(src*16 + sl)*ports + dst]: one source's flows of one SL are contiguous (cache lines).
+    std::vector<uint32_t> send_seq_;
+    std::vector<uint32_t> recv_seq_;    ///< [(dst*16 + sl)*ports + src] (record_delivery)
+    std::vector<cycle_t> stall_since_;  ///< [e*vls + vl]
+    std::vector<uint16_t> tx_dirty_;    ///< endpoints to evaluate for transmission this cycle
+    std::vector<uint16_t> tx_next_;     ///< endpoints free again next cycle (one-beat packets)
     std::vector<uint16_t> tx_now_;
     std::vector<cycle::event> deliver_next_;  ///< one-beat packets whose tail arrives next cycle
     std::vector<cycle::event> deliver_now_;
-    cycle_t tick_at_ = ~cycle_t{0};    ///< cycle of the pending EV_TICK
-    cycle::fc_pacer fc_;  ///< FC packets per (endpoint, VL)
+    cycle_t tick_at_ = ~cycle_t{0};  ///< cycle of the pending EV_TICK
+    cycle::fc_pacer fc_;             ///< FC packets per (endpoint, VL)
     uint64_t next_id_ = 0;
     uint64_t queued_total_ = 0;  ///< pending packets, all endpoints
     cycle_t win_start_ = 0;

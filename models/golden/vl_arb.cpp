@@ -1,6 +1,6 @@
 // IB output-port VL arbitration (IB Vol.1 §7.6.9; DOMAIN.md §3). Semantics: see vl_arb.h.
-#include "golden/table_parse.h"
 #include "golden/vl_arb.h"
+#include "golden/table_parse.h"
 
 #include <cctype>
 #include <stdexcept>
@@ -30,9 +30,9 @@ void validate_entries(const std::vector<vl_arb_entry>& entries, const char* name
     }
     for (std::size_t i = 0; i < entries.size(); ++i) {
         if (entries[i].vl >= num_data_vls) {
-            throw std::invalid_argument(fmt::format(
-                "vl_arb {} table entry {}: VL {} is not a data VL (VL0..VL{})", name, i,
-                entries[i].vl, num_data_vls - 1));
+            throw std::invalid_argument(
+                fmt::format("vl_arb {} table entry {}: VL {} is not a data VL (VL0..VL{})", name, i,
+                            entries[i].vl, num_data_vls - 1));
         }
     }
 }
@@ -44,7 +44,6 @@ uint32_t vl_mask(const std::vector<vl_arb_entry>& entries) {
     }
     return m;
 }
-
 
 std::vector<vl_arb_entry> parse_entries(const std::string& text, const char* name) {
     std::vector<vl_arb_entry> out;
@@ -121,6 +120,7 @@ vl_arb_table vl_arb_table::parse(const std::string& high, const std::string& low
 
 vl_arbiter::vl_arbiter(vl_arb_table table) : table_(std::move(table)) {
     table_.validate(MAX_DATA_VLS);
+    if (!table_.low.empty()) lo_vl_ = table_.low[0].vl;
     hi_vls_ = vl_mask(table_.high);
     lo_vls_ = vl_mask(table_.low);
     if (!table_.high.empty()) hi_.left = int64_t{table_.high[0].weight} * VL_ARB_WEIGHT_BYTES;
@@ -195,6 +195,7 @@ void vl_arbiter::commit_slow(int vl, uint32_t wire_bytes) {
         hi_sent_since_low_ += wire_bytes;
     } else if (in_lo) {
         commit_in(table_.low, lo_, vl, wire_bytes);
+        lo_vl_ = table_.low[lo_.idx].vl;
         hi_sent_since_low_ = 0;
     } else {
         throw std::logic_error(fmt::format(

@@ -55,11 +55,11 @@
 
 namespace ndr::golden {
 
-inline constexpr std::size_t VL_ARB_MAX_ENTRIES = 64;  ///< per table (IB: up to 64)
-inline constexpr uint8_t VL_ARB_LIMIT_UNBOUNDED = 255; ///< LimitOfHighPriority: no limit
-inline constexpr uint32_t VL_ARB_WEIGHT_BYTES = 64;    ///< bytes per weight unit
+inline constexpr std::size_t VL_ARB_MAX_ENTRIES = 64;      ///< per table (IB: up to 64)
+inline constexpr uint8_t VL_ARB_LIMIT_UNBOUNDED = 255;     ///< LimitOfHighPriority: no limit
+inline constexpr uint32_t VL_ARB_WEIGHT_BYTES = 64;        ///< bytes per weight unit
 inline constexpr uint32_t VL_ARB_LIMIT_UNIT_BYTES = 4096;  ///< bytes per LimitOfHighPriority unit
-inline constexpr int VL_MGMT = 15;                     ///< VL15, subnet management
+inline constexpr int VL_MGMT = 15;                         ///< VL15, subnet management
 
 struct vl_arb_entry {
     uint8_t vl = 0;      ///< 0..14
@@ -102,8 +102,10 @@ public:
     void commit(int vl, uint32_t wire_bytes) {
         // Hot path, inline: no high table and the current low entry continues its turn (the
         // first case of commit_in). Everything else, including errors, goes to commit_slow.
+        // lo_vl_ caches table_.low[lo_.idx].vl: the fast path reads only the first cache line
+        // of the object, not the table on the heap.
         if (hi_vls_ == 0 && wire_bytes != 0 && vl >= 0 && vl < VL_MGMT && lo_.left > 0 &&
-            table_.low[lo_.idx].vl == vl) {
+            lo_vl_ == vl) {
             lo_.left -= wire_bytes;
             hi_sent_since_low_ = 0;
             return;
@@ -137,14 +139,16 @@ private:
     static bool commit_in(const std::vector<vl_arb_entry>& entries, table_state& st, int vl,
                           uint32_t wire_bytes);
 
-    vl_arb_table table_;
+    // Hot state first (weighted_vls and the commit fast path touch one cache line).
     uint32_t hi_vls_ = 0;  ///< VLs with a nonzero-weight entry in the high table
     uint32_t lo_vls_ = 0;  ///< VLs with a nonzero-weight entry in the low table
-    table_state hi_;
     table_state lo_;
-    uint64_t hi_limit_bytes_ = 1;     ///< max(L * 4096, 1)
-    bool hi_unbounded_ = false;       ///< L == 255
+    int lo_vl_ = -1;                  ///< table_.low[lo_.idx].vl (-1: empty low table)
     uint64_t hi_sent_since_low_ = 0;  ///< high-priority bytes since low last had a turn
+    table_state hi_;
+    uint64_t hi_limit_bytes_ = 1;  ///< max(L * 4096, 1)
+    bool hi_unbounded_ = false;    ///< L == 255
+    vl_arb_table table_;
 };
 
 }  // namespace ndr::golden
