@@ -122,14 +122,30 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
         }
         deliver_now_.swap(deliver_next_);
         deliver_next_.clear();
-        for (const event& e : deliver_now_) deliver(t, e.port, e.pkt);
+        const std::size_t nd = deliver_now_.size();
+        for (std::size_t j = 0; j < nd; ++j) {
+            if (j + PF_AHEAD < nd) prefetch_delivery(deliver_now_[j + PF_AHEAD]);
+            deliver(t, deliver_now_[j].port, deliver_now_[j].pkt);
+        }
     }
     // An FC packet's FCTBS covers every packet whose header arrived before this cycle; a packet
     // arriving in the same cycle left the partner after the FC packet. Check those first.
     for (const event& e : events) {
         if (e.kind == cycle::EV_FCTBS) check_fctbs(t, e);
     }
-    for (const event& e : events) {
+    const std::size_t nev = events.size();
+    for (std::size_t j = 0; j < std::min(nev, 2 * PF_AHEAD); ++j) {
+        if (events[j].kind == cycle::EV_HDR) pool_.prefetch(events[j].pkt);
+    }
+    for (std::size_t i = 0; i < nev; ++i) {
+        const event& e = events[i];
+        if (i + 2 * PF_AHEAD < nev && events[i + 2 * PF_AHEAD].kind == cycle::EV_HDR) {
+            pool_.prefetch(events[i + 2 * PF_AHEAD].pkt);
+        }
+        if (i + PF_AHEAD < nev && events[i + PF_AHEAD].kind == cycle::EV_HDR) {
+            const event& a = events[i + PF_AHEAD];
+            __builtin_prefetch(&rx_[a.port * vls_ + pool_[a.pkt].vl]);
+        }
         switch (e.kind) {
             case EV_GEN:
                 generate(t, e.port);
@@ -206,7 +222,10 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
     }
     // Transmit: every endpoint whose queues, credits or link changed this cycle (evaluate once,
     // after all of the cycle's events, so their order does not matter).
-    for (uint16_t e : tx_dirty_) {
+    const std::size_t nd = tx_dirty_.size();
+    for (std::size_t j = 0; j < nd; ++j) {
+        if (j + PF_AHEAD < nd) prefetch_endpoint(tx_dirty_[j + PF_AHEAD]);
+        const uint16_t e = tx_dirty_[j];
         eps_[e].tx_dirty = false;
         try_send(t, e);
     }

@@ -140,6 +140,21 @@ private:
         pfc_check(t, e, vl);
     }
     void pfc_check(cycle_t t, uint16_t e, uint32_t vl);
+    /// Prefetch distance (list entries ahead) of the hints below; they never change results.
+    static constexpr std::size_t PF_AHEAD = 4;
+    void prefetch_endpoint(uint16_t e) const {  ///< what try_send(e) touches first
+        const endpoint& ep = eps_[e];
+        __builtin_prefetch(&ep.tx_free);
+        __builtin_prefetch(&ep.gen);
+        __builtin_prefetch(&ep.peer);
+        __builtin_prefetch(&queues_[e * vls_]);
+        __builtin_prefetch(&tx_[e * vls_]);
+    }
+    void prefetch_delivery(const cycle::event& d) const {  ///< what deliver() touches
+        const cycle::packet& p = pool_[d.pkt];
+        __builtin_prefetch(&recv_seq_[(std::size_t{d.port} * 16 + p.sl) * ports_ + p.src]);
+        __builtin_prefetch(&rx_[d.port * vls_ + p.vl]);
+    }
 
     const cycle::timing tm_;
     cycle::packet_pool& pool_;

@@ -12,8 +12,7 @@
 
 namespace ndr::cycle {
 
-ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool,
-                     golden::lft routes)
+ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, golden::lft routes)
     : tm_(tm),
       ports_(c.sw.ports),
       vls_(c.sw.vls),
@@ -29,8 +28,7 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool,
       fc_proc_cycles_(tm.fc_cycles - tm.link_cycles) {
     if (ports_ > 64) throw std::invalid_argument("ib_switch: at most 64 ports");
     const auto table = golden::vl_arb_table::parse(
-        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high),
-        vls_);
+        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), vls_);
     const uint32_t max_beats = 4096 / tm_.block_bytes * 2 + 64;
     xbar_cycles_.resize(max_beats + 1);
     for (uint32_t b = 0; b <= max_beats; ++b) {
@@ -39,7 +37,7 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool,
     }
     const std::size_t pv = std::size_t{ports_} * vls_;
     peers_.resize(ports_);
-    in_rx_.assign(pv, golden::credit_receiver(tm_.buffer_blocks));
+    in_rx_.assign(pv, rx_state(tm_.buffer_blocks));
     out_tx_.assign(pv, golden::credit_sender(0));
     out_arb_.assign(ports_, golden::vl_arbiter(table));
     link_free_.assign(ports_, 0);
@@ -50,7 +48,6 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool,
     out_req_vls_.assign(ports_, 0);
     grant_ptr_.assign(ports_, 0);
     accept_ptr_.assign(ports_, 0);
-    occ_.assign(pv, occupancy_stat{});
     stalled_.assign(vls_, 0);
     stall_since_.assign(pv, 0);
     blocked_now_.assign(vls_, 0);
@@ -67,7 +64,8 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool,
 void ib_switch::connect(uint16_t port, link_peer peer, uint32_t peer_buffer_blocks) {
     peers_[port] = peer;
     for (uint32_t vl = 0; vl < vls_; ++vl) {
-        out_tx_[port * vls_ + vl] = golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
+        out_tx_[port * vls_ + vl] =
+            golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
     }
     if (eth_) eth_connect(port, peer);
 }
@@ -95,17 +93,50 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
         xbar_next_.clear();
         for (const event& e : xbar_now_) on_xbar_done(t, e);
     }
-    for (const event& e : events) {
+    // Prefetch ahead (hints only): the packet record of a header arrival, then its input
+    // buffer state once the record (its VL) has arrived.
+    constexpr std::size_t PF_PKT = 8;
+    constexpr std::size_t PF_RX = 4;
+    const std::size_t nev = events.size();
+    for (std::size_t j = 0; j < std::min(nev, PF_PKT); ++j) {
+        if (events[j].kind == EV_HDR) pool_.prefetch(events[j].pkt);
+    }
+    for (std::size_t i = 0; i < nev; ++i) {
+        const event& e = events[i];
+        if (i + PF_PKT < nev && events[i + PF_PKT].kind == EV_HDR) {
+            pool_.prefetch(events[i + PF_PKT].pkt);
+        }
+        if (i + PF_RX < nev && events[i + PF_RX].kind == EV_HDR) {
+            const event& a = events[i + PF_RX];
+            __builtin_prefetch(&in_rx_[a.port * vls_ + pool_[a.pkt].vl]);
+        }
         switch (e.kind) {
-            case EV_TICK: break;  // handled above
-            case EV_HDR: on_header(t, e.port, e.pkt); break;
-            case EV_ELIG: on_eligible(t, e.port, e.pkt); break;
-            case EV_INGRESS: on_ingress(t); break;
-            case EV_SHARP_IN: on_sharp_in(t, e); break;
-            case EV_SHARP_OUT: on_sharp_out(t, e.pkt); break;
-            case EV_XBAR_DONE: on_xbar_done(t, e); break;
-            case EV_FC_FLUSH: fc_.on_flush(e.pkt); break;
-            case EV_BUF_FREE: free_input_blocks(t, e.port, e.vl, e.b); break;
+            case EV_TICK:
+                break;  // handled above
+            case EV_HDR:
+                on_header(t, e.port, e.pkt);
+                break;
+            case EV_ELIG:
+                on_eligible(t, e.port, e.pkt);
+                break;
+            case EV_INGRESS:
+                on_ingress(t);
+                break;
+            case EV_SHARP_IN:
+                on_sharp_in(t, e);
+                break;
+            case EV_SHARP_OUT:
+                on_sharp_out(t, e.pkt);
+                break;
+            case EV_XBAR_DONE:
+                on_xbar_done(t, e);
+                break;
+            case EV_FC_FLUSH:
+                fc_.on_flush(e.pkt);
+                break;
+            case EV_BUF_FREE:
+                free_input_blocks(t, e.port, e.vl, e.b);
+                break;
             case EV_FC: {
                 auto& tx = out_tx_[e.port * vls_ + e.vl];
                 try {
@@ -116,18 +147,25 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
                 }
                 break;
             }
-            case EV_FCTBS: break;  // checked above
+            case EV_FCTBS:
+                break;  // checked above
             case EV_REFRESH:
                 refresh_due_ = true;
                 schedule(t + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});
                 break;
-            case EV_WIN_START: window_start(t); break;
-            case EV_WIN_END: window_end(t); break;
-            case EV_WAKE: break;
+            case EV_WIN_START:
+                window_start(t);
+                break;
+            case EV_WIN_END:
+                window_end(t);
+                break;
+            case EV_WAKE:
+                break;
             case EV_PFC:
                 eth_pfc_frame(t, e);
                 break;
-            default: throw std::logic_error("ib_switch: unknown event kind");
+            default:
+                throw std::logic_error("ib_switch: unknown event kind");
         }
     }
     if (sharp_pending_ != 0) sharp_egress(t);  // SHARP VL first: strict priority at egress
@@ -148,8 +186,8 @@ void ib_switch::refresh(cycle_t t) {
             const uint32_t k = p * vls_ + vl;
             fc_.mark(k);
             peers_[p].engine->schedule(depart + peers_[p].link_cycles,
-                                       event{EV_FCTBS, static_cast<uint8_t>(vl), peers_[p].port,
-                                             0, out_tx_[k].fctbs(), 0});
+                                       event{EV_FCTBS, static_cast<uint8_t>(vl), peers_[p].port, 0,
+                                             out_tx_[k].fctbs(), 0});
         }
     }
 }
@@ -157,8 +195,8 @@ void ib_switch::refresh(cycle_t t) {
 sharp_an& ib_switch::enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
                                   sharp_payloads* payloads, uint8_t sharp_vl) {
     if (sharp_vl >= vls_) {
-        throw std::invalid_argument(fmt::format("sharp.vl {} is not a data VL (switch.vls {})",
-                                                sharp_vl, vls_));
+        throw std::invalid_argument(
+            fmt::format("sharp.vl {} is not a data VL (switch.vls {})", sharp_vl, vls_));
     }
     an_ = std::make_unique<sharp_an>(osts, ost_bytes, alu_cycles, payloads);
     sharp_payloads_ = payloads;
@@ -172,8 +210,8 @@ void ib_switch::on_sharp_in(cycle_t t, const event& e) {
     free_input_blocks(t, e.port, e.vl, p.blocks);
     --inside_;
     emit_scratch_.clear();
-    an_->on_packet(t, e.port, p.kind == PK_SHARP_DOWN, p.msg, p.index, p.payload_bytes, p.psn,
-                   p.qp, p.beats, emit_scratch_);
+    an_->on_packet(t, e.port, p.kind == PK_SHARP_DOWN, p.msg, p.index, p.payload_bytes, p.psn, p.qp,
+                   p.beats, emit_scratch_);
     pool_.free(e.pkt);
     for (const sharp_emit& em : emit_scratch_) {
         uint32_t slot;
@@ -257,16 +295,16 @@ void ib_switch::on_header(cycle_t t, uint16_t in, uint32_t pkt) {
     const bool to_an = an_ && (p.kind == PK_SHARP_UP || p.kind == PK_SHARP_DOWN);
     uint8_t out = to_an ? 0 : routes_.port(static_cast<uint16_t>(p.dst + 1U));
     if (!to_an && (out == golden::LFT_NO_ROUTE || out >= ports_)) {
-        throw invariant_error(fmt::format(
-            "cycle {}: switch input port {}: no LFT route for DLID {} (packet {})", t, in,
-            p.dst + 1U, p.id));
+        throw invariant_error(
+            fmt::format("cycle {}: switch input port {}: no LFT route for DLID {} (packet {})", t,
+                        in, p.dst + 1U, p.id));
     }
     if (eth_) out = eth_route(p, out);
     p.out_port = out;
     p.out_vl = sl2vl_.vl(p.sl);
     p.hdr_in = t;
 
-    golden::credit_receiver& rx = in_rx_[in * vls_ + p.vl];
+    rx_state& rx = in_rx_[in * vls_ + p.vl];
     if (rx.free_blocks() < p.blocks) {
         throw invariant_error(fmt::format(
             "cycle {}: switch input port {} VL {}: buffer over capacity: packet {} needs {} "
@@ -274,7 +312,7 @@ void ib_switch::on_header(cycle_t t, uint16_t in, uint32_t pkt) {
             t, in, p.vl, p.id, p.blocks, rx.free_blocks(), rx.capacity()));
     }
     rx.on_receive(p.blocks);
-    occ_[in * vls_ + p.vl].update(t, rx.occupied());
+    rx.occ.update(t, rx.occupied());
     if (eth_) eth_pfc_check(t, in, p.vl);
     ++inside_;
     const cycle_t pipe = tm_.switch_cycles - 1U;
@@ -282,33 +320,61 @@ void ib_switch::on_header(cycle_t t, uint16_t in, uint32_t pkt) {
     if (cut_through_) {
         // Constant ingress delay: arrivals leave the pipeline in arrival order, so one FIFO
         // and one wake-up per cycle serve them all.
-        if (ingress_.empty()) schedule(t + pipe, event{EV_INGRESS, 0, 0, 0, 0, 0});
-        ingress_.push(pool_, pkt);
+        if (ingress_size_ == 0) schedule(t + pipe, event{EV_INGRESS, 0, 0, 0, 0, 0});
+        if (ingress_size_ == ingress_.size()) ingress_grow();
+        ingress_[(ingress_head_ + ingress_size_++) & (ingress_.size() - 1)] =
+            ingress_entry{t + pipe, pkt, in};
         return;
     }
     schedule(t + (p.beats - 1U) + pipe, event{EV_ELIG, 0, in, pkt, 0, 0});
 }
 
-void ib_switch::on_ingress(cycle_t t) {
-    const cycle_t pipe = tm_.switch_cycles - 1U;
-    while (!ingress_.empty()) {
-        const uint32_t pkt = ingress_.head;
-        const cycle_t elig = pool_[pkt].hdr_in + pipe;
-        if (elig > t) {
-            schedule(elig, event{EV_INGRESS, 0, 0, 0, 0, 0});
-            return;
-        }
-        ingress_.pop(pool_);
-        on_eligible(t, pool_[pkt].in_port, pkt);
+void ib_switch::ingress_grow() {
+    std::vector<ingress_entry> bigger(ingress_.empty() ? 1024 : ingress_.size() * 2);
+    for (std::size_t i = 0; i < ingress_size_; ++i) {
+        bigger[i] = ingress_[(ingress_head_ + i) & (ingress_.size() - 1)];
     }
+    ingress_.swap(bigger);
+    ingress_head_ = 0;
+}
+
+void ib_switch::on_ingress(cycle_t t) {
+    // Prefetch distances (entries ahead): the packet record, then (once it has arrived) the
+    // tail of the VOQ it joins, whose `next` link the push writes. Hints only.
+    constexpr std::size_t PF_PKT = 8;
+    constexpr std::size_t PF_TAIL = 4;
+    const std::size_t mask = ingress_.size() - 1;
+    std::size_t h = ingress_head_;
+    std::size_t left = ingress_size_;
+    for (std::size_t j = 0; j < std::min(left, PF_PKT); ++j) {
+        pool_.prefetch(ingress_[(h + j) & mask].pkt);
+    }
+    while (left != 0) {
+        const ingress_entry ie = ingress_[h];
+        if (ie.elig > t) {
+            schedule(ie.elig, event{EV_INGRESS, 0, 0, 0, 0, 0});
+            break;
+        }
+        if (left > PF_PKT) pool_.prefetch(ingress_[(h + PF_PKT) & mask].pkt);
+        if (voq_ && left > PF_TAIL) {
+            const ingress_entry& ahead = ingress_[(h + PF_TAIL) & mask];
+            const packet& a = pool_[ahead.pkt];
+            const packet_queue& q = queues_[voq_index(ahead.in, a.out_port, a.out_vl)];
+            if (q.tail != NO_PACKET) pool_.prefetch(q.tail);
+        }
+        h = (h + 1) & mask;
+        --left;
+        on_eligible(t, static_cast<uint16_t>(ie.in), ie.pkt);
+    }
+    ingress_head_ = h;
+    ingress_size_ = left;
 }
 
 void ib_switch::on_eligible(cycle_t t, uint16_t in, uint32_t pkt) {
     const packet& p = pool_[pkt];
     if (an_ && (p.kind == PK_SHARP_UP || p.kind == PK_SHARP_DOWN)) {
         // To the aggregation node once the whole packet is in (it reduces at line rate).
-        schedule(std::max(t + 1, p.hdr_in + p.beats),
-                 event{EV_SHARP_IN, p.vl, in, pkt, 0, 0});
+        schedule(std::max(t + 1, p.hdr_in + p.beats), event{EV_SHARP_IN, p.vl, in, pkt, 0, 0});
         return;
     }
     if (eth_) eth_enqueue(t, p);
@@ -382,17 +448,20 @@ void ib_switch::send_fc(cycle_t t) {
         [&](uint32_t k) {
             const link_peer& peer = peers_[k / vls_];
             if (peer.engine == nullptr) return;
-            peer.engine->schedule(t + fc_proc_cycles_ + peer.link_cycles, event{EV_FC, static_cast<uint8_t>(k % vls_),
-                                                           peer.port, 0, in_rx_[k].fccl(), 0});
+            peer.engine->schedule(
+                t + fc_proc_cycles_ + peer.link_cycles,
+                event{EV_FC, static_cast<uint8_t>(k % vls_), peer.port, 0, in_rx_[k].fccl(), 0});
             if (in_window_) ++stats_.fc_packets;
         },
-        [&](uint32_t k, cycle_t at) { schedule(at, event{EV_FC_FLUSH, 0, 0, k, 0, 0}); });
+        [&](uint32_t k, cycle_t at) {
+            schedule(at, event{EV_FC_FLUSH, 0, 0, k, 0, 0});
+        });
 }
 
 void ib_switch::window_start(cycle_t t) {
     in_window_ = true;
     if (eth_) eth_window_start(t);
-    for (auto& o : occ_) o.reset(t);
+    for (auto& rx : in_rx_) rx.occ.reset(t);
     for (uint32_t vl = 0; vl < vls_; ++vl) {
         for_each_bit(stalled_[vl], [&](uint32_t o) { stall_since_[o * vls_ + vl] = t; });
     }
@@ -407,7 +476,7 @@ void ib_switch::window_end(cycle_t t) {
         uint32_t mx = 0;
         double sum = 0.0;
         for (uint32_t p = 0; p < ports_; ++p) {
-            occupancy_stat& o = occ_[p * vls_ + vl];
+            occupancy_stat& o = in_rx_[p * vls_ + vl].occ;
             o.close(t, win_start_);
             mx = std::max(mx, o.max());
             sum += o.mean();

@@ -102,6 +102,18 @@ void ib_switch::allocate(cycle_t t) {
     uint64_t matched_out = 0;
     bool retry = false;
 
+    if (voq_) {
+        // Prefetch (hint only) the head packet each output will most likely look at first:
+        // these loads are independent, so they overlap instead of stalling output_grant.
+        for_each_bit(free_out, [&](uint32_t o) {
+            const uint32_t from = grant_ptr_[o];
+            for (uint32_t vls = out_req_vls_[o]; vls != 0; vls &= vls - 1) {
+                const uint32_t vl = static_cast<uint32_t>(__builtin_ctz(vls));
+                const uint32_t i = rr_pick(req_[o * vls_ + vl] & free_in, from);
+                if (i < 64) pool_.prefetch(queues_[voq_index(i, o, vl)].head);
+            }
+        });
+    }
     if (islip_) {
         for (uint32_t it = 0; it < iterations_; ++it) {
             uint64_t granted_in = 0;
@@ -181,9 +193,8 @@ void ib_switch::commit(cycle_t t, const grant& g) {
     // chunks of CREDIT_RETURN_CHUNK blocks; the last chunk when the transfer completes.
     uint32_t freed = 0;
     for (uint32_t end = CREDIT_RETURN_CHUNK; end < n; end += CREDIT_RETURN_CHUNK) {
-        const uint32_t end_beats =
-            std::min<uint32_t>(beats, (end * golden::CREDIT_BLOCK_BYTES + tm_.block_bytes - 1) /
-                                          tm_.block_bytes);
+        const uint32_t end_beats = std::min<uint32_t>(
+            beats, (end * golden::CREDIT_BLOCK_BYTES + tm_.block_bytes - 1) / tm_.block_bytes);
         const cycle_t at = std::max(t + xbar_cycles_[end_beats], p.hdr_in + end_beats);
         schedule(at, event{EV_BUF_FREE, p.vl, g.in, g.pkt, 0, CREDIT_RETURN_CHUNK});
         freed += CREDIT_RETURN_CHUNK;

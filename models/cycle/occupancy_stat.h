@@ -34,10 +34,10 @@ public:
     uint32_t value() const { return value_; }
 
 private:
-    uint32_t value_ = 0;
+    uint32_t value_ = 0;  // hot (update) fields first: 24 bytes
+    uint32_t max_ = 0;
     cycle_t last_ = 0;
     uint64_t area_ = 0;
-    uint32_t max_ = 0;
     double mean_ = 0.0;
     uint32_t frozen_max_ = 0;
 };
