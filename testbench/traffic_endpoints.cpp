@@ -142,10 +142,6 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
         if (i + 2 * PF_AHEAD < nev && events[i + 2 * PF_AHEAD].kind == cycle::EV_HDR) {
             pool_.prefetch(events[i + 2 * PF_AHEAD].pkt);
         }
-        if (i + PF_AHEAD < nev && events[i + PF_AHEAD].kind == cycle::EV_HDR) {
-            const event& a = events[i + PF_AHEAD];
-            __builtin_prefetch(&rx_[a.port * vls_ + pool_[a.pkt].vl]);
-        }
         switch (e.kind) {
             case EV_GEN:
                 generate(t, e.port);

@@ -96,7 +96,6 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
     // Prefetch ahead (hints only): the packet record of a header arrival, then its input
     // buffer state once the record (its VL) has arrived.
     constexpr std::size_t PF_PKT = 8;
-    constexpr std::size_t PF_RX = 4;
     const std::size_t nev = events.size();
     for (std::size_t j = 0; j < std::min(nev, PF_PKT); ++j) {
         if (events[j].kind == EV_HDR) pool_.prefetch(events[j].pkt);
@@ -105,10 +104,6 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
         const event& e = events[i];
         if (i + PF_PKT < nev && events[i + PF_PKT].kind == EV_HDR) {
             pool_.prefetch(events[i + PF_PKT].pkt);
-        }
-        if (i + PF_RX < nev && events[i + PF_RX].kind == EV_HDR) {
-            const event& a = events[i + PF_RX];
-            __builtin_prefetch(&in_rx_[a.port * vls_ + pool_[a.pkt].vl]);
         }
         switch (e.kind) {
             case EV_TICK:
