@@ -123,7 +123,11 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
         deliver_now_.swap(deliver_next_);
         deliver_next_.clear();
         const std::size_t nd = deliver_now_.size();
+        for (std::size_t j = 0; j < std::min(nd, 2 * PF_AHEAD); ++j) {
+            pool_.prefetch(deliver_now_[j].pkt);
+        }
         for (std::size_t j = 0; j < nd; ++j) {
+            if (j + 2 * PF_AHEAD < nd) pool_.prefetch(deliver_now_[j + 2 * PF_AHEAD].pkt);
             if (j + PF_AHEAD < nd) prefetch_delivery(deliver_now_[j + PF_AHEAD]);
             deliver(t, deliver_now_[j].port, deliver_now_[j].pkt);
         }

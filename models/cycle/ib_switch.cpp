@@ -91,7 +91,13 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
     if (tick_at_ == t) {  // crossbar transfers that ended this cycle (see commit)
         xbar_now_.swap(xbar_next_);
         xbar_next_.clear();
-        for (const event& e : xbar_now_) on_xbar_done(t, e);
+        const std::size_t nx = xbar_now_.size();
+        for (std::size_t j = 0; j < nx; ++j) {
+            if (j + 4 < nx) {  // hint: the input buffer state the transfer frees
+                __builtin_prefetch(&in_rx_[xbar_now_[j + 4].port * vls_ + xbar_now_[j + 4].vl]);
+            }
+            on_xbar_done(t, xbar_now_[j]);
+        }
     }
     // Prefetch ahead (hints only): the packet record of a header arrival, then its input
     // buffer state once the record (its VL) has arrived.

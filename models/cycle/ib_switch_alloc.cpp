@@ -106,6 +106,7 @@ void ib_switch::allocate(cycle_t t) {
         // Prefetch (hint only) the head packet each output will most likely look at first:
         // these loads are independent, so they overlap instead of stalling output_grant.
         for_each_bit(free_out, [&](uint32_t o) {
+            __builtin_prefetch(&out_arb_[o]);
             const uint32_t from = grant_ptr_[o];
             for (uint32_t vls = out_req_vls_[o]; vls != 0; vls &= vls - 1) {
                 const uint32_t vl = static_cast<uint32_t>(__builtin_ctz(vls));
