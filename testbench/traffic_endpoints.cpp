@@ -41,9 +41,11 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
             cfg::config_source{}, "traffic.size",
             fmt::format("{} sizes in the mix, at most 65535", mix_.wire_of.size()));
     }
-    for (const uint32_t wire : mix_.wire_of) {
-        blocks_of_.push_back(static_cast<uint16_t>(golden::blocks_for_bytes(wire)));
-        beats_of_.push_back(static_cast<uint16_t>((wire + tm_.block_bytes - 1) / tm_.block_bytes));
+    for (std::size_t i = 0; i < mix_.wire_of.size(); ++i) {
+        const uint32_t wire = mix_.wire_of[i];
+        size_of_.push_back(size_info{
+            mix_.sizes.values[i], wire, static_cast<uint16_t>(golden::blocks_for_bytes(wire)),
+            static_cast<uint16_t>((wire + tm_.block_bytes - 1) / tm_.block_bytes)});
     }
     if (c.fabric.technology == "roce") {
         roce_ = true;
@@ -279,8 +281,9 @@ void traffic_endpoints::mark_tx(uint16_t e) {
 
 void traffic_endpoints::pending_queue::grow() {
     std::vector<pending> bigger(buf.empty() ? 16 : buf.size() * 2);
-    for (std::size_t i = 0; i < size; ++i) bigger[i] = buf[(head + i) & (buf.size() - 1)];
+    for (std::size_t i = 0; i < size; ++i) bigger[i] = buf[(head + i) & mask];
     buf.swap(bigger);
+    mask = buf.size() - 1;
     head = 0;
 }
 
@@ -306,8 +309,8 @@ inline void traffic_endpoints::generate(cycle_t t, uint16_t e) {
     ++stats_.created;
     if (t >= win_start_ && t < win_end_) {
         ++stats_.window_created;
-        stats_.window_created_beats += beats_of_[choice];
-        stats_.port_offered_beats[e] += beats_of_[choice];
+        stats_.window_created_beats += size_of_[choice].beats;
+        stats_.port_offered_beats[e] += size_of_[choice].beats;
     }
     queues_[e * vls_ + vl].push(n);
     ep.nonempty |= 1U << vl;
@@ -328,7 +331,7 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     uint32_t ready = 0;
     for (uint32_t m = ep.nonempty; m != 0; m &= m - 1) {
         const uint32_t vl = static_cast<uint32_t>(__builtin_ctz(m));
-        if (tx_[e * vls_ + vl].can_send(blocks_of_[queues_[e * vls_ + vl].front().choice])) {
+        if (tx_[e * vls_ + vl].can_send(size_of_[queues_[e * vls_ + vl].front().choice].blocks)) {
             ready |= 1U << vl;
         }
     }
@@ -365,10 +368,11 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     p.created = n.created;
     p.src = e;
     p.dst = n.dst;
-    p.payload_bytes = mix_.sizes.values[n.choice];
-    p.wire_bytes = mix_.wire_of[n.choice];
-    p.blocks = blocks_of_[n.choice];
-    p.beats = beats_of_[n.choice];
+    const size_info& sz = size_of_[n.choice];
+    p.payload_bytes = sz.payload_bytes;
+    p.wire_bytes = sz.wire_bytes;
+    p.blocks = sz.blocks;
+    p.beats = sz.beats;
     p.sl = n.sl;
     p.vl = static_cast<uint8_t>(vl);
     p.flow_seq = send_seq_[(std::size_t{e} * 16 + p.sl) * ports_ + p.dst]++;

@@ -85,17 +85,18 @@ private:
     /// FIFO ring of pending packets; capacity a power of two, grows by doubling.
     struct pending_queue {
         std::vector<pending> buf;
+        std::size_t mask = 0;  ///< buf.size() - 1 (kept: size() of 24-byte records divides)
         std::size_t head = 0;
         std::size_t size = 0;
         bool empty() const { return size == 0; }
         const pending& front() const { return buf[head]; }
         void push(const pending& p) {
-            if (size == buf.size()) grow();
-            buf[(head + size) & (buf.size() - 1)] = p;
+            if (buf.empty() || size == mask + 1) grow();
+            buf[(head + size) & mask] = p;
             ++size;
         }
         void pop() {
-            head = (head + 1) & (buf.size() - 1);
+            head = (head + 1) & mask;
             --size;
         }
         void grow();
@@ -168,8 +169,14 @@ private:
     std::vector<pending_queue> queues_;        ///< [e * vls + vl]
     std::vector<golden::credit_sender> tx_;    ///< [e * vls + vl]
     std::vector<golden::credit_receiver> rx_;  ///< [e * vls + vl]
-    std::vector<uint16_t> blocks_of_;          ///< credit blocks per size choice (mix_.wire_of)
-    std::vector<uint16_t> beats_of_;           ///< datapath beats per size choice
+    /// Per size choice (index into mix_.sizes), everything a packet of that size needs.
+    struct size_info {
+        uint32_t payload_bytes;
+        uint32_t wire_bytes;
+        uint16_t blocks;  ///< credit blocks
+        uint16_t beats;   ///< datapath beats
+    };
+    std::vector<size_info> size_of_;
     /// [(src*16 + sl)*ports + dst]: one source's flows of one SL are contiguous (cache lines).
     std::vector<uint32_t> send_seq_;
     std::vector<uint32_t> recv_seq_;    ///< [(dst*16 + sl)*ports + src] (record_delivery)

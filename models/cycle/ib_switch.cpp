@@ -340,10 +340,8 @@ void ib_switch::ingress_grow() {
 }
 
 void ib_switch::on_ingress(cycle_t t) {
-    // Prefetch distances (entries ahead): the packet record, then (once it has arrived) the
-    // tail of the VOQ it joins, whose `next` link the push writes. Hints only.
+    // Prefetch (hint only) the packet record PF_PKT entries ahead: on_eligible reads it.
     constexpr std::size_t PF_PKT = 8;
-    constexpr std::size_t PF_TAIL = 4;
     const std::size_t mask = ingress_.size() - 1;
     std::size_t h = ingress_head_;
     std::size_t left = ingress_size_;
@@ -357,12 +355,6 @@ void ib_switch::on_ingress(cycle_t t) {
             break;
         }
         if (left > PF_PKT) pool_.prefetch(ingress_[(h + PF_PKT) & mask].pkt);
-        if (voq_ && left > PF_TAIL) {
-            const ingress_entry& ahead = ingress_[(h + PF_TAIL) & mask];
-            const packet& a = pool_[ahead.pkt];
-            const packet_queue& q = queues_[voq_index(ahead.in, a.out_port, a.out_vl)];
-            if (q.tail != NO_PACKET) pool_.prefetch(q.tail);
-        }
         h = (h + 1) & mask;
         --left;
         on_eligible(t, static_cast<uint16_t>(ie.in), ie.pkt);
