@@ -291,7 +291,7 @@ void ib_switch::check_fctbs(cycle_t t, const event& e) {
     }
 }
 
-void ib_switch::on_header(cycle_t t, uint16_t in, uint32_t pkt) {
+inline void ib_switch::on_header(cycle_t t, uint16_t in, uint32_t pkt) {
     packet& p = pool_[pkt];
     const bool to_an = an_ && (p.kind == PK_SHARP_UP || p.kind == PK_SHARP_DOWN);
     uint8_t out = to_an ? 0 : routes_.port(static_cast<uint16_t>(p.dst + 1U));
@@ -363,7 +363,7 @@ void ib_switch::on_ingress(cycle_t t) {
     ingress_size_ = left;
 }
 
-void ib_switch::on_eligible(cycle_t t, uint16_t in, uint32_t pkt) {
+inline void ib_switch::on_eligible(cycle_t t, uint16_t in, uint32_t pkt) {
     const packet& p = pool_[pkt];
     if (an_ && (p.kind == PK_SHARP_UP || p.kind == PK_SHARP_DOWN)) {
         // To the aggregation node once the whole packet is in (it reduces at line rate).
@@ -389,25 +389,6 @@ void ib_switch::on_xbar_done(cycle_t t, const event& e) {
     out_busy_ &= ~bit(e.a);
     free_input_blocks(t, e.port, e.vl, e.b);
     --inside_;
-}
-
-void ib_switch::set_request(uint32_t in, uint32_t out, uint32_t vl, bool on) {
-    uint64_t& m = req_[out * vls_ + vl];
-    if (on) {
-        m |= bit(in);
-        out_req_vls_[out] |= 1U << vl;
-        out_req_any_ |= bit(out);
-        in_req_out_[in] |= bit(out);
-        return;
-    }
-    m &= ~bit(in);
-    if (m == 0) {
-        out_req_vls_[out] &= ~(1U << vl);
-        if (out_req_vls_[out] == 0) out_req_any_ &= ~bit(out);
-    }
-    bool other = false;
-    for (uint32_t v = 0; v < vls_; ++v) other = other || (req_[out * vls_ + v] & bit(in)) != 0;
-    if (!other) in_req_out_[in] &= ~bit(out);
 }
 
 void ib_switch::request_head(uint32_t queue) {

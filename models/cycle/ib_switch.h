@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "config/sim_config.h"
+#include "cycle/bits.h"
 #include "cycle/cycle_engine.h"
 #include "cycle/fc_pacer.h"
 #include "cycle/link_tap.h"
@@ -171,7 +172,27 @@ private:
     uint16_t next_port(uint32_t p) const {
         return static_cast<uint16_t>(p + 1 == ports_ ? 0 : p + 1);
     }
-    void set_request(uint32_t in, uint32_t out, uint32_t vl, bool on);
+    /// Inline: twice per packet (VOQ becomes non-empty / empty). in_req_out_ is read only by
+    /// the rr allocator, so iSLIP does not maintain it.
+    void set_request(uint32_t in, uint32_t out, uint32_t vl, bool on) {
+        uint64_t& m = req_[out * vls_ + vl];
+        if (on) {
+            m |= bit(in);
+            out_req_vls_[out] |= 1U << vl;
+            out_req_any_ |= bit(out);
+            if (!islip_) in_req_out_[in] |= bit(out);
+            return;
+        }
+        m &= ~bit(in);
+        if (m == 0) {
+            out_req_vls_[out] &= ~(1U << vl);
+            if (out_req_vls_[out] == 0) out_req_any_ &= ~bit(out);
+        }
+        if (islip_) return;
+        bool other = false;
+        for (uint32_t v = 0; v < vls_; ++v) other = other || (req_[out * vls_ + v] & bit(in)) != 0;
+        if (!other) in_req_out_[in] &= ~bit(out);
+    }
     void request_head(uint32_t queue);   ///< fifo: head of FIFO `queue` requests its output
     void withdraw_head(uint32_t queue);  ///< fifo: head of FIFO `queue` stops requesting
 
@@ -206,7 +227,7 @@ private:
     std::vector<packet_queue> queues_;      ///< VOQs or FIFOs
     std::vector<uint16_t> fifo_req_count_;  ///< fifo: heads requesting (in,out,vl)
     std::vector<uint64_t> req_;             ///< [out*vls + vl]: bitmask of inputs
-    std::vector<uint64_t> in_req_out_;      ///< [in]: outputs requested (any VL)
+    std::vector<uint64_t> in_req_out_;      ///< [in]: outputs requested (any VL); rr only
     uint64_t out_req_any_ = 0;              ///< outputs with any request
     std::vector<uint32_t> out_req_vls_;     ///< [out]: bitmask of VLs with requests
     uint64_t in_busy_ = 0;
