@@ -402,7 +402,8 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
                              event{cycle::EV_HDR, 0, ep.peer.port, idx, 0, 0});
 }
 
-inline void traffic_endpoints::deliver(cycle_t t, uint16_t e, uint32_t pkt) {
+__attribute__((always_inline)) inline void traffic_endpoints::deliver(cycle_t t, uint16_t e,
+                                                                      uint32_t pkt) {
     const cycle::packet& p = pool_[pkt];
     record_delivery(stats_, recv_seq_, ports_, check_, win_start_, win_end_, t, e,
                     delivered{p.id, p.created, p.flow_seq, p.wire_bytes, p.beats, p.src, p.dst,

@@ -291,7 +291,8 @@ void ib_switch::check_fctbs(cycle_t t, const event& e) {
     }
 }
 
-inline void ib_switch::on_header(cycle_t t, uint16_t in, uint32_t pkt) {
+__attribute__((always_inline)) inline void ib_switch::on_header(cycle_t t, uint16_t in,
+                                                                uint32_t pkt) {
     packet& p = pool_[pkt];
     const bool to_an = an_ && (p.kind == PK_SHARP_UP || p.kind == PK_SHARP_DOWN);
     uint8_t out = to_an ? 0 : routes_.port(static_cast<uint16_t>(p.dst + 1U));

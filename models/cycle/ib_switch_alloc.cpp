@@ -174,7 +174,7 @@ void ib_switch::allocate(cycle_t t) {
     }
 }
 
-inline void ib_switch::commit(cycle_t t, const grant& g) {
+__attribute__((always_inline)) inline void ib_switch::commit(cycle_t t, const grant& g) {
     if (voq_) {
         queues_[g.queue].pop(pool_);
         if (queues_[g.queue].empty()) set_request(g.in, g.out, g.vl, false);
