@@ -140,14 +140,13 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
         if (e.kind == cycle::EV_FCTBS) check_fctbs(t, e);
     }
     const std::size_t nev = events.size();
-    for (std::size_t j = 0; j < std::min(nev, 2 * PF_AHEAD); ++j) {
-        if (events[j].kind == cycle::EV_HDR) pool_.prefetch(events[j].pkt);
+    if (nev > 2 * PF_AHEAD) {  // a batch: the first records too (a lone event needs no hint)
+        for (std::size_t j = 0; j < 2 * PF_AHEAD; ++j) {
+            if (events[j].kind == cycle::EV_HDR) pool_.prefetch(events[j].pkt);
+        }
     }
     for (std::size_t i = 0; i < nev; ++i) {
         const event& e = events[i];
-        if (i + 2 * PF_AHEAD < nev && events[i + 2 * PF_AHEAD].kind == cycle::EV_HDR) {
-            pool_.prefetch(events[i + 2 * PF_AHEAD].pkt);
-        }
         switch (e.kind) {
             case EV_GEN:
                 generate(t, e.port);
@@ -163,7 +162,10 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                 eps_[e.port].txfree_pending = false;
                 mark_tx(e.port);
                 break;
-            case cycle::EV_HDR: {
+            case cycle::EV_HDR: {  // consecutive (one lane): prefetch ahead
+                if (i + 2 * PF_AHEAD < nev && events[i + 2 * PF_AHEAD].kind == cycle::EV_HDR) {
+                    pool_.prefetch(events[i + 2 * PF_AHEAD].pkt);
+                }
                 const cycle::packet& p = pool_[e.pkt];
                 golden::credit_receiver& rx = rx_[e.port * vls_ + p.vl];
                 if (rx.free_blocks() < p.blocks) {

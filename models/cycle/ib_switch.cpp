@@ -103,18 +103,20 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
     // buffer state once the record (its VL) has arrived.
     constexpr std::size_t PF_PKT = 8;
     const std::size_t nev = events.size();
-    for (std::size_t j = 0; j < std::min(nev, PF_PKT); ++j) {
-        if (events[j].kind == EV_HDR) pool_.prefetch(events[j].pkt);
+    if (nev > PF_PKT) {  // a batch: the first records too (a lone event needs no hint)
+        for (std::size_t j = 0; j < PF_PKT; ++j) {
+            if (events[j].kind == EV_HDR) pool_.prefetch(events[j].pkt);
+        }
     }
     for (std::size_t i = 0; i < nev; ++i) {
         const event& e = events[i];
-        if (i + PF_PKT < nev && events[i + PF_PKT].kind == EV_HDR) {
-            pool_.prefetch(events[i + PF_PKT].pkt);
-        }
         switch (e.kind) {
             case EV_TICK:
-                break;  // handled above
-            case EV_HDR:
+                break;    // handled above
+            case EV_HDR:  // header arrivals are consecutive (one lane): prefetch ahead
+                if (i + PF_PKT < nev && events[i + PF_PKT].kind == EV_HDR) {
+                    pool_.prefetch(events[i + PF_PKT].pkt);
+                }
                 on_header(t, e.port, e.pkt);
                 break;
             case EV_ELIG:
@@ -346,7 +348,7 @@ void ib_switch::on_ingress(cycle_t t) {
     const std::size_t mask = ingress_.size() - 1;
     std::size_t h = ingress_head_;
     std::size_t left = ingress_size_;
-    for (std::size_t j = 0; j < std::min(left, PF_PKT); ++j) {
+    for (std::size_t j = 0; j < std::min(left, PF_PKT) && ingress_[(h + j) & mask].elig <= t; ++j) {
         pool_.prefetch(ingress_[(h + j) & mask].pkt);
     }
     while (left != 0) {
