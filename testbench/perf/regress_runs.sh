@@ -38,4 +38,8 @@ run "${short[@]}" --pattern permutation --load 1.0 --size 36 --seed 9
 run "${short[@]}" --pattern permutation --load 1.0 --size 4096 --queueing fifo --seed 2
 run "${short[@]}" --pattern bitcomp --load 0.8 --size 256
 run --cycles 3000 --warmup 500 --ports 16 --load 0.9 --size 36 --set switch.vls=4 --set traffic.sl=0,1,2,3 --seed 4
+# RoCE (PFC, ECN; the switch's and endpoints' Ethernet paths)
+roce=(--set fabric.technology=roce --set switch.buffer_per_vl=128KiB --set endpoint.rx_buffer_per_vl=128KiB)
+run "${short[@]}" "${roce[@]}" --load 0.9 --size 1024
+run "${short[@]}" "${roce[@]}" --pattern incast --load 1.0 --size 36
 echo "$n runs in $out"
