@@ -474,36 +474,42 @@ std::vector<config_key> build_schema() {
     keys.push_back(bool_key("ecn.enabled", at(EC, &ecn_config::enabled),
         "roce: the switch marks ECN CE on egress queue depth (RED-like)"));
     keys.push_back(unit_key("ecn.kmin", at(EC, &ecn_config::kmin), "any", nullptr,
-        "roce: egress queue depth below which nothing is marked (DCQCN paper: 5 KB)"));
+        "roce: egress queue depth below which nothing is marked (NVIDIA Onyx/Cumulus RoCE "
+        "default 150 KB; DCQCN paper 5 KB at 40G)"));
     keys.push_back(unit_key("ecn.kmax", at(EC, &ecn_config::kmax), "> 0", positive,
         "roce: depth above which every packet is marked; between kmin and kmax the "
-        "probability rises linearly to ecn.pmax (DCQCN paper: 200 KB)"));
+        "probability rises linearly to ecn.pmax (NVIDIA RoCE default 1500 KB; paper 200 KB)"));
     keys.push_back(real_key("ecn.pmax", at(EC, &ecn_config::pmax),
         real_bounds{0.0, true, 1.0, true, "0 <= x <= 1"},
-        "roce: marking probability at kmax (DCQCN paper: 1%)"));
+        "roce: marking probability at kmax (soft: 1, linear to 100 %; DCQCN paper 1 %)"));
     const auto DQ = &config::dcqcn;
     keys.push_back(bool_key("dcqcn.enabled", at(DQ, &dcqcn_config::enabled),
         "roce: DCQCN rate control per QP at the NIC (CNPs from the receiver)"));
     keys.push_back(real_key("dcqcn.g", at(DQ, &dcqcn_config::g),
         real_bounds{0.0, false, 1.0, true, "0 < x <= 1"},
-        "roce: alpha gain g (DCQCN paper: 1/256)"));
+        "roce: alpha gain g (ConnectX firmware dce_tcp_g 1019: 5/1024; DCQCN paper 1/256)"));
     keys.push_back(unit_key("dcqcn.cnp_interval", at(DQ, &dcqcn_config::cnp_interval), "any",
-        nullptr, "roce: the receiver sends at most one CNP per flow per interval (paper N: 50 us)"));
+        nullptr, "roce: the receiver sends at most one CNP per flow per interval (firmware "
+        "min_time_between_cnps, soft: 4 us; paper N 50 us)"));
     keys.push_back(unit_key("dcqcn.alpha_timer", at(DQ, &dcqcn_config::alpha_timer), "> 0",
-        positive, "roce: alpha decays by (1 - g) every period without a CNP (paper K: 55 us)"));
+        positive, "roce: alpha decays by (1 - g) every period without a CNP (firmware "
+        "dce_tcp_rtt 1 us; paper K 55 us)"));
     keys.push_back(unit_key("dcqcn.rate_timer", at(DQ, &dcqcn_config::rate_timer), "> 0",
-        positive, "roce: rate-increase timer (paper T: 55 us)"));
+        positive, "roce: rate-increase timer (firmware rpg_time_reset 300 us; paper T 55 us)"));
     keys.push_back(unit_key("dcqcn.byte_counter", at(DQ, &dcqcn_config::byte_counter), "> 0",
-        positive, "roce: rate-increase byte counter (paper B: 10 MB)", true));
+        positive, "roce: rate-increase byte counter (firmware rpg_byte_reset 32767, soft; "
+        "paper B 10 MB)", true));
     keys.push_back(uint_key("dcqcn.fast_recovery_steps",
         at(DQ, &dcqcn_config::fast_recovery_steps), 1, 1000,
-        "roce: increase events of fast recovery before additive increase (paper F: 5)"));
+        "roce: increase events of fast recovery before additive increase (firmware "
+        "rpg_threshold 1; paper F 5)"));
     keys.push_back(unit_key("dcqcn.rate_ai", at(DQ, &dcqcn_config::rate_ai), "any", nullptr,
-        "roce: additive-increase step R_AI (paper: 40 Mb/s)"));
+        "roce: additive-increase step R_AI (soft: firmware rpg_ai_rate 5 Mb/s x 400G/25G, "
+        "the HPCC simulator's scaling; paper 40 Mb/s at 40G)"));
     keys.push_back(unit_key("dcqcn.rate_hai", at(DQ, &dcqcn_config::rate_hai), "any", nullptr,
-        "roce: hyper-increase step R_HAI (soft: 10 x R_AI)"));
+        "roce: hyper-increase step R_HAI (soft: firmware rpg_hai_rate 50 Mb/s x 400G/25G)"));
     keys.push_back(unit_key("dcqcn.min_rate", at(DQ, &dcqcn_config::min_rate), "> 0", positive,
-        "roce: the current rate never drops below this (a choice)"));
+        "roce: the current rate never drops below this (firmware rpg_min_rate 1 Mb/s)"));
     return keys;
 }
 

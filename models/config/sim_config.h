@@ -118,23 +118,24 @@ struct pfc_config {
 /// ECN marking at the switch egress (RED-like), fabric.technology = roce.
 struct ecn_config {
     bool enabled = true;
-    bytes_t kmin{5 * 1024};    ///< no marking below (DCQCN paper: Kmin 5 KB)
-    bytes_t kmax{200 * 1024};  ///< mark every packet above (Kmax 200 KB)
-    double pmax = 0.01;        ///< marking probability at Kmax (Pmax 1%)
+    bytes_t kmin{150 * 1024};   ///< no marking below (NVIDIA Onyx/Cumulus RoCE default 150 KB)
+    bytes_t kmax{1500 * 1024};  ///< mark every packet above (same default: 1500 KB)
+    double pmax = 1.0;          ///< marking probability at Kmax (*soft*: not in the sources)
 };
 
 /// DCQCN rate control at the RoCE NIC (Zhu et al., SIGCOMM 2015), fabric.technology = roce.
+/// Defaults: the NVIDIA ConnectX firmware defaults (ConnectX-4 and later), docs/roce.md.
 struct dcqcn_config {
     bool enabled = true;
-    double g = 1.0 / 256;                ///< alpha gain
-    time_ps_t cnp_interval{50'000'000};  ///< NP: at most one CNP per flow per N = 50 us
-    time_ps_t alpha_timer{55'000'000};   ///< alpha decays every K = 55 us without CNP
-    time_ps_t rate_timer{55'000'000};    ///< rate-increase timer T = 55 us
-    bytes_t byte_counter{10'000'000};    ///< rate-increase byte counter B = 10 MB
-    uint32_t fast_recovery_steps = 5;    ///< F = 5
-    rate_bps_t rate_ai{40'000'000};      ///< additive increase R_AI = 40 Mb/s
-    rate_bps_t rate_hai{400'000'000};    ///< hyper increase R_HAI (*soft*: 10 x R_AI)
-    rate_bps_t min_rate{100'000'000};    ///< floor of the current rate (*choice*)
+    double g = 5.0 / 1024;               ///< alpha gain: dce_tcp_g 1019 -> (1024 - 1019) / 1024
+    time_ps_t cnp_interval{4'000'000};   ///< NP: min_time_between_cnps 4 us (*soft*)
+    time_ps_t alpha_timer{1'000'000};    ///< alpha update period dce_tcp_rtt = 1 us
+    time_ps_t rate_timer{300'000'000};   ///< rate-increase timer rpg_time_reset = 300 us
+    bytes_t byte_counter{32767};         ///< rate-increase byte counter rpg_byte_reset (*soft*)
+    uint32_t fast_recovery_steps = 1;    ///< F = rpg_threshold = 1
+    rate_bps_t rate_ai{80'000'000};      ///< R_AI: rpg_ai_rate 5 Mb/s x 400G/25G (*soft*)
+    rate_bps_t rate_hai{800'000'000};    ///< R_HAI: rpg_hai_rate 50 Mb/s x 400G/25G (*soft*)
+    rate_bps_t min_rate{1'000'000};      ///< floor of the current rate: rpg_min_rate 1 Mb/s
 };
 
 /// Run control.
