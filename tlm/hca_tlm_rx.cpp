@@ -51,10 +51,9 @@ void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
             "lossless and in order)",
             t, h, p.id, p.src, p.psn, rq.expected_psn));
     }
-    ++rq.expected_psn;
-    ++rq.unacked_rx;
+    rq.expected_psn += p.count;
     message& m = msgs_[p.msg];
-    const bool last = p.index + 1 == m.packets;
+    const bool last = p.index + p.count == m.packets;
     if (p.kind != cycle::PK_READ_REQ) stats_.payload_bytes_delivered += p.payload_bytes;
     if (last) {
         if (p.kind == cycle::PK_READ_REQ) {
@@ -77,9 +76,18 @@ void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
             schedule(t + rx_cycles_, timer{0, 0, T_PLACED, 0, 0, 0, p.msg, nullptr});
         }
     }
-    if (last || rq.unacked_rx >= ack_coalesce_) {
-        rq.unacked_rx = 0;
-        ports_[h].control.push_back(control_packet{p.qp, p.psn});
+    // The ACKs the packets trigger one by one (every hca.ack_coalesce and the message's last);
+    // a burst's go out as one control entry standing for all of them.
+    control_packet ack{p.qp, 0, 0};
+    for (uint32_t j = 0; j < p.count; ++j) {
+        if (++rq.unacked_rx >= ack_coalesce_ || (last && j + 1 == p.count)) {
+            rq.unacked_rx = 0;
+            ack.psn = p.psn + j;
+            ++ack.count;
+        }
+    }
+    if (ack.count > 0) {
+        ports_[h].control.push_back(ack);
         mark_tx(h);
     }
 }
