@@ -25,8 +25,8 @@ void credit_pacer::push_returns(uint64_t s, uint32_t blocks, uint32_t beats) {
     const uint64_t elig = hdr + loop_.elig_cycles + (loop_.cut_through ? 0 : beats - 1U);
     uint32_t freed = 0;
     for (uint32_t end = CHUNK; end < blocks; end += CHUNK) {
-        const uint32_t eb = std::min<uint32_t>(beats, (end * 64 + loop_.block_bytes - 1) /
-                                                          loop_.block_bytes);
+        const uint32_t eb =
+            std::min<uint32_t>(beats, (end * 64 + loop_.block_bytes - 1) / loop_.block_bytes);
         back_.emplace_back(std::max(elig + xbar(eb), hdr + eb) + fc, CHUNK);
         freed += CHUNK;
     }

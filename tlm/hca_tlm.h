@@ -38,6 +38,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "config/sim_config.h"
+#include "credit_pacer.h"
 #include "cycle/fc_pacer.h"
 #include "cycle/hca.h"
 #include "cycle/hca_host.h"
@@ -46,7 +47,6 @@
 #include "cycle/timing.h"
 #include "golden/credit_fc.h"
 #include "golden/vl_arb.h"
-#include "credit_pacer.h"
 #include "ib_extension.h"
 #include "payload_pool.h"
 #include "timed_device.h"

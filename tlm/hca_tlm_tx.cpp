@@ -146,20 +146,43 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
                                    ? std::min({burst_max_, msg.packets - index,
                                                max_outstanding_ - (q.next_psn - q.acked_psn)})
                                    : 1U;
-        const uint32_t payload = packet_payload(msg, index);
-        const uint8_t opcode = data_opcode(msg, index);
-        const uint32_t wire = golden::wire_bytes(payload, opcode, false);
-        uint32_t blocks = golden::blocks_for_bytes(wire);
-        uint32_t pkt_beats = (wire + tm_.block_bytes - 1) / tm_.block_bytes;
-        uint64_t payload_sum = payload;
-        uint64_t wire_sum = wire;
-        for (uint32_t j = 1; j < count; ++j) {
-            const uint32_t pl = packet_payload(msg, index + j);
-            const uint32_t w = golden::wire_bytes(pl, data_opcode(msg, index + j), false);
-            blocks = std::max(blocks, golden::blocks_for_bytes(w));
-            pkt_beats = std::max(pkt_beats, (w + tm_.block_bytes - 1) / tm_.block_bytes);
-            payload_sum += pl;
-            wire_sum += w;
+        // The packets of the burst come in at most three kinds (the message's first, middle and
+        // last packets differ in payload and headers): sizes per kind, from the golden library.
+        struct kind {
+            uint32_t payload, wire, beats, blocks, dma, n;
+        };
+        kind kinds[3];
+        uint32_t nk = 0;
+        const auto add = [&](uint32_t idx, uint32_t n) {
+            if (n == 0) return;
+            const uint32_t pl = packet_payload(msg, idx);
+            const uint32_t w = golden::wire_bytes(pl, data_opcode(msg, idx), false);
+            kinds[nk++] = kind{pl,
+                               w,
+                               (w + tm_.block_bytes - 1) / tm_.block_bytes,
+                               golden::blocks_for_bytes(w),
+                               static_cast<uint32_t>(std::ceil(pl / pcie_bytes_per_cycle_)),
+                               n};
+        };
+        const bool has_last = index + count == msg.packets;
+        add(index, 1);
+        if (count > 1) {
+            add(index + 1, count - 1 - (has_last ? 1U : 0U));
+            if (has_last) add(index + count - 1, 1);
+        }
+        uint32_t blocks = 0;
+        uint32_t pkt_beats = 0;
+        uint64_t payload_sum = 0;
+        uint64_t wire_sum = 0;
+        uint64_t beats_sum = 0;
+        bool dma_bound = false;  // some packet's DMA outlasts its serialisation
+        for (uint32_t k = 0; k < nk; ++k) {
+            blocks = std::max(blocks, kinds[k].blocks);
+            pkt_beats = std::max(pkt_beats, kinds[k].beats);
+            payload_sum += uint64_t{kinds[k].payload} * kinds[k].n;
+            wire_sum += uint64_t{kinds[k].wire} * kinds[k].n;
+            beats_sum += uint64_t{kinds[k].beats} * kinds[k].n;
+            dma_bound = dma_bound || kinds[k].dma > kinds[k].beats;
         }
         if (!hp.tx[vl_].can_send(blocks)) {
             hp.active.push_front(qp);  // keep its turn; an FC update will wake us
@@ -176,20 +199,28 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
         }
         // Packet j leaves when the wire is free and packet j-1's payload DMA is done (the
         // per-packet rule above) and, on a link whose credit loop limits the rate, when the
-        // credits would let it (credit_pacer.h); dma: cycles of the last packet's DMA.
+        // credits would let it (credit_pacer.h). start: the last packet's first beat.
         const bool paced = hp.pace.enabled() && !hp.pace.line_rate(blocks, pkt_beats);
         if (paced) hp.pace.record(t, blocks, pkt_beats);
+        const kind& last = kinds[nk - 1];
         uint64_t start = t;
-        uint64_t end = t + (wire + tm_.block_bytes - 1) / tm_.block_bytes;
-        uint64_t dma = static_cast<uint64_t>(std::ceil(payload / pcie_bytes_per_cycle_));
-        for (uint32_t j = 1; j < count; ++j) {
-            const uint32_t pl = packet_payload(msg, index + j);
-            const uint32_t w = golden::wire_bytes(pl, data_opcode(msg, index + j), false);
-            start = std::max(end, start + dma);
-            if (paced) start = hp.pace.send(start, blocks, pkt_beats);
-            end = start + (w + tm_.block_bytes - 1) / tm_.block_bytes;
-            dma = static_cast<uint64_t>(std::ceil(pl / pcie_bytes_per_cycle_));
+        uint64_t end = t + beats_sum;
+        if (paced || dma_bound) {
+            end = t + kinds[0].beats;
+            uint64_t dma = kinds[0].dma;
+            for (uint32_t k = 0; k < nk; ++k) {
+                for (uint32_t j = k == 0 ? 1 : 0; j < kinds[k].n; ++j) {
+                    start = std::max(end, start + dma);
+                    if (paced) start = hp.pace.send(start, blocks, pkt_beats);
+                    end = start + kinds[k].beats;
+                    dma = kinds[k].dma;
+                }
+            }
+        } else {
+            start = end - last.beats;
         }
+        const uint64_t dma = last.dma;
+        const uint8_t opcode = data_opcode(msg, index);
         const uint32_t psn = q.next_psn;
         q.next_psn += count;
         if (index == 0) msg.first_psn = psn;
