@@ -100,11 +100,12 @@ void hca_tlm::receive_ack(uint64_t t, uint32_t qp, uint32_t psn) {
     }
     const bool progress = psn + 1 > q.acked_psn;
     if (progress) q.acked_psn = psn + 1;
-    while (!q.unfinished.empty()) {
-        const uint32_t m = q.unfinished.front();
+    // qps_[qp] and msgs_[m], not references: the host may post (and open QPs) in the callback.
+    while (!qps_[qp].unfinished.empty()) {
+        const uint32_t m = qps_[qp].unfinished.front();
         message& msg = msgs_[m];
-        if (msg.first_psn + msg.packets > q.acked_psn) break;
-        q.unfinished.pop_front();
+        if (msg.first_psn + msg.packets > qps_[qp].acked_psn) break;
+        qps_[qp].unfinished.pop_front();
         msg.acked = true;
         const bool notify = msg.v != cycle::verb::rdma_read;  // reads complete on delivery
         const uint32_t src = msg.src;
@@ -114,7 +115,7 @@ void hca_tlm::receive_ack(uint64_t t, uint32_t qp, uint32_t psn) {
     }
     if (progress) {
         activate(qp);
-        mark_tx(q.src);
+        mark_tx(qps_[qp].src);
     }
 }
 
