@@ -36,6 +36,7 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const cycle
       burst_max_(
           std::max<uint32_t>(1, static_cast<uint32_t>(std::min<uint64_t>(
                                     c.sim.tlm_burst.count / c.hca.mtu.count, uint64_t{1} << 14)))),
+      burst_buffer_(std::min({tm.buffer_blocks, tm.ep_buffer_blocks, golden::FC_MAX_OUTSTANDING})),
       fc_(std::size_t{hosts} * c.sw.vls, tm.fc_min_interval_cycles) {
     if (c.fault.icrc_error_rate > 0.0) {
         throw cfg::config_error(cfg::config_source::merged(), "fault.icrc_error_rate",

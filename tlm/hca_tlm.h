@@ -194,7 +194,9 @@ private:
     double pcie_bytes_per_cycle_;
     uint32_t ack_coalesce_;
     uint32_t max_outstanding_;
-    uint32_t burst_max_;  ///< packets per transaction at most (sim.tlm_burst / hca.mtu, >= 1)
+    uint32_t burst_max_;
+    uint32_t burst_buffer_;  ///< smallest receive buffer (switch or HCA), blocks  ///< packets per
+                             ///< transaction at most (sim.tlm_burst / hca.mtu, >= 1)
     cycle::hca_host* host_ = nullptr;
 
     std::vector<host_port> ports_;

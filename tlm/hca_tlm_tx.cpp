@@ -175,6 +175,7 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
         uint64_t payload_sum = 0;
         uint64_t wire_sum = 0;
         uint64_t beats_sum = 0;
+        uint64_t blocks_sum = 0;
         bool dma_bound = false;  // some packet's DMA outlasts its serialisation
         for (uint32_t k = 0; k < nk; ++k) {
             blocks = std::max(blocks, kinds[k].blocks);
@@ -182,9 +183,17 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
             payload_sum += uint64_t{kinds[k].payload} * kinds[k].n;
             wire_sum += uint64_t{kinds[k].wire} * kinds[k].n;
             beats_sum += uint64_t{kinds[k].beats} * kinds[k].n;
+            blocks_sum += uint64_t{kinds[k].blocks} * kinds[k].n;
             dma_bound = dma_bound || kinds[k].dma > kinds[k].beats;
         }
-        if (!hp.tx[vl_].can_send(blocks)) {
+        // Credit charge of a burst at every hop: up to half of the smallest buffer left after
+        // one packet, so two bursts stream back to back and a burst waiting at a congested
+        // output back-pressures its upstream link, as the packets would fill the buffer.
+        const uint32_t charge =
+            count == 1 ? blocks
+                       : std::max(blocks, static_cast<uint32_t>(std::min<uint64_t>(
+                                              blocks_sum, (burst_buffer_ - blocks) / 2)));
+        if (!hp.tx[vl_].can_send(charge)) {
             hp.active.push_front(qp);  // keep its turn; an FC update will wake us
             return false;
         }
@@ -236,7 +245,8 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
             t, h, q.dst, vl_, static_cast<uint32_t>(payload_sum), static_cast<uint32_t>(wire_sum));
         ib_extension& p = ib_of(gp);
         p.count = count;
-        p.blocks = static_cast<uint16_t>(blocks);
+        p.blocks = static_cast<uint16_t>(charge);
+        p.pkt_blocks = static_cast<uint16_t>(blocks);
         p.beats = static_cast<uint32_t>(end - t);
         p.pkt_beats = static_cast<uint16_t>(pkt_beats);
         next_packet_id_ += count - 1;

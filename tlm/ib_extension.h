@@ -17,7 +17,7 @@ struct ib_extension : tlm::tlm_extension<ib_extension> {
     uint32_t flow_seq = 0;    ///< sequence number within (src, dst, SL)
     uint32_t wire_bytes = 0;  ///< LRH..VCRC
     uint32_t payload_bytes = 0;
-    uint16_t blocks = 0;  ///< 64-byte credit blocks (a burst: of its largest packet)
+    uint16_t blocks = 0;  ///< 64-byte credit blocks (a burst: its credit charge)
     uint32_t beats = 0;   ///< datapath beats = cycles on the wire (a burst: first beat of
                           ///< its first packet to last beat of its last packet)
     uint16_t src = 0;     ///< source endpoint (SLID = src + 1)
@@ -39,6 +39,7 @@ struct ib_extension : tlm::tlm_extension<ib_extension> {
     /// payload_bytes are sums); pkt_beats = beats of its largest packet (egress staging).
     uint32_t count = 1;
     uint16_t pkt_beats = 0;
+    uint16_t pkt_blocks = 0;  ///< blocks of its largest packet (`blocks` is the credit charge)
     /// Express control packet (ACKs while bursts are on): crosses busy links and crossbar
     /// ports between the packets of a burst, as an ACK slips in between packets at the cycle
     /// level; takes no wire time. `count` ACKs coalesced into one transaction.

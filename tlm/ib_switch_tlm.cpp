@@ -421,7 +421,7 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     in_busy_ |= bit(in_port);
     out_busy_ |= bit(o);
     uint32_t freed = 0;
-    // A burst holds the blocks of one packet (its credit charge) until its tail is read out.
+    // A burst holds its credit charge (hca_tlm.h) until its tail is read out.
     for (uint32_t end = CREDIT_RETURN_CHUNK; e.count == 1 && end < n; end += CREDIT_RETURN_CHUNK) {
         const uint32_t end_beats = std::min<uint32_t>(
             beats, (end * golden::CREDIT_BLOCK_BYTES + tm_.block_bytes - 1) / tm_.block_bytes);
@@ -437,12 +437,13 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     if (!out_pace_.empty()) {
         credit_pacer& pace = out_pace_[o * vls_ + vl];
         const uint32_t pb = e.count > 1 ? e.pkt_beats : beats;
-        if (pace.enabled() && !pace.line_rate(n, pb)) {
+        const uint32_t pn = e.count > 1 ? e.pkt_blocks : n;
+        if (pace.enabled() && !pace.line_rate(pn, pb)) {
             if (e.count == 1) {
-                pace.record(link_start, n, pb);
+                pace.record(link_start, pn, pb);
             } else {  // the burst's packets as the credits let them go, not faster than in
                 uint64_t s = link_start;
-                for (uint32_t j = 0; j < e.count; ++j) s = pace.send(s, n, pb) + pb;
+                for (uint32_t j = 0; j < e.count; ++j) s = pace.send(s, pn, pb) + pb;
                 span = std::max<uint32_t>(beats, static_cast<uint32_t>(s - link_start));
                 e.beats = span;
             }

@@ -33,6 +33,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "config/sim_config.h"
+#include "credit_pacer.h"
 #include "cycle/fc_pacer.h"
 #include "cycle/occupancy_stat.h"
 #include "cycle/timing.h"
@@ -40,7 +41,6 @@
 #include "golden/lft.h"
 #include "golden/sl2vl.h"
 #include "golden/vl_arb.h"
-#include "credit_pacer.h"
 #include "ib_extension.h"
 #include "payload_pool.h"
 #include "sharp_an_tlm.h"
