@@ -30,8 +30,6 @@ tlm::tlm_generic_payload& payload_pool::allocate() {
     return *gp;
 }
 
-void payload_pool::free(tlm::tlm_generic_payload* gp) {
-    free_.push_back(gp);
-}
+void payload_pool::free(tlm::tlm_generic_payload* gp) { free_.push_back(gp); }
 
 }  // namespace ndr::tlmm
