@@ -55,6 +55,8 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
     out_tx_.assign(pv, golden::credit_sender(0));
     out_arb_.assign(ports_, golden::vl_arbiter(table));
     link_free_.assign(ports_, 0);
+    out_start_.assign(ports_, 0);
+    out_pkt_.assign(ports_, 1);
     voqs_.resize(pv * ports_);
     req_.assign(pv, 0);
     out_req_vls_.assign(ports_, 0);
@@ -299,7 +301,17 @@ bool ib_switch_tlm::express(uint64_t elig, uint32_t i, tlm::tlm_generic_payload&
     schedule(elig + xbar_cycles(e.beats),
              timer{0, 0, T_EXPRESS_DONE, e.vl, static_cast<uint16_t>(i), 0, e.blocks, &gp});
     e.vl = vl;
-    schedule(elig + 1, timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, &gp});
+    // It slips in at the next packet boundary of what the output is sending, after one packet
+    // of each other input waiting for the output (their head packets are older).
+    uint64_t at = elig + 1;
+    const uint64_t pkt = std::max<uint64_t>(1, out_pkt_[o]);
+    if (link_free_[o] > at) {
+        at = std::min(link_free_[o], out_start_[o] + (at - out_start_[o] + pkt - 1) / pkt * pkt);
+    }
+    uint64_t waiting = 0;
+    for (uint32_t v = 0; v < vls_; ++v) waiting |= req_[o * vls_ + v];
+    at += static_cast<uint64_t>(__builtin_popcountll(waiting & ~bit(i))) * pkt;
+    schedule(at, timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, &gp});
     return true;
 }
 
@@ -450,6 +462,8 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
         }
     }
     link_free_[o] = link_start + span;
+    out_start_[o] = link_start;
+    out_pkt_[o] = e.count > 1 ? e.pkt_beats : beats;
     total_out_beats_[o] += beats;
     golden::credit_sender& tx = out_tx_[o * vls_ + vl];
     if (check_ && !tx.can_send(n)) {

@@ -165,6 +165,8 @@ private:
     std::vector<golden::vl_arbiter> out_arb_;
     std::vector<credit_pacer> out_pace_;  ///< [out*vls + vl]: bursts only (set_credit_loop)
     std::vector<uint64_t> link_free_;
+    std::vector<uint64_t> out_start_;  ///< first beat of the last transaction on the output
+    std::vector<uint32_t> out_pkt_;    ///< beats of one of its packets
     std::vector<std::deque<tlm::tlm_generic_payload*>> voqs_;
     std::vector<uint64_t> req_;          ///< [out*vls + vl]: inputs with a head packet
     std::vector<uint32_t> out_req_vls_;  ///< [out]: VLs with requests
