@@ -266,23 +266,7 @@ void ib_switch_tlm::on_timer(uint64_t now, const timer& t) {
             }
             break;
         case T_WIN_END:
-            for (uint32_t vl = 0; vl < vls_; ++vl) {
-                for_each_bit(stalled_[vl], [&](uint32_t o) {
-                    stats_.credit_stall_cycles[vl] += now - stall_since_[o * vls_ + vl];
-                    stall_since_[o * vls_ + vl] = now;
-                });
-                uint32_t mx = 0;
-                double sum = 0.0;
-                for (uint32_t p = 0; p < ports_; ++p) {
-                    cycle::occupancy_stat& o = occ_[p * vls_ + vl];
-                    o.close(now, win_start_);
-                    mx = std::max(mx, o.max());
-                    sum += o.mean();
-                }
-                stats_.buffer[vl].max_blocks = mx;
-                stats_.buffer[vl].mean_blocks = sum / ports_;
-            }
-            in_window_ = false;
+            close_window(now);
             break;
         default:
             throw std::logic_error("ib_switch_tlm: unknown timer");
@@ -318,6 +302,32 @@ bool ib_switch_tlm::express(uint64_t elig, uint32_t i, tlm::tlm_generic_payload&
 uint32_t ib_switch_tlm::xbar_cycles(uint32_t beats) const {
     if (beats < xbar_cycles_.size()) return xbar_cycles_[beats];
     return static_cast<uint32_t>(std::ceil(static_cast<double>(beats) / tm_.speedup - 1e-9));
+}
+
+void ib_switch_tlm::open_window() {
+    win_start_ = 0;
+    in_window_ = true;
+}
+
+void ib_switch_tlm::close_window(uint64_t now) {
+    if (!in_window_) return;
+    for (uint32_t vl = 0; vl < vls_; ++vl) {
+        for_each_bit(stalled_[vl], [&](uint32_t o) {
+            stats_.credit_stall_cycles[vl] += now - stall_since_[o * vls_ + vl];
+            stall_since_[o * vls_ + vl] = now;
+        });
+        uint32_t mx = 0;
+        double sum = 0.0;
+        for (uint32_t p = 0; p < ports_; ++p) {
+            cycle::occupancy_stat& o = occ_[p * vls_ + vl];
+            o.close(now, win_start_);
+            mx = std::max(mx, o.max());
+            sum += o.mean();
+        }
+        stats_.buffer[vl].max_blocks = mx;
+        stats_.buffer[vl].mean_blocks = sum / ports_;
+    }
+    in_window_ = false;
 }
 
 void ib_switch_tlm::free_input_blocks(uint64_t t, uint32_t port, uint32_t vl, uint32_t blocks) {

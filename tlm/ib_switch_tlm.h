@@ -84,6 +84,10 @@ public:
     /// The credit loop of output `port` (credit_pacer.h), for bursts; after set_peer_buffer.
     void set_credit_loop(uint16_t port, const credit_loop& loop);
     void set_window(uint64_t start, uint64_t end);
+    /// Statistics over the whole run (`ndrsim run`): open at 0, closed at `now` after the
+    /// simulation (close_window also ends a set_window window early).
+    void open_window();
+    void close_window(uint64_t now);
     void set_egress_observer(egress_observer f) { observer_ = std::move(f); }
     /// Test hook (fault injection): the packet with this id is dropped at its header arrival
     /// (its blocks freed, never forwarded). Breaks the lossless fabric on purpose.

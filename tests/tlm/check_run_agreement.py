@@ -88,6 +88,10 @@ for a, b in zip(rep["tlm"]["collectives"], rep["lt"]["collectives"]):
         fail.append(f"{a['op']} {a['bytes']} B: lt {b['time_ns']} ns vs at {a['time_ns']} ns")
 if rep["lt"]["hca"] != rep["tlm"]["hca"]:
     fail.append("lt and at HCA counters differ")
+sw_c = [(s["switch"], s["level"]) for s in rc.get("switches", [])]
+sw_t = [(s["switch"], s["level"]) for s in rt.get("switches", [])]
+if not sw_t or sw_c != sw_t:
+    fail.append(f"switches[]: {len(sw_c)} at cycle level, {len(sw_t)} at TLM level")
 for k in ("payload_bytes_delivered", "messages_delivered", "data_packets_sent", "acks_sent"):
     a, b = rc.get("hca", {}).get(k), rt.get("hca", {}).get(k)
     if a != b:
