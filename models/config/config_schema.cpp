@@ -374,7 +374,8 @@ std::vector<config_key> build_schema() {
     keys.push_back(unit_key("sim.tlm_burst", at(M, &sim_config::tlm_burst), "any", nullptr,
         "ndrsim run --level tlm: one transaction carries a burst of consecutive MTU packets of one "
         "message, up to this many payload bytes, while one queue pair has the HCA port to itself "
-        "(docs/fidelity_tlm.md); 0 = one packet per transaction (packet-exact, slower)"));
+        "(docs/fidelity_tlm.md); 0 (or less than two hca.mtu) = one packet per transaction "
+        "(packet-exact, slower)"));
 
     // fabric
     const auto F = &config::fabric;
