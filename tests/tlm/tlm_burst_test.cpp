@@ -2,13 +2,18 @@
 // uncontended RDMA WRITE arrives after the per-hop latencies plus the serialisation of every
 // packet (wire sizes from the golden library), whether its packets travel one per transaction
 // or in bursts; two writes into one host (incast) finish when the shared output has carried
-// both. One simulation per TEST_CASE (tests/tlm/CMakeLists.txt registers them one by one).
+// both; a ring allreduce keeps to the alpha-beta bound. One simulation per TEST_CASE
+// (tests/tlm/CMakeLists.txt registers them one by one).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <fstream>
 #include <map>
 #include <string>
+
+#include <unistd.h>
 
 #include <systemc>
 
@@ -18,6 +23,8 @@
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
 #include "golden/rc_segment.h"
+#include "run_sim_tlm.h"
+#include "trace/trace.h"
 
 extern "C" int sc_main(int, char*[]) {
     return 0;
@@ -138,4 +145,48 @@ TEST_CASE("burst: two writes into one host finish when the shared output carried
     const uint64_t first = std::min(host.delivered[1], host.delivered[2]);
     const uint64_t burst_beats = write_serialisation(256U << 10, 4096, tm.block_bytes);
     CHECK(last - first <= 2U * burst_beats);
+}
+
+TEST_CASE("burst: ring allreduce 8 ranks 64 MiB within 3 % of alpha-beta") {
+    // The hand derivation of tests/cycle/run_ring_bound_test.cpp (DOMAIN.md §9), defaults:
+    // 1.28 ns cycle; full 4 KiB packets are 65 beats (B_eff = 4096 B / 83.2 ns); alpha = TX 196
+    // + LINK 90 + SW 235 + LINK 90 + one packet 65 + RX 196 = 872 cycles; bound =
+    // 2(n-1)(S/n)/B_eff + 2(n-1) alpha.
+    REQUIRE(sc_core::sc_get_status() == sc_core::SC_ELABORATION);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+    constexpr uint32_t n = 8;
+    constexpr uint64_t S = 64ULL << 20;
+    ndr::cfg::config c = burst_config(1U << 20);
+    c.sw.ports = 16;
+    std::string t =
+        "{\"type\":\"header\",\"version\":1,\"nranks\":8,\"name\":\"ring\"}\n"
+        "{\"type\":\"comm\",\"id\":0,\"ranks\":[0,1,2,3,4,5,6,7]}\n";
+    for (uint32_t r = 0; r < n; ++r) {
+        t += "{\"type\":\"op\",\"rank\":" + std::to_string(r) +
+             ",\"comm\":0,\"seq\":0,\"op\":\"allreduce\",\"count\":" + std::to_string(S / 4) +
+             ",\"dtype\":\"fp32\",\"redop\":\"sum\",\"algo\":\"ring\"}\n";
+    }
+    const std::string path =
+        "/tmp/ndrsim_burst_ring_" + std::to_string(static_cast<long>(::getpid())) + ".jsonl";
+    {
+        std::ofstream f(path);
+        f << t;
+        REQUIRE(f.good());
+    }
+    const ndr::trace::trace tr = ndr::trace::load_trace(path);
+    std::remove(path.c_str());
+    const ndr::tb::run_outcome o = ndr::tb::run_trace_tlm(c, tr);
+    REQUIRE(o.collectives.size() == 1);
+    REQUIRE(o.collectives[0].done);
+    const double cycle_ns = 1.28;
+    const double b_eff = 4096.0 / (65.0 * cycle_ns);
+    const double beta_ns = 2.0 * (n - 1) * static_cast<double>(S / n) / b_eff;
+    const double bound_ns = beta_ns + 2.0 * (n - 1) * 872.0 * cycle_ns;
+    const double time_ns =
+        static_cast<double>(o.collectives[0].end - o.collectives[0].start) * cycle_ns;
+    INFO("time " << time_ns << " ns, beta " << beta_ns << " ns, bound " << bound_ns << " ns");
+    CHECK(time_ns >= beta_ns);
+    CHECK(std::fabs(time_ns - bound_ns) / bound_ns <= 0.03);
+    CHECK(o.hca.data_packets_sent == 2ULL * (n - 1) * (S / n / 4096) * n);
+    CHECK(o.hca.messages_delivered == o.hca.messages_posted);
 }
