@@ -37,6 +37,21 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive
         switches_.push_back(std::make_unique<tlmm::ib_switch_tlm>(fmt::format("sw{}", s).c_str(), c,
                                                                   tm_, lfts_[s], status_));
     }
+    // Credit loops for burst pacing (credit_pacer.h): only when bursts are on.
+    const bool bursts = c.sim.tlm_burst.count / c.hca.mtu.count > 1;
+    const auto loop = [&](uint32_t capacity, uint32_t lat, bool to_switch) {
+        tlmm::credit_loop l;
+        l.capacity = std::min(capacity, golden::FC_MAX_OUTSTANDING);
+        l.link_cycles = lat;
+        l.fc_proc = tm_.fc_cycles - tm_.link_cycles;
+        l.to_switch = to_switch;
+        l.elig_cycles = tm_.switch_cycles - 1U;
+        l.cut_through = c.sw.cut_through;
+        l.speedup = tm_.speedup;
+        l.block_bytes = tm_.block_bytes;
+        l.rx_proc = tm_.rx_proc_cycles;
+        return l;
+    };
     std::vector<std::vector<bool>> used(switches_.size(), std::vector<bool>(radix, false));
     const auto wire = [&](const std::string& name, uint32_t lat) -> tlmm::link_tlm& {
         wires_.push_back(
@@ -61,6 +76,10 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive
             down.fc_out.bind(*b.fc_in[l.b_port]);
             h.set_peer_buffer(l.a, tm_.buffer_blocks);
             b.set_peer_buffer(l.b_port, tm_.ep_buffer_blocks);
+            if (bursts) {
+                h.set_credit_loop(l.a, loop(tm_.buffer_blocks, lat, true));
+                b.set_credit_loop(l.b_port, loop(tm_.ep_buffer_blocks, lat, false));
+            }
             links_.push_back(
                 {fmt::format("host{}->sw{}.p{}", l.a, l.b, l.b_port), l.tier, true, l.a, 0});
             links_.push_back({fmt::format("sw{}.p{}->host{}", l.b, l.b_port, l.a), l.tier, false,
@@ -76,6 +95,7 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive
                 (*to.fc_out[tp]).bind(w.fc_in);
                 w.fc_out.bind(*from.fc_in[fp]);
                 from.set_peer_buffer(fp, tm_.buffer_blocks);
+                if (bursts) from.set_credit_loop(fp, loop(tm_.buffer_blocks, lat, true));
             };
             one_way(a, l.a_port, l.a, b, l.b_port, l.b);
             one_way(b, l.b_port, l.b, a, l.a_port, l.a);

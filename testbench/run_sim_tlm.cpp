@@ -35,6 +35,7 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
                              cycle::sharp_payloads* p, uint8_t vl) -> cycle::sharp_an& {
                             return f.switches()[sw]->enable_sharp(osts, ost_bytes, alu, p, vl);
                         });
+    for (auto& sw : f.switches()) sw->open_window();
     replay rp(c, tr, f.hcas(), &sharp);
     f.hcas().set_host(&rp);
     rp.start();
@@ -74,6 +75,17 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     }
     for (const sharp_tree& st : sharp.trees()) out.sharp_trees.push_back(st.describe());
     for (std::size_t s = 0; s < f.switches().size(); ++s) {
+        tlmm::ib_switch_tlm& sw = *f.switches()[s];
+        sw.close_window(now);
+        const tlmm::switch_tlm_stats& st = sw.stats();
+        switch_summary sum{static_cast<uint32_t>(s), f.topology().switches[s].level, {}};
+        for (const auto& b : st.buffer) sum.stats.buffer.push_back({b.max_blocks, b.mean_blocks});
+        sum.stats.credit_stall_cycles = st.credit_stall_cycles;
+        sum.stats.out_blocks = st.out_blocks;
+        sum.stats.out_busy_cycles = st.out_busy_cycles;
+        sum.stats.xbar_transfers = st.xbar_transfers;
+        sum.stats.fc_packets = st.fc_packets;
+        out.switch_stats.push_back(std::move(sum));
         if (const cycle::sharp_an* an = f.switches()[s]->sharp()) {
             out.sharp_nodes.push_back(
                 {static_cast<uint32_t>(s), f.topology().switches[s].level, an->stats()});

@@ -298,8 +298,8 @@ void traffic_endpoints_tlm::try_send(uint64_t t, uint16_t e) {
 void traffic_endpoints_tlm::deliver(uint64_t t, uint16_t e, tlm::tlm_generic_payload& gp) {
     const tlmm::ib_extension& p = ib_of(gp);
     record_delivery(stats_, recv_seq_, ports_, check_, win_start_, win_end_, t, e,
-                    delivered{p.id, p.created, p.flow_seq, p.wire_bytes, p.beats, p.src, p.dst,
-                              p.sl, p.vl, p.tagged});
+                    delivered{p.id, p.created, p.flow_seq, p.wire_bytes,
+                              static_cast<uint16_t>(p.beats), p.src, p.dst, p.sl, p.vl, p.tagged});
     const uint8_t vl = p.vl;
     const uint32_t blocks = p.blocks;
     if (tm_.rx_proc_cycles == 0) {

@@ -33,6 +33,10 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const cycle
                             static_cast<double>(tm.cycle_ps) * 1e-12),
       ack_coalesce_(c.hca.ack_coalesce),
       max_outstanding_(c.hca.max_outstanding),
+      burst_max_(
+          std::max<uint32_t>(1, static_cast<uint32_t>(std::min<uint64_t>(
+                                    c.sim.tlm_burst.count / c.hca.mtu.count, uint64_t{1} << 14)))),
+      burst_buffer_(std::min({tm.buffer_blocks, tm.ep_buffer_blocks, golden::FC_MAX_OUTSTANDING})),
       fc_(std::size_t{hosts} * c.sw.vls, tm.fc_min_interval_cycles) {
     if (c.fault.icrc_error_rate > 0.0) {
         throw cfg::config_error(cfg::config_source::merged(), "fault.icrc_error_rate",
@@ -57,7 +61,11 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const cycle
                      false,
                      false,
                      false,
+                     false,
                      0,
+                     0,
+                     1,
+                     {},
                      {},
                      {},
                      {}};
@@ -83,6 +91,10 @@ void hca_tlm::set_peer_buffer(uint32_t h, uint32_t blocks) {
     for (auto& s : ports_[h].tx) {
         s = golden::credit_sender(std::min(blocks, golden::FC_MAX_OUTSTANDING));
     }
+}
+
+void hca_tlm::set_credit_loop(uint32_t h, const credit_loop& loop) {
+    ports_[h].pace = credit_pacer(loop);
 }
 
 uint32_t hca_tlm::qp_index(uint32_t src, uint32_t dst) {
@@ -253,6 +265,10 @@ void hca_tlm::on_timer(uint64_t now, const timer& t) {
         }
         case T_FC_FLUSH:
             fc_.on_flush(t.a);
+            break;
+        case T_CTRL:
+            ports_[t.port].ctrl_pending = false;
+            mark_tx(t.port);
             break;
         case T_RXFREE:
             ports_[t.port].rx[t.vl].on_free(t.a);

@@ -18,6 +18,15 @@
 // no ICRC fault injection (fault.icrc_error_rate must be 0), so no NAK, no go-back-N, no ACK
 // timer and no retry count: a packet out of PSN order is an invariant error. PSNs are 32-bit
 // per-QP sequence numbers (not masked to 24 bits). No forced FC refresh / FCTBS check.
+//
+// Bursts (sim.tlm_burst > 0, docs/fidelity_tlm.md): while one QP has the port to itself (no
+// other QP active, no SHARP packet waiting), one transaction carries up to sim.tlm_burst /
+// hca.mtu consecutive packets of one message, limited by the send window; its wire span is what
+// the packets would take one by one (serialisation and payload DMA), its credit charge the
+// blocks of its largest packet. The receiver handles the packets at the burst's tail and emits
+// the ACKs the packets would have triggered as one express transaction (ib_extension::express)
+// that leaves at the next packet boundary of the burst on the wire, as an ACK slips in between
+// packets at the cycle level.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -29,6 +38,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "config/sim_config.h"
+#include "credit_pacer.h"
 #include "cycle/fc_pacer.h"
 #include "cycle/hca.h"
 #include "cycle/hca_host.h"
@@ -57,6 +67,8 @@ public:
 
     /// Initial credits of every tx VL of host h (the leaf switch's input buffer).
     void set_peer_buffer(uint32_t h, uint32_t blocks);
+    /// The credit loop of host h's link (credit_pacer.h), for bursts; after set_peer_buffer.
+    void set_credit_loop(uint32_t h, const credit_loop& loop);
     void set_host(cycle::hca_host* host) { host_ = host; }
 
     void post(cycle::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
@@ -82,6 +94,7 @@ private:
         T_RXFREE,
         T_SHARP_READY,
         T_SHARP_PLACED,
+        T_CTRL,
         T_ARRIVE = DELIVERY,
         T_FC_ARRIVE
     };
@@ -115,6 +128,7 @@ private:
     struct control_packet {
         uint32_t qp = 0;  ///< the data sender's QP
         uint32_t psn = 0;
+        uint32_t count = 1;  ///< ACKs it stands for (bursts: every ACK of one burst)
     };
     struct host_port {
         std::vector<golden::credit_sender> tx;
@@ -126,10 +140,14 @@ private:
         bool txfree_pending = false;
         bool tx_dirty = false;
         bool stalled = false;
+        bool ctrl_pending = false;  ///< a T_CTRL (next packet boundary of a burst) is scheduled
         uint64_t stall_since = 0;
+        uint64_t burst_start = 0;      ///< first beat of the transaction on the wire
+        uint32_t burst_pkt_beats = 1;  ///< beats of one of its packets
         std::deque<uint32_t> active;
         std::deque<control_packet> control;
         std::deque<tlm::tlm_generic_payload*> sharp;
+        credit_pacer pace;  ///< data VL, bursts only
     };
 
     tlm::tlm_sync_enum tx_bw(int h, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
@@ -152,6 +170,8 @@ private:
     bool send_control(uint64_t t, uint32_t h);
     bool send_sharp(uint64_t t, uint32_t h);
     bool send_data(uint64_t t, uint32_t h);
+    void send_express(uint64_t t, uint32_t h);
+    tlm::tlm_generic_payload& control_packet_of(uint64_t t, uint32_t h);
     void transmit(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp);
     tlm::tlm_generic_payload& new_packet(uint64_t t, uint32_t src, uint32_t dst, uint8_t vl,
                                          uint32_t payload, uint32_t wire);
@@ -174,6 +194,9 @@ private:
     double pcie_bytes_per_cycle_;
     uint32_t ack_coalesce_;
     uint32_t max_outstanding_;
+    uint32_t burst_max_;
+    uint32_t burst_buffer_;  ///< smallest receive buffer (switch or HCA), blocks  ///< packets per
+                             ///< transaction at most (sim.tlm_burst / hca.mtu, >= 1)
     cycle::hca_host* host_ = nullptr;
 
     std::vector<host_port> ports_;

@@ -51,10 +51,9 @@ void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
             "lossless and in order)",
             t, h, p.id, p.src, p.psn, rq.expected_psn));
     }
-    ++rq.expected_psn;
-    ++rq.unacked_rx;
+    rq.expected_psn += p.count;
     message& m = msgs_[p.msg];
-    const bool last = p.index + 1 == m.packets;
+    const bool last = p.index + p.count == m.packets;
     if (p.kind != cycle::PK_READ_REQ) stats_.payload_bytes_delivered += p.payload_bytes;
     if (last) {
         if (p.kind == cycle::PK_READ_REQ) {
@@ -77,9 +76,18 @@ void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
             schedule(t + rx_cycles_, timer{0, 0, T_PLACED, 0, 0, 0, p.msg, nullptr});
         }
     }
-    if (last || rq.unacked_rx >= ack_coalesce_) {
-        rq.unacked_rx = 0;
-        ports_[h].control.push_back(control_packet{p.qp, p.psn});
+    // The ACKs the packets trigger one by one (every hca.ack_coalesce and the message's last);
+    // a burst's go out as one control entry standing for all of them.
+    control_packet ack{p.qp, 0, 0};
+    for (uint32_t j = 0; j < p.count; ++j) {
+        if (++rq.unacked_rx >= ack_coalesce_ || (last && j + 1 == p.count)) {
+            rq.unacked_rx = 0;
+            ack.psn = p.psn + j;
+            ++ack.count;
+        }
+    }
+    if (ack.count > 0) {
+        ports_[h].control.push_back(ack);
         mark_tx(h);
     }
 }
@@ -92,11 +100,12 @@ void hca_tlm::receive_ack(uint64_t t, uint32_t qp, uint32_t psn) {
     }
     const bool progress = psn + 1 > q.acked_psn;
     if (progress) q.acked_psn = psn + 1;
-    while (!q.unfinished.empty()) {
-        const uint32_t m = q.unfinished.front();
+    // qps_[qp] and msgs_[m], not references: the host may post (and open QPs) in the callback.
+    while (!qps_[qp].unfinished.empty()) {
+        const uint32_t m = qps_[qp].unfinished.front();
         message& msg = msgs_[m];
-        if (msg.first_psn + msg.packets > q.acked_psn) break;
-        q.unfinished.pop_front();
+        if (msg.first_psn + msg.packets > qps_[qp].acked_psn) break;
+        qps_[qp].unfinished.pop_front();
         msg.acked = true;
         const bool notify = msg.v != cycle::verb::rdma_read;  // reads complete on delivery
         const uint32_t src = msg.src;
@@ -106,7 +115,7 @@ void hca_tlm::receive_ack(uint64_t t, uint32_t qp, uint32_t psn) {
     }
     if (progress) {
         activate(qp);
-        mark_tx(q.src);
+        mark_tx(qps_[qp].src);
     }
 }
 

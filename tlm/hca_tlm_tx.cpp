@@ -39,7 +39,8 @@ tlm::tlm_generic_payload& hca_tlm::new_packet(uint64_t t, uint32_t src, uint32_t
     p.payload_bytes = payload;
     p.wire_bytes = wire;
     p.blocks = static_cast<uint16_t>(golden::blocks_for_bytes(wire));
-    p.beats = static_cast<uint16_t>((wire + tm_.block_bytes - 1) / tm_.block_bytes);
+    p.beats = (wire + tm_.block_bytes - 1) / tm_.block_bytes;
+    p.pkt_beats = static_cast<uint16_t>(p.beats);
     gp.set_address(dst + 1U);  // DLID
     gp.set_data_length(wire);
     gp.set_streaming_width(wire);
@@ -49,6 +50,7 @@ tlm::tlm_generic_payload& hca_tlm::new_packet(uint64_t t, uint32_t src, uint32_t
 void hca_tlm::try_send(uint64_t t, uint32_t h) {
     host_port& hp = ports_[h];
     if (hp.tx_free > t) {
+        if (burst_max_ > 1 && !hp.control.empty()) send_express(t, h);
         if (!hp.txfree_pending) {
             hp.txfree_pending = true;
             schedule(hp.tx_free, timer{0, 0, T_TXFREE, 0, static_cast<uint16_t>(h), 0, 0, nullptr});
@@ -63,9 +65,8 @@ void hca_tlm::try_send(uint64_t t, uint32_t h) {
     hp.stalled = stalled;
 }
 
-bool hca_tlm::send_control(uint64_t t, uint32_t h) {
+tlm::tlm_generic_payload& hca_tlm::control_packet_of(uint64_t t, uint32_t h) {
     host_port& hp = ports_[h];
-    if (hp.control.empty() || !hp.tx[vl_].can_send(1)) return false;
     const control_packet c = hp.control.front();
     hp.control.pop_front();
     const queue_pair& acked = qps_[c.qp];  // the data sender's QP: acked.src receives this
@@ -76,9 +77,43 @@ bool hca_tlm::send_control(uint64_t t, uint32_t h) {
     p.opcode = golden::RC_ACKNOWLEDGE;
     p.qp = c.qp;
     p.psn = c.psn;
-    ++stats_.acks_sent;
-    transmit(t, h, gp);
+    p.count = c.count;
+    p.express = burst_max_ > 1;
+    next_packet_id_ += c.count - 1;
+    stats_.acks_sent += c.count;
+    return gp;
+}
+
+bool hca_tlm::send_control(uint64_t t, uint32_t h) {
+    host_port& hp = ports_[h];
+    if (hp.control.empty() || !hp.tx[vl_].can_send(1)) return false;
+    transmit(t, h, control_packet_of(t, h));
     return true;
+}
+
+void hca_tlm::send_express(uint64_t t, uint32_t h) {
+    // A burst is on the wire: the ACKs leave at its next packet boundary, between two packets.
+    host_port& hp = ports_[h];
+    const uint64_t p = hp.burst_pkt_beats;
+    const uint64_t at = hp.burst_start + (t - hp.burst_start + p - 1) / p * p;
+    if (at >= hp.tx_free) return;  // after the burst, as any packet
+    if (at > t) {
+        if (!hp.ctrl_pending) {
+            hp.ctrl_pending = true;
+            schedule(at, timer{0, 0, T_CTRL, 0, static_cast<uint16_t>(h), 0, 0, nullptr});
+        }
+        return;
+    }
+    while (!hp.control.empty() && hp.tx[vl_].can_send(1)) {
+        tlm::tlm_generic_payload& gp = control_packet_of(t, h);
+        const ib_extension& e = ib_of(gp);
+        hp.tx[vl_].on_send(e.blocks);
+        hp.arb.commit(vl_, e.wire_bytes);
+        stats_.tx_beats[h] += e.beats;
+        tlm::tlm_phase ph = tlm::BEGIN_REQ;
+        sc_core::sc_time d = offset();
+        (*tx[h])->nb_transport_fw(gp, ph, d);
+    }
 }
 
 bool hca_tlm::send_sharp(uint64_t t, uint32_t h) {
@@ -105,10 +140,60 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
         const uint32_t m = q.messages.front();
         const uint32_t index = q.next_index;
         message& msg = msgs_[m];
-        const uint32_t payload = packet_payload(msg, index);
-        const uint8_t opcode = data_opcode(msg, index);
-        const uint32_t wire = golden::wire_bytes(payload, opcode, false);
-        if (!hp.tx[vl_].can_send(golden::blocks_for_bytes(wire))) {
+        // A burst while this QP has the port to itself: up to burst_max_ packets of the
+        // message, within the send window.
+        const uint32_t count = burst_max_ > 1 && hp.active.empty() && hp.sharp.empty()
+                                   ? std::min({burst_max_, msg.packets - index,
+                                               max_outstanding_ - (q.next_psn - q.acked_psn)})
+                                   : 1U;
+        // The packets of the burst come in at most three kinds (the message's first, middle and
+        // last packets differ in payload and headers): sizes per kind, from the golden library.
+        struct kind {
+            uint32_t payload, wire, beats, blocks, dma, n;
+        };
+        kind kinds[3];
+        uint32_t nk = 0;
+        const auto add = [&](uint32_t idx, uint32_t n) {
+            if (n == 0) return;
+            const uint32_t pl = packet_payload(msg, idx);
+            const uint32_t w = golden::wire_bytes(pl, data_opcode(msg, idx), false);
+            kinds[nk++] = kind{pl,
+                               w,
+                               (w + tm_.block_bytes - 1) / tm_.block_bytes,
+                               golden::blocks_for_bytes(w),
+                               static_cast<uint32_t>(std::ceil(pl / pcie_bytes_per_cycle_)),
+                               n};
+        };
+        const bool has_last = index + count == msg.packets;
+        add(index, 1);
+        if (count > 1) {
+            add(index + 1, count - 1 - (has_last ? 1U : 0U));
+            if (has_last) add(index + count - 1, 1);
+        }
+        uint32_t blocks = 0;
+        uint32_t pkt_beats = 0;
+        uint64_t payload_sum = 0;
+        uint64_t wire_sum = 0;
+        uint64_t beats_sum = 0;
+        uint64_t blocks_sum = 0;
+        bool dma_bound = false;  // some packet's DMA outlasts its serialisation
+        for (uint32_t k = 0; k < nk; ++k) {
+            blocks = std::max(blocks, kinds[k].blocks);
+            pkt_beats = std::max(pkt_beats, kinds[k].beats);
+            payload_sum += uint64_t{kinds[k].payload} * kinds[k].n;
+            wire_sum += uint64_t{kinds[k].wire} * kinds[k].n;
+            beats_sum += uint64_t{kinds[k].beats} * kinds[k].n;
+            blocks_sum += uint64_t{kinds[k].blocks} * kinds[k].n;
+            dma_bound = dma_bound || kinds[k].dma > kinds[k].beats;
+        }
+        // Credit charge of a burst at every hop: up to half of the smallest buffer left after
+        // one packet, so two bursts stream back to back and a burst waiting at a congested
+        // output back-pressures its upstream link, as the packets would fill the buffer.
+        const uint32_t charge =
+            count == 1 ? blocks
+                       : std::max(blocks, static_cast<uint32_t>(std::min<uint64_t>(
+                                              blocks_sum, (burst_buffer_ - blocks) / 2)));
+        if (!hp.tx[vl_].can_send(charge)) {
             hp.active.push_front(qp);  // keep its turn; an FC update will wake us
             return false;
         }
@@ -121,18 +206,50 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
             }
             return false;
         }
-        const uint32_t psn = q.next_psn++;
+        // Packet j leaves when the wire is free and packet j-1's payload DMA is done (the
+        // per-packet rule above) and, on a link whose credit loop limits the rate, when the
+        // credits would let it (credit_pacer.h). start: the last packet's first beat.
+        const bool paced = hp.pace.enabled() && !hp.pace.line_rate(blocks, pkt_beats);
+        if (paced) hp.pace.record(t, blocks, pkt_beats);
+        const kind& last = kinds[nk - 1];
+        uint64_t start = t;
+        uint64_t end = t + beats_sum;
+        if (paced || dma_bound) {
+            end = t + kinds[0].beats;
+            uint64_t dma = kinds[0].dma;
+            for (uint32_t k = 0; k < nk; ++k) {
+                for (uint32_t j = k == 0 ? 1 : 0; j < kinds[k].n; ++j) {
+                    start = std::max(end, start + dma);
+                    if (paced) start = hp.pace.send(start, blocks, pkt_beats);
+                    end = start + kinds[k].beats;
+                    dma = kinds[k].dma;
+                }
+            }
+        } else {
+            start = end - last.beats;
+        }
+        const uint64_t dma = last.dma;
+        const uint8_t opcode = data_opcode(msg, index);
+        const uint32_t psn = q.next_psn;
+        q.next_psn += count;
         if (index == 0) msg.first_psn = psn;
-        if (++q.next_index == msg.packets) {
+        q.next_index += count;
+        if (q.next_index == msg.packets) {
             q.messages.pop_front();
             q.next_index = 0;
             q.unfinished.push_back(m);
         }
-        ++stats_.data_packets_sent;
-        hp.dma_free = std::max(hp.dma_free, t) +
-                      static_cast<uint64_t>(std::ceil(payload / pcie_bytes_per_cycle_));
-        tlm::tlm_generic_payload& gp = new_packet(t, h, q.dst, vl_, payload, wire);
+        stats_.data_packets_sent += count;
+        hp.dma_free = std::max(hp.dma_free, start) + dma;
+        tlm::tlm_generic_payload& gp = new_packet(
+            t, h, q.dst, vl_, static_cast<uint32_t>(payload_sum), static_cast<uint32_t>(wire_sum));
         ib_extension& p = ib_of(gp);
+        p.count = count;
+        p.blocks = static_cast<uint16_t>(charge);
+        p.pkt_blocks = static_cast<uint16_t>(blocks);
+        p.beats = static_cast<uint32_t>(end - t);
+        p.pkt_beats = static_cast<uint16_t>(pkt_beats);
+        next_packet_id_ += count - 1;
         p.kind = msg.read_response          ? cycle::PK_READ_RESP
                  : msg.v == verb::rdma_read ? cycle::PK_READ_REQ
                                             : cycle::PK_DATA;
@@ -154,6 +271,8 @@ void hca_tlm::transmit(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
     hp.tx[p.vl].on_send(p.blocks);
     hp.arb.commit(p.vl, p.wire_bytes);
     hp.tx_free = t + p.beats;
+    hp.burst_start = t;
+    hp.burst_pkt_beats = std::max<uint32_t>(1, p.count > 1 ? p.pkt_beats : p.beats);
     hp.txfree_pending = true;
     schedule(hp.tx_free, timer{0, 0, T_TXFREE, 0, static_cast<uint16_t>(h), 0, 0, nullptr});
     stats_.tx_beats[h] += p.beats;

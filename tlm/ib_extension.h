@@ -12,29 +12,40 @@ namespace ndr::tlmm {
 /// Identity and accounting of one IB data packet. Fields in `hop` are scratch written by the
 /// device currently holding the packet; the scoreboard compares only the identity fields.
 struct ib_extension : tlm::tlm_extension<ib_extension> {
-    uint64_t id = 0;           ///< unique per run, in creation order
-    uint64_t created = 0;      ///< creation time, in cycles (beats) of the shared timing
-    uint32_t flow_seq = 0;     ///< sequence number within (src, dst, SL)
-    uint32_t wire_bytes = 0;   ///< LRH..VCRC
+    uint64_t id = 0;          ///< unique per run, in creation order
+    uint64_t created = 0;     ///< creation time, in cycles (beats) of the shared timing
+    uint32_t flow_seq = 0;    ///< sequence number within (src, dst, SL)
+    uint32_t wire_bytes = 0;  ///< LRH..VCRC
     uint32_t payload_bytes = 0;
-    uint16_t blocks = 0;       ///< 64-byte credit blocks
-    uint16_t beats = 0;        ///< datapath beats = cycles on the wire
-    uint16_t src = 0;          ///< source endpoint (SLID = src + 1)
-    uint16_t dst = 0;          ///< destination endpoint (DLID = dst + 1)
-    uint8_t sl = 0;            ///< service level, end to end
-    uint8_t vl = 0;            ///< VL on the link the packet is currently on
-    bool tagged = false;       ///< created inside the measurement window
+    uint16_t blocks = 0;  ///< 64-byte credit blocks (a burst: its credit charge)
+    uint32_t beats = 0;   ///< datapath beats = cycles on the wire (a burst: first beat of
+                          ///< its first packet to last beat of its last packet)
+    uint16_t src = 0;     ///< source endpoint (SLID = src + 1)
+    uint16_t dst = 0;     ///< destination endpoint (DLID = dst + 1)
+    uint8_t sl = 0;       ///< service level, end to end
+    uint8_t vl = 0;       ///< VL on the link the packet is currently on
+    bool tagged = false;  ///< created inside the measurement window
     /// Transport fields of `ndrsim run` (HCA and SHARP packets; 0 for synthetic traffic).
     /// kind: cycle::packet_kind (PK_DATA, PK_ACK, PK_SHARP_UP, ...). For SHARP packets, as in
     /// the cycle model: msg = tree, index = chunk, psn = root host, qp = payload slot.
     uint8_t kind = 0;
-    uint8_t opcode = 0;        ///< BTH opcode (golden/opcode.h)
-    uint32_t qp = 0;           ///< sending QP (data) or acknowledged QP (ACK/NAK)
+    uint8_t opcode = 0;  ///< BTH opcode (golden/opcode.h)
+    uint32_t qp = 0;     ///< sending QP (data) or acknowledged QP (ACK/NAK)
     uint32_t psn = 0;
-    uint32_t msg = 0;          ///< message index at the sending HCA
-    uint32_t index = 0;        ///< packet index within its message
+    uint32_t msg = 0;    ///< message index at the sending HCA
+    uint32_t index = 0;  ///< packet index within its message
+    /// Burst (`ndrsim run`, sim.tlm_burst): this transaction stands for `count` consecutive
+    /// packets of one message (ids id.., PSNs psn.., indices index..; wire_bytes and
+    /// payload_bytes are sums); pkt_beats = beats of its largest packet (egress staging).
+    uint32_t count = 1;
+    uint16_t pkt_beats = 0;
+    uint16_t pkt_blocks = 0;  ///< blocks of its largest packet (`blocks` is the credit charge)
+    /// Express control packet (ACKs while bursts are on): crosses busy links and crossbar
+    /// ports between the packets of a burst, as an ACK slips in between packets at the cycle
+    /// level; takes no wire time. `count` ACKs coalesced into one transaction.
+    bool express = false;
     struct hop_state {
-        uint64_t hdr_in = 0;   ///< cycle the header arrived at this device
+        uint64_t hdr_in = 0;  ///< cycle the header arrived at this device
         uint8_t in_port = 0;
         uint8_t out_port = 0;
         uint8_t out_vl = 0;

@@ -15,7 +15,9 @@ namespace ndr::tlmm {
 
 namespace {
 constexpr uint64_t NEVER = std::numeric_limits<uint64_t>::max();
-inline uint64_t bit(uint32_t i) { return uint64_t{1} << i; }
+inline uint64_t bit(uint32_t i) {
+    return uint64_t{1} << i;
+}
 template <typename F>
 void for_each_bit(uint64_t m, F&& f) {
     while (m != 0) {
@@ -41,8 +43,7 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
         throw std::invalid_argument("ib_switch_tlm: only switch.queueing=voq is modelled");
     }
     const auto table = golden::vl_arb_table::parse(
-        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high),
-        vls_);
+        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), vls_);
     const uint32_t max_beats = 4096 / tm_.block_bytes * 2 + 64;
     xbar_cycles_.resize(max_beats + 1);
     for (uint32_t b = 0; b <= max_beats; ++b) {
@@ -54,6 +55,8 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
     out_tx_.assign(pv, golden::credit_sender(0));
     out_arb_.assign(ports_, golden::vl_arbiter(table));
     link_free_.assign(ports_, 0);
+    out_start_.assign(ports_, 0);
+    out_pkt_.assign(ports_, 1);
     voqs_.resize(pv * ports_);
     req_.assign(pv, 0);
     out_req_vls_.assign(ports_, 0);
@@ -88,6 +91,11 @@ void ib_switch_tlm::set_peer_buffer(uint16_t port, uint32_t blocks) {
     }
 }
 
+void ib_switch_tlm::set_credit_loop(uint16_t port, const credit_loop& loop) {
+    if (out_pace_.empty()) out_pace_.resize(std::size_t{ports_} * vls_);
+    for (uint32_t vl = 0; vl < vls_; ++vl) out_pace_[port * vls_ + vl] = credit_pacer(loop);
+}
+
 void ib_switch_tlm::set_window(uint64_t start, uint64_t end) {
     win_start_ = start;
     if (start == 0) {
@@ -98,13 +106,12 @@ void ib_switch_tlm::set_window(uint64_t start, uint64_t end) {
     schedule(end, timer{0, 0, T_WIN_END, 0, 0, 0, 0, nullptr});
 }
 
-tlm::tlm_sync_enum ib_switch_tlm::in_fw(int port, tlm::tlm_generic_payload& gp,
-                                        tlm::tlm_phase& ph, sc_core::sc_time& d) {
+tlm::tlm_sync_enum ib_switch_tlm::in_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                        sc_core::sc_time& d) {
     if (ph != tlm::BEGIN_REQ) throw std::logic_error("ib_switch_tlm: unexpected phase on in");
     if (loosely_timed()) {  // the header arrives at SystemC time + d: a calendar entry
         gp.acquire();
-        deliver(arrival_cycle(d),
-                timer{0, 0, T_ARRIVE, 0, static_cast<uint16_t>(port), 0, 0, &gp});
+        deliver(arrival_cycle(d), timer{0, 0, T_ARRIVE, 0, static_cast<uint16_t>(port), 0, 0, &gp});
     } else {
         guarded([&] { accept(now_cycle(), static_cast<uint32_t>(port), gp); });
     }
@@ -114,13 +121,12 @@ tlm::tlm_sync_enum ib_switch_tlm::in_fw(int port, tlm::tlm_generic_payload& gp,
 
 void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp) {
     ib_extension& e = ib_of(gp);
-    const bool to_an =
-        an_ && (e.kind == cycle::PK_SHARP_UP || e.kind == cycle::PK_SHARP_DOWN);
+    const bool to_an = an_ && (e.kind == cycle::PK_SHARP_UP || e.kind == cycle::PK_SHARP_DOWN);
     const uint8_t o = to_an ? 0 : routes_.port(static_cast<uint16_t>(e.dst + 1U));
     if (!to_an && (o == golden::LFT_NO_ROUTE || o >= ports_)) {
-        throw cycle::invariant_error(fmt::format(
-            "cycle {}: switch input port {}: no LFT route for DLID {} (packet {})", t, i,
-            e.dst + 1U, e.id));
+        throw cycle::invariant_error(
+            fmt::format("cycle {}: switch input port {}: no LFT route for DLID {} (packet {})", t,
+                        i, e.dst + 1U, e.id));
     }
     golden::credit_receiver& rx = in_rx_[i * vls_ + e.vl];
     if (rx.free_blocks() < e.blocks) {
@@ -141,6 +147,7 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
     }
     const uint64_t pipe = tm_.switch_cycles - 1U;
     const uint64_t elig = cut_through_ ? t + pipe : t + (e.beats - 1U) + pipe;
+    if (e.express && !to_an && express(elig, i, gp)) return;
     if (to_an) {  // to the aggregation node once the whole packet is in (cycle model)
         schedule(std::max(elig + 1, t + e.beats),
                  timer{0, 0, T_SHARP_IN, e.vl, static_cast<uint16_t>(i), 0, 0, &gp});
@@ -149,8 +156,8 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
     schedule(elig, timer{0, 0, T_ELIG, 0, static_cast<uint16_t>(i), 0, 0, &gp});
 }
 
-tlm::tlm_sync_enum ib_switch_tlm::fc_in_fw(int port, tlm::tlm_generic_payload& gp,
-                                           tlm::tlm_phase&, sc_core::sc_time& d) {
+tlm::tlm_sync_enum ib_switch_tlm::fc_in_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase&,
+                                           sc_core::sc_time& d) {
     const fc_extension& f = fc_of(gp);
     if (loosely_timed()) {
         deliver(arrival_cycle(d),
@@ -166,7 +173,7 @@ void ib_switch_tlm::apply_fc(uint32_t port, uint8_t vl, uint32_t fccl) {
         out_tx_[port * vls_ + vl].on_fccl(fccl);
     } catch (const std::logic_error& err) {
         throw cycle::invariant_error(fmt::format("cycle {}: switch output port {} VL {}: {}",
-                                                now_cycle(), port, vl, err.what()));
+                                                 now_cycle(), port, vl, err.what()));
     }
     request_eval();
 }
@@ -209,7 +216,14 @@ void ib_switch_tlm::on_timer(uint64_t now, const timer& t) {
             --inside_;
             respond_upstream(t.port, *t.gp);
             break;
-        case T_BUF_FREE: free_input_blocks(now, t.port, t.vl, t.a); break;
+        case T_BUF_FREE:
+            free_input_blocks(now, t.port, t.vl, t.a);
+            break;
+        case T_EXPRESS_DONE:
+            free_input_blocks(now, t.port, t.vl, t.a);
+            --inside_;
+            respond_upstream(t.port, *t.gp);
+            break;
         case T_EGRESS: {
             const ib_extension& e = ib_of(*t.gp);
             if (observer_) observer_(now, t.port, e);
@@ -226,15 +240,24 @@ void ib_switch_tlm::on_timer(uint64_t now, const timer& t) {
             t.gp->release();  // the downstream hop never happens
             break;
         }
-        case T_FC_FLUSH: fc_.on_flush(t.a); break;
-        case T_WAKE: break;
-        case T_SHARP_IN: on_sharp_in(now, t); break;
-        case T_SHARP_OUT: an_->emit(now, t.a); break;
+        case T_FC_FLUSH:
+            fc_.on_flush(t.a);
+            break;
+        case T_WAKE:
+            break;
+        case T_SHARP_IN:
+            on_sharp_in(now, t);
+            break;
+        case T_SHARP_OUT:
+            an_->emit(now, t.a);
+            break;
         case T_ARRIVE:
             accept(now, t.port, *t.gp);
             t.gp->release();  // the delivery's reference
             break;
-        case T_FC_ARRIVE: apply_fc(t.port, t.vl, t.a); break;
+        case T_FC_ARRIVE:
+            apply_fc(t.port, t.vl, t.a);
+            break;
         case T_WIN_START:
             in_window_ = true;
             for (auto& o : occ_) o.reset(now);
@@ -243,26 +266,68 @@ void ib_switch_tlm::on_timer(uint64_t now, const timer& t) {
             }
             break;
         case T_WIN_END:
-            for (uint32_t vl = 0; vl < vls_; ++vl) {
-                for_each_bit(stalled_[vl], [&](uint32_t o) {
-                    stats_.credit_stall_cycles[vl] += now - stall_since_[o * vls_ + vl];
-                    stall_since_[o * vls_ + vl] = now;
-                });
-                uint32_t mx = 0;
-                double sum = 0.0;
-                for (uint32_t p = 0; p < ports_; ++p) {
-                    cycle::occupancy_stat& o = occ_[p * vls_ + vl];
-                    o.close(now, win_start_);
-                    mx = std::max(mx, o.max());
-                    sum += o.mean();
-                }
-                stats_.buffer[vl].max_blocks = mx;
-                stats_.buffer[vl].mean_blocks = sum / ports_;
-            }
-            in_window_ = false;
+            close_window(now);
             break;
-        default: throw std::logic_error("ib_switch_tlm: unknown timer");
+        default:
+            throw std::logic_error("ib_switch_tlm: unknown timer");
     }
+}
+
+bool ib_switch_tlm::express(uint64_t elig, uint32_t i, tlm::tlm_generic_payload& gp) {
+    ib_extension& e = ib_of(gp);
+    const uint32_t o = e.hop.out_port;
+    const uint8_t vl = e.hop.out_vl;
+    golden::credit_sender& tx = out_tx_[o * vls_ + vl];
+    if (!tx.can_send(e.blocks)) return false;  // queued like any packet
+    tx.on_send(e.blocks);
+    out_arb_[o].commit(vl, e.wire_bytes);
+    total_out_beats_[o] += e.beats;
+    schedule(elig + xbar_cycles(e.beats),
+             timer{0, 0, T_EXPRESS_DONE, e.vl, static_cast<uint16_t>(i), 0, e.blocks, &gp});
+    e.vl = vl;
+    // It slips in at the next packet boundary of what the output is sending, after one packet
+    // of each other input waiting for the output (their head packets are older).
+    uint64_t at = elig + 1;
+    const uint64_t pkt = std::max<uint64_t>(1, out_pkt_[o]);
+    if (link_free_[o] > at) {
+        at = std::min(link_free_[o], out_start_[o] + (at - out_start_[o] + pkt - 1) / pkt * pkt);
+    }
+    uint64_t waiting = 0;
+    for (uint32_t v = 0; v < vls_; ++v) waiting |= req_[o * vls_ + v];
+    at += static_cast<uint64_t>(__builtin_popcountll(waiting & ~bit(i))) * pkt;
+    schedule(at, timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, &gp});
+    return true;
+}
+
+uint32_t ib_switch_tlm::xbar_cycles(uint32_t beats) const {
+    if (beats < xbar_cycles_.size()) return xbar_cycles_[beats];
+    return static_cast<uint32_t>(std::ceil(static_cast<double>(beats) / tm_.speedup - 1e-9));
+}
+
+void ib_switch_tlm::open_window() {
+    win_start_ = 0;
+    in_window_ = true;
+}
+
+void ib_switch_tlm::close_window(uint64_t now) {
+    if (!in_window_) return;
+    for (uint32_t vl = 0; vl < vls_; ++vl) {
+        for_each_bit(stalled_[vl], [&](uint32_t o) {
+            stats_.credit_stall_cycles[vl] += now - stall_since_[o * vls_ + vl];
+            stall_since_[o * vls_ + vl] = now;
+        });
+        uint32_t mx = 0;
+        double sum = 0.0;
+        for (uint32_t p = 0; p < ports_; ++p) {
+            cycle::occupancy_stat& o = occ_[p * vls_ + vl];
+            o.close(now, win_start_);
+            mx = std::max(mx, o.max());
+            sum += o.mean();
+        }
+        stats_.buffer[vl].max_blocks = mx;
+        stats_.buffer[vl].mean_blocks = sum / ports_;
+    }
+    in_window_ = false;
 }
 
 void ib_switch_tlm::free_input_blocks(uint64_t t, uint32_t port, uint32_t vl, uint32_t blocks) {
@@ -294,9 +359,10 @@ bool ib_switch_tlm::output_grant(uint64_t t, uint32_t o, uint64_t avail, uint32_
         uint64_t best_id = NEVER;
         for_each_bit(m, [&](uint32_t i) {
             const ib_extension& e = ib_of(*voqs_[voq(i, o, vl)].front());
-            if (backlog + e.beats > tm_.outbuf_beats) {
-                backlog_wake_ = std::min(backlog_wake_,
-                                         link_free_[o] - 1 - (tm_.outbuf_beats - e.beats));
+            const uint32_t stage = e.count > 1 ? e.pkt_beats : e.beats;  // a burst: one packet
+            if (backlog + stage > tm_.outbuf_beats) {
+                backlog_wake_ =
+                    std::min(backlog_wake_, link_free_[o] - 1 - (tm_.outbuf_beats - stage));
                 return;
             }
             if (!tx.can_send(e.blocks)) {
@@ -373,11 +439,12 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     const uint32_t beats = e.beats;
     const uint8_t in_vl = e.vl;
     const uint64_t hdr_in = e.hop.hdr_in;
-    const uint64_t xbar_end = std::max(t + xbar_cycles_[beats], hdr_in + beats);
+    const uint64_t xbar_end = std::max(t + xbar_cycles(beats), hdr_in + beats);
     in_busy_ |= bit(in_port);
     out_busy_ |= bit(o);
     uint32_t freed = 0;
-    for (uint32_t end = CREDIT_RETURN_CHUNK; end < n; end += CREDIT_RETURN_CHUNK) {
+    // A burst holds its credit charge (hca_tlm.h) until its tail is read out.
+    for (uint32_t end = CREDIT_RETURN_CHUNK; e.count == 1 && end < n; end += CREDIT_RETURN_CHUNK) {
         const uint32_t end_beats = std::min<uint32_t>(
             beats, (end * golden::CREDIT_BLOCK_BYTES + tm_.block_bytes - 1) / tm_.block_bytes);
         const uint64_t at = std::max(t + xbar_cycles_[end_beats], hdr_in + end_beats);
@@ -388,7 +455,25 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     schedule(xbar_end, timer{0, 0, T_XBAR_DONE, in_vl, static_cast<uint16_t>(in_port),
                              static_cast<uint16_t>(o), n - freed, gp});
     const uint64_t link_start = std::max(t + 1, link_free_[o]);
-    link_free_[o] = link_start + beats;
+    uint32_t span = beats;
+    if (!out_pace_.empty()) {
+        credit_pacer& pace = out_pace_[o * vls_ + vl];
+        const uint32_t pb = e.count > 1 ? e.pkt_beats : beats;
+        const uint32_t pn = e.count > 1 ? e.pkt_blocks : n;
+        if (pace.enabled() && !pace.line_rate(pn, pb)) {
+            if (e.count == 1) {
+                pace.record(link_start, pn, pb);
+            } else {  // the burst's packets as the credits let them go, not faster than in
+                uint64_t s = link_start;
+                for (uint32_t j = 0; j < e.count; ++j) s = pace.send(s, pn, pb) + pb;
+                span = std::max<uint32_t>(beats, static_cast<uint32_t>(s - link_start));
+                e.beats = span;
+            }
+        }
+    }
+    link_free_[o] = link_start + span;
+    out_start_[o] = link_start;
+    out_pkt_[o] = e.count > 1 ? e.pkt_beats : beats;
     total_out_beats_[o] += beats;
     golden::credit_sender& tx = out_tx_[o * vls_ + vl];
     if (check_ && !tx.can_send(n)) {
@@ -400,9 +485,9 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     out_arb_[o].commit(static_cast<int>(vl), e.wire_bytes);
     e.vl = static_cast<uint8_t>(vl);
     if (in_window_) {
-        stats_.out_blocks[o] += n;
-        stats_.out_busy_cycles[o] += beats;
-        ++stats_.xbar_transfers;
+        stats_.out_blocks[o] += e.count == 1 ? n : golden::blocks_for_bytes(e.wire_bytes);
+        stats_.out_busy_cycles[o] += span;
+        stats_.xbar_transfers += e.count;
     }
     schedule(link_start, timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, gp});
 }

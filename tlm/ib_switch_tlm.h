@@ -15,6 +15,13 @@
 // among the VOQs (input, output, VL) whose input crossbar port is free and whose packet fits
 // the downstream credits and the egress staging budget; the golden VL arbiter then picks the
 // VL. One pass, greedy, no grant/accept pointers. Only VOQ queueing is modelled.
+//
+// Bursts (ib_extension::count > 1, `ndrsim run` with sim.tlm_burst): allocated like one packet
+// whose beats are the burst's wire span; the egress staging check uses one packet's beats; the
+// input buffer holds the blocks of one packet (the sender's credit charge) until the burst's
+// tail has crossed. Express packets (ACKs while bursts are on) go from the header straight to
+// the output after the pipeline latency, past busy crossbar ports and links, if the output VL
+// has credits (else they queue like any packet).
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -26,6 +33,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "config/sim_config.h"
+#include "credit_pacer.h"
 #include "cycle/fc_pacer.h"
 #include "cycle/occupancy_stat.h"
 #include "cycle/timing.h"
@@ -73,7 +81,13 @@ public:
 
     /// Initial credit limit of every output VL of `port` (the partner's buffer, clamped 2048).
     void set_peer_buffer(uint16_t port, uint32_t blocks);
+    /// The credit loop of output `port` (credit_pacer.h), for bursts; after set_peer_buffer.
+    void set_credit_loop(uint16_t port, const credit_loop& loop);
     void set_window(uint64_t start, uint64_t end);
+    /// Statistics over the whole run (`ndrsim run`): open at 0, closed at `now` after the
+    /// simulation (close_window also ends a set_window window early).
+    void open_window();
+    void close_window(uint64_t now);
     void set_egress_observer(egress_observer f) { observer_ = std::move(f); }
     /// Test hook (fault injection): the packet with this id is dropped at its header arrival
     /// (its blocks freed, never forwarded). Breaks the lossless fabric on purpose.
@@ -95,9 +109,22 @@ protected:
     void evaluate(uint64_t now) override;
 
 private:
-    enum : uint8_t { T_ELIG = 1, T_XBAR_DONE, T_BUF_FREE, T_EGRESS, T_FC_FLUSH, T_WAKE,
-                     T_DROP, T_WIN_START, T_WIN_END, T_SHARP_IN, T_SHARP_OUT,
-                     T_ARRIVE = DELIVERY, T_FC_ARRIVE };
+    enum : uint8_t {
+        T_ELIG = 1,
+        T_XBAR_DONE,
+        T_BUF_FREE,
+        T_EGRESS,
+        T_FC_FLUSH,
+        T_WAKE,
+        T_DROP,
+        T_WIN_START,
+        T_WIN_END,
+        T_SHARP_IN,
+        T_SHARP_OUT,
+        T_EXPRESS_DONE,
+        T_ARRIVE = DELIVERY,
+        T_FC_ARRIVE
+    };
     static constexpr uint32_t CREDIT_RETURN_CHUNK = 16;  ///< as cycle::ib_switch
 
     tlm::tlm_sync_enum in_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
@@ -114,6 +141,8 @@ private:
     void allocate(uint64_t t);
     bool output_grant(uint64_t t, uint32_t o, uint64_t avail, uint32_t& in, uint32_t& vl);
     void commit(uint64_t t, uint32_t in, uint32_t o, uint32_t vl);
+    bool express(uint64_t elig, uint32_t in_port, tlm::tlm_generic_payload& gp);
+    uint32_t xbar_cycles(uint32_t beats) const;
     void free_input_blocks(uint64_t t, uint32_t port, uint32_t vl, uint32_t blocks);
     void respond_upstream(uint16_t port, tlm::tlm_generic_payload& gp);
     void send_fc(uint64_t t);
@@ -138,7 +167,10 @@ private:
     std::vector<golden::credit_receiver> in_rx_;  ///< [in*vls + vl]
     std::vector<golden::credit_sender> out_tx_;   ///< [out*vls + vl]
     std::vector<golden::vl_arbiter> out_arb_;
+    std::vector<credit_pacer> out_pace_;  ///< [out*vls + vl]: bursts only (set_credit_loop)
     std::vector<uint64_t> link_free_;
+    std::vector<uint64_t> out_start_;  ///< first beat of the last transaction on the output
+    std::vector<uint32_t> out_pkt_;    ///< beats of one of its packets
     std::vector<std::deque<tlm::tlm_generic_payload*>> voqs_;
     std::vector<uint64_t> req_;          ///< [out*vls + vl]: inputs with a head packet
     std::vector<uint32_t> out_req_vls_;  ///< [out]: VLs with requests

@@ -31,8 +31,8 @@ link_tlm::link_tlm(sc_core::sc_module_name name, uint32_t link_cycles, uint64_t 
 }
 
 void link_tlm::no_b_transport(tlm::tlm_generic_payload&, sc_core::sc_time&) {
-    throw std::logic_error(fmt::format("{}: b_transport is not supported (nb_transport only)",
-                                       name()));
+    throw std::logic_error(
+        fmt::format("{}: b_transport is not supported (nb_transport only)", name()));
 }
 
 void link_tlm::fail(std::exception_ptr e) {
@@ -48,14 +48,16 @@ tlm::tlm_sync_enum link_tlm::tx_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase&
     }
     const sc_core::sc_time start = sc_core::sc_time_stamp() + d;
     const ib_extension& e = ib_of(gp);
-    if (start < busy_until_) {
+    if (e.express) {
+        // Between the packets of the burst on the wire: no wire time of its own (ib_extension).
+    } else if (start < busy_until_) {
         fail(std::make_exception_ptr(cycle::invariant_error(fmt::format(
             "{}: packet {} sent at {} while the wire is busy until {} (serialisation overrun)",
             name(), e.id, start.to_string(), busy_until_.to_string()))));
         return tlm::TLM_COMPLETED;
     }
     const sc_core::sc_time ser = beat_ * static_cast<double>(e.beats);
-    busy_until_ = start + ser;
+    if (!e.express) busy_until_ = start + ser;
     ++packets_;
     if (lt_) {  // straight to the receiver, arrival annotated
         tlm::tlm_phase p = tlm::BEGIN_REQ;
@@ -124,8 +126,7 @@ void link_tlm::fc_arrive(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph)
     gp.release();
 }
 
-tlm::tlm_sync_enum link_tlm::fc_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
-                                   sc_core::sc_time&) {
+tlm::tlm_sync_enum link_tlm::fc_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&, sc_core::sc_time&) {
     throw std::logic_error("link_tlm: FC packets complete on the forward call");
 }
 

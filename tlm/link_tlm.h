@@ -14,14 +14,16 @@
 ///   receiver's FC processing) reaches the sender at t + d + link_cycles. Early completion:
 ///   fc_in returns TLM_COMPLETED; fc_out expects TLM_COMPLETED. FC packets take no wire time
 ///   (as in the cycle model).
+// Bursts (ib_extension::count > 1) occupy the wire for their `beats`; express packets
+// (ib_extension::express) ride between the packets of a burst and leave the wire state alone.
 #pragma once
 #include <cstdint>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include "timed_device.h"
 
@@ -44,14 +46,10 @@ public:
     void set_loosely_timed(bool lt) { lt_ = lt; }
 
 private:
-    tlm::tlm_sync_enum tx_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
-                             sc_core::sc_time& d);
-    tlm::tlm_sync_enum rx_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
-                             sc_core::sc_time& d);
-    tlm::tlm_sync_enum fc_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
-                             sc_core::sc_time& d);
-    tlm::tlm_sync_enum fc_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
-                             sc_core::sc_time& d);
+    tlm::tlm_sync_enum tx_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
+    tlm::tlm_sync_enum rx_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
+    tlm::tlm_sync_enum fc_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
+    tlm::tlm_sync_enum fc_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
     void data_arrive(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph);
     void fc_arrive(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph);
     void fail(std::exception_ptr e);

@@ -5,8 +5,9 @@
 namespace ndr::tlmm {
 
 sb_packet sb_packet::of(const ib_extension& e) {
-    return sb_packet{e.id,  e.created, e.flow_seq, e.wire_bytes, e.blocks, e.beats,
-                     e.src, e.dst,     e.sl,       e.vl};
+    return sb_packet{
+        e.id,  e.created, e.flow_seq, e.wire_bytes, e.blocks, static_cast<uint16_t>(e.beats),
+        e.src, e.dst,     e.sl,       e.vl};
 }
 
 bool sb_packet::operator==(const sb_packet& o) const {
@@ -26,7 +27,9 @@ std::string sb_mismatch::str() const {
 }
 
 scoreboard::scoreboard(golden::lft routes, golden::sl2vl_table sl2vl, uint32_t ports)
-    : routes_(std::move(routes)), sl2vl_(sl2vl), ports_(ports),
+    : routes_(std::move(routes)),
+      sl2vl_(sl2vl),
+      ports_(ports),
       expect_(std::size_t{ports} * ports * 16) {}
 
 void scoreboard::on_input(uint64_t, uint16_t port, const ib_extension& e) {

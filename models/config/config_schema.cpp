@@ -371,6 +371,11 @@ std::vector<config_key> build_schema() {
     keys.push_back(unit_key("sim.tlm_quantum", at(M, &sim_config::tlm_quantum), "any", nullptr,
         "global quantum of sim.tlm_mode=lt; 0 = the shortest link latency of the fabric (exact: "
         "same results as at); longer quanta trade timing accuracy for speed"));
+    keys.push_back(unit_key("sim.tlm_burst", at(M, &sim_config::tlm_burst), "any", nullptr,
+        "ndrsim run --level tlm: one transaction carries a burst of consecutive MTU packets of one "
+        "message, up to this many payload bytes, while one queue pair has the HCA port to itself "
+        "(docs/fidelity_tlm.md); 0 (or less than two hca.mtu) = one packet per transaction "
+        "(packet-exact, slower)"));
 
     // fabric
     const auto F = &config::fabric;

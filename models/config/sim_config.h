@@ -152,6 +152,8 @@ struct sim_config {
     std::string tlm_mode = "at";          ///< TLM level: at (approximately timed) or lt
                                           ///< (loosely timed, temporal decoupling)
     time_ps_t tlm_quantum{0};             ///< lt: global quantum; 0 = the shortest link latency
+    bytes_t tlm_burst{1024 * 1024};       ///< TLM `run`: payload bytes of one message per
+                                          ///< transaction at most; 0 = one packet each
 };
 
 struct config {

@@ -1,0 +1,73 @@
+#include "credit_pacer.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ndr::tlmm {
+
+namespace {
+constexpr uint32_t CHUNK = 16;  ///< blocks a switch frees at once as the crossbar reads
+}
+
+uint64_t credit_pacer::xbar(uint32_t beats) const {
+    return std::max<uint64_t>(
+        1, static_cast<uint64_t>(std::ceil(static_cast<double>(beats) / loop_.speedup - 1e-9)));
+}
+
+void credit_pacer::push_returns(uint64_t s, uint32_t blocks, uint32_t beats) {
+    const uint64_t hdr = s + loop_.link_cycles;
+    const uint64_t fc = loop_.fc_proc + loop_.link_cycles;
+    if (!loop_.to_switch) {
+        back_.emplace_back(hdr + beats + loop_.rx_proc + fc, blocks);
+        return;
+    }
+    // As ib_switch_tlm::commit at zero load: granted when eligible, 1 KiB chunks freed as read.
+    const uint64_t elig = hdr + loop_.elig_cycles + (loop_.cut_through ? 0 : beats - 1U);
+    uint32_t freed = 0;
+    for (uint32_t end = CHUNK; end < blocks; end += CHUNK) {
+        const uint32_t eb =
+            std::min<uint32_t>(beats, (end * 64 + loop_.block_bytes - 1) / loop_.block_bytes);
+        back_.emplace_back(std::max(elig + xbar(eb), hdr + eb) + fc, CHUNK);
+        freed += CHUNK;
+    }
+    back_.emplace_back(std::max(elig + xbar(beats), hdr + beats) + fc, blocks - freed);
+}
+
+uint64_t credit_pacer::send(uint64_t at, uint32_t blocks, uint32_t beats) {
+    uint64_t s = at;
+    while (!back_.empty() && (back_.front().first <= s || avail_ < blocks)) {
+        s = std::max(s, back_.front().first);
+        avail_ += back_.front().second;
+        back_.pop_front();
+    }
+    avail_ -= blocks;
+    push_returns(s, blocks, beats);
+    return s;
+}
+
+void credit_pacer::record(uint64_t at, uint32_t blocks, uint32_t beats) {
+    while (!back_.empty() && back_.front().first <= at) {
+        avail_ += back_.front().second;
+        back_.pop_front();
+    }
+    avail_ -= blocks;
+    push_returns(at, blocks, beats);
+}
+
+bool credit_pacer::line_rate(uint32_t blocks, uint32_t beats) {
+    const uint32_t key = blocks << 16 | beats;
+    const auto it = line_rate_.find(key);
+    if (it != line_rate_.end()) return it->second;
+    // Back-to-back packets on an empty loop for a few round trips: the returns then repeat with
+    // the same offsets, so no wait here means none ever.
+    const uint64_t loop = 2ULL * loop_.link_cycles + loop_.fc_proc + loop_.elig_cycles +
+                          2ULL * beats + loop_.rx_proc + 16;
+    const uint64_t n = 4 * (loop / beats + 2);
+    credit_pacer p(loop_);
+    bool ok = true;
+    for (uint64_t j = 0; j < n && ok; ++j) ok = p.send(j * beats, blocks, beats) == j * beats;
+    line_rate_.emplace(key, ok);
+    return ok;
+}
+
+}  // namespace ndr::tlmm

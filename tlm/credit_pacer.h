@@ -1,0 +1,52 @@
+// Credit-loop pacing of bursts (sim.tlm_burst): a burst holds the credits of one packet, so the
+// IB credit loop no longer limits its rate by itself. A credit_pacer per (sender port, VL)
+// replays, packet by packet, what the credits would allow: packet j may leave once the peer's
+// buffer (capacity blocks) has room for it, given when the blocks of the packets before it come
+// back (freed by the receiver as the TLM models free them, plus the FC packet's way back).
+// On links whose loop never limits line rate for a packet size (the common case: checked once
+// per size) nothing is tracked. SystemC-free.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <utility>
+
+namespace ndr::tlmm {
+
+struct credit_loop {
+    uint32_t capacity = 0;     ///< peer buffer, blocks (the initial credit limit)
+    uint32_t link_cycles = 1;  ///< one way, this link
+    uint32_t fc_proc = 0;      ///< FC packet processing (timing::fc_cycles - link_cycles)
+    bool to_switch = true;     ///< receiver: a switch (crossbar read-out) or an HCA (tail)
+    uint32_t elig_cycles = 0;  ///< switch: header in -> eligible (switch_cycles - 1)
+    bool cut_through = true;
+    double speedup = 1.0;
+    uint32_t block_bytes = 64;  ///< beat bytes
+    uint32_t rx_proc = 0;       ///< HCA: tail -> blocks freed
+};
+
+class credit_pacer {
+public:
+    credit_pacer() = default;
+    explicit credit_pacer(const credit_loop& loop) : loop_(loop), avail_(loop.capacity) {}
+
+    /// Earliest start >= `at` of a packet of `blocks`/`beats` the credit loop allows; the
+    /// packet is then sent at that time (its blocks in flight until they come back).
+    uint64_t send(uint64_t at, uint32_t blocks, uint32_t beats);
+    /// A packet sent at `at` whatever the loop says (its real credits were checked).
+    void record(uint64_t at, uint32_t blocks, uint32_t beats);
+    /// True if back-to-back packets of this size never wait for credits on this loop.
+    bool line_rate(uint32_t blocks, uint32_t beats);
+    bool enabled() const { return loop_.capacity != 0; }
+
+private:
+    void push_returns(uint64_t s, uint32_t blocks, uint32_t beats);
+    uint64_t xbar(uint32_t beats) const;
+
+    credit_loop loop_;
+    int64_t avail_ = 0;
+    std::deque<std::pair<uint64_t, uint32_t>> back_;  ///< (cycle the credits are back, blocks)
+    std::unordered_map<uint32_t, bool> line_rate_;    ///< by blocks << 16 | beats
+};
+
+}  // namespace ndr::tlmm
