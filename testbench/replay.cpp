@@ -407,6 +407,11 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
     const auto n = static_cast<uint32_t>(ci.ranks.size());
     job.next.assign(n, 0);
     job.received.assign(n, 0);
+    for (uint32_t m = 0; m < n; ++m) {  // host -> member, for the per-chunk results
+        const uint32_t h = ci.ranks[m];
+        if (h >= job.member_of.size()) job.member_of.resize(h + 1, n);
+        job.member_of[h] = m;
+    }
     job.members_left = n;
     job.data = (ci.op == coll::op_kind::allreduce || ci.op == coll::op_kind::reduce) &&
                (cfg_.sharp.data == "on" || (cfg_.sharp.data == "auto" && ci.bytes <= (1U << 20)));
@@ -475,8 +480,9 @@ void replay::on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chun
     const uint32_t j = it->second;
     sharp_job& job = sharp_jobs_[j];
     const trace::collective_instance& ci = tr_.collectives[job.instance];
-    const auto mit = std::find(ci.ranks.begin(), ci.ranks.end(), h);
-    const auto m = static_cast<uint32_t>(mit - ci.ranks.begin());
+    const auto n = static_cast<uint32_t>(job.received.size());
+    const uint32_t m = h < job.member_of.size() ? job.member_of[h] : n;
+    if (m >= n) throw std::logic_error("SHARP result for a non-member host");
     const uint32_t k = chunk - job.chunk_base;
     if (job.data) {
         const std::vector<uint8_t>& got = sharp_->payloads().get(data);

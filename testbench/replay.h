@@ -120,6 +120,7 @@ private:
         uint32_t root = 0xFFFFFFFFU;          ///< broadcast: the only member with data
         std::vector<uint32_t> next;           ///< per member: next chunk to send
         std::vector<uint32_t> received;       ///< per member: results received
+        std::vector<uint32_t> member_of;      ///< per host: member index (n: not a member)
         uint32_t members_left = 0;
         bool data = false;
         golden::red_op op = golden::red_op::sum;

@@ -22,19 +22,23 @@ void fc_extension::copy_from(const tlm::tlm_extension_base& other) {
     *this = static_cast<const fc_extension&>(other);
 }
 
-ib_extension& ib_of(tlm::tlm_generic_payload& gp) {
+ib_payload::ib_payload(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) {
+    set_extension(&ib);
+    set_extension(&fc);
+}
+
+ib_payload::~ib_payload() {
+    clear_extension(&ib);
+    clear_extension(&fc);
+}
+
+ib_extension& ib_of_slow(tlm::tlm_generic_payload& gp) {
     ib_extension* e = gp.get_extension<ib_extension>();
     if (e == nullptr) throw std::logic_error("tlm payload without ib_extension");
     return *e;
 }
 
-const ib_extension& ib_of(const tlm::tlm_generic_payload& gp) {
-    const ib_extension* e = gp.get_extension<ib_extension>();
-    if (e == nullptr) throw std::logic_error("tlm payload without ib_extension");
-    return *e;
-}
-
-fc_extension& fc_of(tlm::tlm_generic_payload& gp) {
+fc_extension& fc_of_slow(tlm::tlm_generic_payload& gp) {
     fc_extension* e = gp.get_extension<fc_extension>();
     if (e == nullptr) throw std::logic_error("tlm payload without fc_extension");
     return *e;

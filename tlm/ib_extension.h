@@ -1,9 +1,10 @@
 // The IB packet as a TLM-2.0 transaction: a tlm_generic_payload (command WRITE, address = DLID,
 // data_length = wire bytes, no data pointer: the bytes are the golden library's business, as in
 // the cycle models) with this extension carrying the fields every model and the scoreboard use.
-// One extension per pooled payload, attached once by payload_pool and never removed.
+// One extension per pooled payload (ib_payload: embedded), attached once and never removed.
 #pragma once
 #include <cstdint>
+#include <typeinfo>
 
 #include <tlm>
 
@@ -64,9 +65,33 @@ struct fc_extension : tlm::tlm_extension<fc_extension> {
     void copy_from(const tlm::tlm_extension_base& other) override;
 };
 
+/// The payload payload_pool hands out: a tlm_generic_payload with its ib_extension and
+/// fc_extension embedded (and attached as ordinary extensions, so any TLM-2.0 code finds them
+/// with get_extension). ib_of/fc_of read the embedded ones directly: get_extension goes
+/// through the payload's separately allocated extension array, two dependent cache misses
+/// per packet per device on a large fabric.
+struct ib_payload final : tlm::tlm_generic_payload {
+    explicit ib_payload(tlm::tlm_mm_interface* mm);
+    ib_payload(const ib_payload&) = delete;
+    ib_payload& operator=(const ib_payload&) = delete;
+    ~ib_payload() override;  // detaches the embedded extensions before the base frees the rest
+    ib_extension ib;
+    fc_extension fc;
+};
+
 /// The IB extension of a payload (throws std::logic_error if it has none).
-ib_extension& ib_of(tlm::tlm_generic_payload& gp);
-const ib_extension& ib_of(const tlm::tlm_generic_payload& gp);
-fc_extension& fc_of(tlm::tlm_generic_payload& gp);
+ib_extension& ib_of_slow(tlm::tlm_generic_payload& gp);
+fc_extension& fc_of_slow(tlm::tlm_generic_payload& gp);
+inline ib_extension& ib_of(tlm::tlm_generic_payload& gp) {
+    if (typeid(gp) == typeid(ib_payload)) return static_cast<ib_payload&>(gp).ib;
+    return ib_of_slow(gp);
+}
+inline const ib_extension& ib_of(const tlm::tlm_generic_payload& gp) {
+    return ib_of(const_cast<tlm::tlm_generic_payload&>(gp));
+}
+inline fc_extension& fc_of(tlm::tlm_generic_payload& gp) {
+    if (typeid(gp) == typeid(ib_payload)) return static_cast<ib_payload&>(gp).fc;
+    return fc_of_slow(gp);
+}
 
 }  // namespace ndr::tlmm

@@ -12,10 +12,7 @@ tlm::tlm_generic_payload& payload_pool::allocate() {
         gp = free_.back();
         free_.pop_back();
     } else {
-        auto p = std::make_unique<tlm::tlm_generic_payload>(this);
-        // The payload owns its extensions from here on (its destructor frees them).
-        p->set_extension(std::make_unique<ib_extension>().release());
-        p->set_extension(std::make_unique<fc_extension>().release());
+        auto p = std::make_unique<ib_payload>(this);  // extensions embedded and attached
         gp = p.get();
         all_.push_back(std::move(p));
     }
@@ -30,6 +27,8 @@ tlm::tlm_generic_payload& payload_pool::allocate() {
     return *gp;
 }
 
-void payload_pool::free(tlm::tlm_generic_payload* gp) { free_.push_back(gp); }
+void payload_pool::free(tlm::tlm_generic_payload* gp) {
+    free_.push_back(gp);
+}
 
 }  // namespace ndr::tlmm

@@ -1,6 +1,6 @@
 // Pool of tlm_generic_payloads with a TLM memory manager: a payload returns to the pool when its
 // last reference is released (acquire/release, IEEE 1666-2011 §14.5). Payloads are owned by
-// std::unique_ptr and carry one ib_extension and one fc_extension, attached once.
+// std::unique_ptr and are ib_payloads (ib_extension and fc_extension embedded, attached once).
 #pragma once
 #include <memory>
 #include <vector>
