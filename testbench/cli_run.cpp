@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "cli.h"
@@ -51,6 +52,20 @@ int run(const run_cli_options& o) {
     const run_outcome out = tlm ? run_trace_tlm(c, tr) : run_trace(c, tr, ro);
     nlohmann::json report = run_report_json(c, tr, out);
     if (tlm) report["sim"]["level"] = "tlm";  // cycle-level reports stay unchanged
+    if (tlm && out.switches > 1 && c.sim.tlm_burst.count / c.hca.mtu.count > 1 &&
+        std::any_of(tr.collectives.begin(), tr.collectives.end(),
+                    [](const trace::collective_instance& ci) {
+                        return ci.op == coll::op_kind::alltoall;
+                    })) {
+        // Bursts are exact on uncontended paths only; a multi-switch alltoall congests the
+        // fabric, where they finish early (docs/fidelity_tlm.md: up to 13 %).
+        const std::string note =
+            "alltoall on a multi-switch fabric with TLM bursts: completion times are optimistic "
+            "under fabric congestion (docs/fidelity_tlm.md); --set sim.tlm_burst=0 for "
+            "packet-by-packet timing";
+        fmt::print(stderr, "ndrsim run: note: {}\n", note);
+        report["sim"]["tlm_burst_note"] = note;
+    }
     if (!o.quiet) {
         fmt::print("ndrsim run{}: {} ({} ranks) on {}\n", tlm ? " (TLM level)" : "", tr.path,
                    tr.nranks, out.topology);

@@ -59,6 +59,14 @@ for name, level, more in runs:
         rep[name] = json.load(f)
 
 fail = []
+# A burst run of an alltoall on a multi-switch fabric must carry the congestion note (bursts
+# are optimistic there); packet-by-packet runs and uncongested cases must not.
+for name, r in rep.items():
+    if name == "cycle":
+        continue
+    want = case == "fat_alltoall" and name == "burst"
+    if ("tlm_burst_note" in r["sim"]) != want:
+        fail.append(f"{name} run: sim.tlm_burst_note {'missing' if want else 'unexpected'}")
 print(f"{case}: {'op':>9} {'algo':>5} {'bytes':>9} {'cycle ns':>12} {'tlm ns':>12} {'diff %':>7}")
 rc, rt = rep["cycle"], rep["tlm"]
 if rt["sim"].get("level") != "tlm" or "level" in rc["sim"]:
