@@ -95,8 +95,8 @@ void traffic_endpoints::start(cycle_t now) {
             schedule(now + 1, event{EV_GEN, 1, static_cast<uint16_t>(e), 0, 0, 0});
             continue;
         }
-        schedule(now + eps_[e].gen.geometric_gap(mix_.inv_log_q),
-                 event{EV_GEN, 0, static_cast<uint16_t>(e), 0, 0, 0});
+        eps_[e].next_gen = now + eps_[e].gen.geometric_gap(mix_.inv_log_q);
+        wake_at_arrival(static_cast<uint16_t>(e));
     }
     if (!roce_) schedule(now + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});
 }
@@ -106,6 +106,13 @@ void traffic_endpoints::set_window(cycle_t start, cycle_t end) {
     win_end_ = end;
     schedule(start, event{EV_WIN_START, 0, 0, 0, 0, 0});
     schedule(end, event{EV_WIN_END, 0, 0, 0, 0, 0});
+}
+
+void traffic_endpoints::flush_arrivals(cycle_t last) {
+    if (backlogged_) return;
+    for (uint32_t e = 0; e < ports_; ++e) {
+        if (eps_[e].next_gen != NO_WAKE) materialize(last, static_cast<uint16_t>(e));
+    }
 }
 
 uint64_t traffic_endpoints::queued_packets() const {
@@ -149,10 +156,11 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
         const event& e = events[i];
         switch (e.kind) {
             case EV_GEN:
-                generate(t, e.port);
-                if (!backlogged_) {
-                    schedule(t + eps_[e.port].gen.geometric_gap(mix_.inv_log_q),
-                             event{EV_GEN, 0, e.port, 0, 0, 0});
+                if (backlogged_) {
+                    generate(t, e.port);
+                } else {
+                    if (eps_[e.port].gen_wake == t) eps_[e.port].gen_wake = NO_WAKE;
+                    materialize(t, e.port);
                 }
                 mark_tx(e.port);
                 break;
@@ -217,6 +225,7 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                 credit_stall_window_open(eps_, vls_, t, stall_since_);
                 break;
             case EV_WIN_END:
+                flush_arrivals(t);  // the window's arrivals all counted (drain condition)
                 credit_stall_window_close(eps_, vls_, t, stall_since_, stats_.credit_stall_cycles);
                 in_window_ = false;
                 break;
@@ -323,6 +332,7 @@ inline void traffic_endpoints::generate(cycle_t t, uint16_t e) {
 
 void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     endpoint& ep = eps_[e];
+    if (!backlogged_) materialize(t, e);
     if (ep.tx_free > t) {
         if (!ep.txfree_pending) {
             ep.txfree_pending = true;
@@ -349,11 +359,14 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
         stall_since_[e * vls_ + static_cast<uint32_t>(__builtin_ctz(m))] = t;
     }
     ep.stalled = blocked;
-    if (ready == 0) return;
-    const int vl = ((ready & (ready - 1)) == 0 && (ready & ep.arb.weighted_vls()) != 0)
+    const int vl = ready == 0 ? -1
+                   : ((ready & (ready - 1)) == 0 && (ready & ep.arb.weighted_vls()) != 0)
                        ? __builtin_ctz(ready)
                        : ep.arb.pick(ready);
-    if (vl < 0) return;
+    if (vl < 0) {  // idle: an arrival must wake it (it may start or end a stall)
+        if (!backlogged_) wake_at_arrival(e);
+        return;
+    }
     pending_queue& q = queues_[e * vls_ + static_cast<uint32_t>(vl)];
     golden::credit_sender& tx = tx_[e * vls_ + static_cast<uint32_t>(vl)];
     const pending n = q.front();
@@ -390,7 +403,9 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     ep.arb.commit(vl, p.wire_bytes);
     ep.tx_free = t + p.beats;
     if (backlogged_) generate(t, e);  // keep the source backlogged
-    if (ep.nonempty != 0) {
+    // Busy until tx_free: run again then if packets wait or arrive meanwhile (they are
+    // generated then); otherwise at the next arrival.
+    if (ep.nonempty != 0 || (!backlogged_ && ep.next_gen <= ep.tx_free)) {
         ep.txfree_pending = true;
         if (ep.tx_free == t + 1) {
             // One-beat packet: retry next cycle through one shared tick, not an event each.
@@ -399,6 +414,8 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
         } else {
             schedule(ep.tx_free, event{EV_TXFREE, 0, e, 0, 0, 0});
         }
+    } else if (!backlogged_) {
+        wake_at_arrival(e);
     }
     ep.peer.engine->schedule(t + ep.peer.link_cycles,
                              event{cycle::EV_HDR, 0, ep.peer.port, idx, 0, 0});

@@ -56,6 +56,9 @@ public:
     /// RoCE: PFC state and statistics of the endpoint ports (nullptr for IB).
     const cycle::pfc_ports* pfc() const { return pfc_.get(); }
     uint64_t queued_packets() const;
+    /// Generate the Bernoulli arrivals of every source up to cycle `last` (end of a run:
+    /// the statistics then count what one event per arrival would have).
+    void flush_arrivals(cycle_t last);
 
 protected:
     void run_cycle(cycle_t t, const std::vector<cycle::event>& events) override;
@@ -112,15 +115,39 @@ private:
         bool tx_dirty = false;
         golden::vl_arbiter arb;
         uint64_t queued = 0;
+        /// Bernoulli sources are materialised lazily: the next arrival not yet in the queue
+        /// (drawn, not generated), and the cycle of the pending EV_GEN wake-up, if any.
+        cycle_t next_gen = NO_WAKE;
+        cycle_t gen_wake = NO_WAKE;
         rng gen;
         cycle::link_peer peer;
         endpoint(golden::vl_arbiter a, rng g) : arb(std::move(a)), gen(g) {}
     };
 
+    static constexpr cycle_t NO_WAKE = ~cycle_t{0};
     /// Bound on pending packets (as packet_pool's on live ones): a runaway overload fails.
     static constexpr uint64_t MAX_QUEUED = 64'000'000;
 
     void generate(cycle_t t, uint16_t e);
+    /// Bernoulli source: generate every arrival up to cycle t, in order, from the endpoint's
+    /// own random stream (gap, then what generate() draws), exactly as one event per arrival
+    /// would; only the global packet ids (used in messages) come out in another order.
+    void materialize(cycle_t t, uint16_t e) {
+        endpoint& ep = eps_[e];
+        while (ep.next_gen <= t) {
+            generate(ep.next_gen, e);
+            ep.next_gen += ep.gen.geometric_gap(mix_.inv_log_q);
+        }
+    }
+    /// An idle Bernoulli source must run at its next arrival (credit-stall accounting, other
+    /// VLs); one pending EV_GEN per source.
+    void wake_at_arrival(uint16_t e) {
+        endpoint& ep = eps_[e];
+        if (ep.gen_wake != ep.next_gen) {
+            ep.gen_wake = ep.next_gen;
+            schedule(ep.next_gen, cycle::event{EV_GEN, 0, e, 0, 0, 0});
+        }
+    }
     void try_send(cycle_t t, uint16_t e);
     void mark_tx(uint16_t e);
     void tick_next(cycle_t t) {  ///< make sure the engine runs at t + 1 (one EV_TICK)

@@ -47,6 +47,7 @@ traffic_outcome run_traffic(const cfg::config& c) {
         now = std::min(limit, now + chunk);
         cycle::sc_run_until(now, tm.cycle_ps, status);
     }
+    eps.flush_arrivals(now - 1);  // arrivals of the cycles run (sources generate lazily)
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     out.sw = sw.stats();
