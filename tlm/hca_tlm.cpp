@@ -295,15 +295,9 @@ void hca_tlm::evaluate(uint64_t now) {
     fc_.collect(
         now,
         [&](uint32_t k) {
-            tlm::tlm_generic_payload& gp = fc_pool_.allocate();
-            gp.acquire();
-            fc_extension& f = fc_of(gp);
-            f.vl = static_cast<uint8_t>(k % vls_);
-            f.fccl = ports_[k / vls_].rx[k % vls_].fccl();
-            tlm::tlm_phase ph = tlm::BEGIN_REQ;
-            sc_core::sc_time d = offset() + cycles(tm_.fc_cycles - tm_.link_cycles);
-            (*fc_out[k / vls_])->nb_transport_fw(gp, ph, d);
-            gp.release();
+            send_fc_packet(fc_pool_, *fc_out[k / vls_], k % vls_,
+                           ports_[k / vls_].rx[k % vls_].fccl(),
+                           offset() + cycles(tm_.fc_cycles - tm_.link_cycles));
         },
         [&](uint32_t k, uint64_t at) {
             schedule(std::max(at, now + 1), timer{0, 0, T_FC_FLUSH, 0, 0, 0, k, nullptr});

@@ -496,15 +496,8 @@ void ib_switch_tlm::send_fc(uint64_t t) {
     fc_.collect(
         t,
         [&](uint32_t k) {
-            tlm::tlm_generic_payload& gp = fc_pool_.allocate();
-            gp.acquire();
-            fc_extension& f = fc_of(gp);
-            f.vl = static_cast<uint8_t>(k % vls_);
-            f.fccl = in_rx_[k].fccl();
-            tlm::tlm_phase ph = tlm::BEGIN_REQ;
-            sc_core::sc_time d = offset() + cycles(tm_.fc_cycles - tm_.link_cycles);
-            (*fc_out[k / vls_])->nb_transport_fw(gp, ph, d);
-            gp.release();
+            send_fc_packet(fc_pool_, *fc_out[k / vls_], k % vls_, in_rx_[k].fccl(),
+                           offset() + cycles(tm_.fc_cycles - tm_.link_cycles));
             if (in_window_) ++stats_.fc_packets;
         },
         [&](uint32_t k, uint64_t at) {

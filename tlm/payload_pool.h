@@ -7,6 +7,8 @@
 
 #include <tlm>
 
+#include "ib_extension.h"
+
 namespace ndr::tlmm {
 
 class payload_pool : public tlm::tlm_mm_interface {
@@ -24,5 +26,20 @@ private:
     std::vector<std::unique_ptr<tlm::tlm_generic_payload>> all_;
     std::vector<tlm::tlm_generic_payload*> free_;
 };
+
+/// One FC packet (the FCCL of one VL) as a transaction from a pooled payload through `out`
+/// (an initiator socket towards the link's fc_in), `delay` after the caller's local time.
+template <typename Socket>
+void send_fc_packet(payload_pool& pool, Socket& out, uint32_t vl, uint32_t fccl,
+                    sc_core::sc_time delay) {
+    tlm::tlm_generic_payload& gp = pool.allocate();
+    gp.acquire();
+    fc_extension& f = fc_of(gp);
+    f.vl = static_cast<uint8_t>(vl);
+    f.fccl = fccl;
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    out->nb_transport_fw(gp, ph, delay);
+    gp.release();
+}
 
 }  // namespace ndr::tlmm
