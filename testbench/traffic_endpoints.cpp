@@ -359,10 +359,11 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
         stall_since_[e * vls_ + static_cast<uint32_t>(__builtin_ctz(m))] = t;
     }
     ep.stalled = blocked;
-    const int vl = ready == 0 ? -1
-                   : ((ready & (ready - 1)) == 0 && (ready & ep.arb.weighted_vls()) != 0)
-                       ? __builtin_ctz(ready)
-                       : ep.arb.pick(ready);
+    int vl = -1;
+    if (ready != 0) {
+        const bool single = (ready & (ready - 1)) == 0 && (ready & ep.arb.weighted_vls()) != 0;
+        vl = single ? __builtin_ctz(ready) : ep.arb.pick(ready);
+    }
     if (vl < 0) {  // idle: an arrival must wake it (it may start or end a stall)
         if (!backlogged_) wake_at_arrival(e);
         return;
