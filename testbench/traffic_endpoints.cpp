@@ -307,7 +307,6 @@ inline void traffic_endpoints::generate(cycle_t t, uint16_t e) {
             queued_total_));
     }
     pending n;
-    n.id = next_id_++;
     n.created = t;
     n.dst = static_cast<uint16_t>(pattern_.dest(e, ep.gen));
     // Single-entry mixes draw no random number (weighted_choice::pick_index), so skipping the
@@ -380,7 +379,7 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     // one VL and each VL's source queue is FIFO.
     const uint32_t idx = pool_.alloc();
     cycle::packet& p = pool_[idx];
-    p.id = n.id;
+    p.id = next_id_++;
     p.created = n.created;
     p.src = e;
     p.dst = n.dst;

@@ -24,7 +24,7 @@ enum packet_kind : uint8_t {
 };
 
 struct packet {
-    uint64_t id = 0;          ///< unique per run, in creation order
+    uint64_t id = 0;          ///< unique per run (for messages)
     cycle_t created = 0;      ///< cycle the source created it
     uint32_t next = NO_PACKET;///< intrusive queue link
     uint32_t flow_seq = 0;    ///< sequence number within (src, dst, vl)

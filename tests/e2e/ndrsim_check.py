@@ -10,6 +10,10 @@ success, 1 with a message on failure:
   ok NDRSIM REGEX -- ARGS...           expect exit 0 and REGEX (Python re, MULTILINE) in stdout
   determinism NDRSIM OUTDIR -- ARGS... same seed twice: identical report.json except wall-clock
                                        fields; a different seed: different results
+  bench NDRSIM OUTDIR CYCLES REPEAT -- ARGS...
+                                       run `ndrsim bench ARGS... --out OUTDIR`: 5 scenarios,
+                                       each with REPEAT runs of CYCLES+1 cycles whose simulated
+                                       results agree, and the median run by wall time shown
   error NDRSIM REGEX... -- ARGS...     expect a non-zero exit and exactly one non-empty line of
                                        output (stdout + stderr) matching every REGEX
   error-yaml NDRSIM FILE LINE YAML REGEX... -- ARGS...
@@ -197,6 +201,32 @@ def main(argv):
                 first_diff(sa["latency_ns"], sc["latency_ns"]) is None:
             fail("a different seed gave identical packets and latency")
         print("ok: same seed identical (except wall-clock fields), other seed differs")
+    elif mode == "bench":
+        outdir, cycles, repeat = head[1], int(head[2]), int(head[3])
+        shutil.rmtree(outdir, ignore_errors=True)
+        rc, out, err = run(ndrsim, args + ["--out", outdir])
+        if rc != 0:
+            fail(f"ndrsim {' '.join(args)} exited {rc}: {err.strip()}")
+        with open(os.path.join(outdir, "bench.json")) as f:
+            rows = json.load(f)
+        if len(rows) != 5:
+            fail(f"expected 5 scenarios, got {len(rows)}")
+        for row in rows:
+            name, runs = row["scenario"], row["runs"]
+            if len(runs) != repeat:
+                fail(f"{name}: expected {repeat} runs, got {len(runs)}")
+            for r in runs:
+                # warm-up cycles/10 + measured cycles - cycles/10 + the cycle closing the window
+                if r["cycles"] != cycles + 1:
+                    fail(f"{name}: {r['cycles']} cycles simulated, expected {cycles + 1}")
+                if first_diff(strip_wall(r), strip_wall(runs[0])):
+                    fail(f"{name}: runs of the same scenario differ in simulated results")
+            walls = sorted(r["wall_s"] for r in runs)
+            if row["sim"]["wall_s"] != walls[(len(walls) - 1) // 2]:
+                fail(f"{name}: shown wall {row['sim']['wall_s']} s is not the median of {walls}")
+            if name not in out:
+                fail(f"{name} missing from the table:\n{out}")
+        print(f"ok: 5 scenarios x {repeat} runs, medians shown")
     elif mode == "error":
         expect_error(ndrsim, head[1:], args)
     elif mode == "error-yaml":

@@ -56,3 +56,9 @@ ndr_e2e_py(err_yaml_bad_value error-yaml ${NDR_E2E_BIN} ${CMAKE_CURRENT_BINARY_D
   traffic -q)
 ndr_e2e_py(err_bitcomp_ports error ${NDR_E2E_BIN} "traffic\\.pattern" "power-of-two" --
   traffic --pattern bitcomp --ports 6 -q)
+
+# `ndrsim bench`: every scenario runs --repeat times with identical simulated results; the
+# table shows the median run. Tiny runs (a few hundred ms in all).
+ndr_e2e_py(bench_repeat bench ${NDR_E2E_BIN} ${NDR_E2E_OUT}/bench 2000 3 --
+  bench --cycles 2000 --repeat 3)
+ndr_e2e_py(err_bench_repeat error ${NDR_E2E_BIN} "--repeat" "not in range" -- bench --repeat 0)
