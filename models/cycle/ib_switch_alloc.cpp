@@ -36,7 +36,7 @@ inline bool ib_switch::output_grant(cycle_t t, uint16_t o, uint64_t avail, grant
             const uint32_t i = static_cast<uint32_t>(__builtin_ctzll(hi != 0 ? hi : m));
             const uint32_t q = voq_index(i, o, vl);
             const uint32_t pkt = queues_[q].head;
-            const packet& p = pool_[pkt];
+            const queue_link& p = pool_.link(pkt);
             if (backlog + p.beats <= tm_.outbuf_beats && tx.can_send(p.blocks)) {
                 cand_in[vl] = static_cast<uint16_t>(i);
                 cand_q[vl] = q;
@@ -55,7 +55,7 @@ inline bool ib_switch::output_grant(cycle_t t, uint16_t o, uint64_t avail, grant
                 part &= part - 1;
                 const uint32_t q = voq_ ? voq_index(i, o, vl) : queue_for(i, o, vl);
                 const uint32_t pkt = queues_[q].head;
-                const packet& p = pool_[pkt];
+                const queue_link& p = pool_.link(pkt);
                 if (p.blocks >= min_fail) continue;
                 if (backlog + p.beats > tm_.outbuf_beats) {
                     const cycle_t clear = link_free_[o] - 1 - (tm_.outbuf_beats - p.beats);
@@ -103,15 +103,16 @@ void ib_switch::allocate(cycle_t t) {
     bool retry = false;
 
     if (voq_) {
-        // Prefetch (hint only) the head packet each output will most likely look at first:
-        // these loads are independent, so they overlap instead of stalling output_grant.
+        // Prefetch (hint only) the queue link of the head packet each output will most likely
+        // look at first: these loads are independent, so they overlap instead of stalling
+        // output_grant.
         for_each_bit(free_out, [&](uint32_t o) {
             __builtin_prefetch(&out_arb_[o]);
             const uint32_t from = grant_ptr_[o];
             for (uint32_t vls = out_req_vls_[o]; vls != 0; vls &= vls - 1) {
                 const uint32_t vl = static_cast<uint32_t>(__builtin_ctz(vls));
                 const uint32_t i = rr_pick(req_[o * vls_ + vl] & free_in, from);
-                if (i < 64) pool_.prefetch(queues_[voq_index(i, o, vl)].head);
+                if (i < 64) pool_.prefetch_link(queues_[voq_index(i, o, vl)].head);
             }
         });
     }
@@ -135,6 +136,7 @@ void ib_switch::allocate(cycle_t t) {
                 matched_in |= bit(i);
                 matched_out |= bit(o);
                 grants_.push_back(out_grant_[o]);
+                pool_.prefetch(out_grant_[o].pkt);  // commit reads the record (hint only)
                 if (it == 0) {  // iSLIP: pointers move only on first-iteration accepts
                     grant_ptr_[o] = next_port(i);
                     accept_ptr_[i] = next_port(o);
@@ -160,6 +162,7 @@ void ib_switch::allocate(cycle_t t) {
             if (!output_grant(t, static_cast<uint16_t>(o), picks, g)) return;
             if ((picks & ~bit(g.in)) != 0) retry = true;
             grants_.push_back(g);
+            pool_.prefetch(g.pkt);  // commit reads the record (hint only)
             matched_out |= bit(o);
             grant_ptr_[o] = next_port(g.in);
             accept_ptr_[g.in] = next_port(o);
@@ -186,6 +189,10 @@ __attribute__((always_inline)) inline void ib_switch::commit(cycle_t t, const gr
     packet& p = pool_[g.pkt];
     const uint32_t n = p.blocks;
     const uint32_t beats = p.beats;
+    if (check_ && (pool_.link(g.pkt).blocks != n || pool_.link(g.pkt).beats != beats)) {
+        throw invariant_error(fmt::format(
+            "cycle {}: switch input port {}: packet {} changed size while queued", t, g.in, p.id));
+    }
     // Crossbar: `speedup` x line rate, but never ahead of the packet's arrival (cut-through).
     const cycle_t xbar_end = std::max(t + xbar_cycles_[beats], p.hdr_in + beats);
     in_busy_ |= bit(g.in);

@@ -20,6 +20,7 @@ uint32_t packet_pool::alloc_slow() {
     } else {
         idx = static_cast<uint32_t>(pkts_.size());
         pkts_.emplace_back();
+        links_.emplace_back();
     }
     packet& p = pkts_[idx];
     p = packet{};
