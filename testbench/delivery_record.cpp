@@ -23,4 +23,13 @@ void grow_latency_hist(std::vector<uint64_t>& h, uint64_t lat) {
     h.resize(lat + lat / 2 + 1, 0);
 }
 
+void finish_latency_hist(endpoint_stats& stats) {
+    std::vector<uint64_t>& total = stats.latency_hist;
+    total.clear();
+    for (const std::vector<uint64_t>& h : stats.vl_latency_hist) {
+        if (h.size() > total.size()) total.resize(h.size(), 0);
+        for (std::size_t i = 0; i < h.size(); ++i) total[i] += h[i];
+    }
+}
+
 }  // namespace ndr::tb

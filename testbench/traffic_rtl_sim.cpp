@@ -210,6 +210,7 @@ traffic_outcome run_traffic_rtl(const cfg::config& c) {
     out.sw.out_blocks.resize(ports);
     out.cycles = now;
     out.window_cycles = c.sim.measure_cycles;
+    finish_latency_hist(out.ep);
     // Packets alive: waiting at the sources or inside the core (headers in, not delivered).
     uint64_t at_sources = 0;
     for (uint64_t w : waiting) at_sources += w;

@@ -1,4 +1,5 @@
 #include "traffic_sim.h"
+#include "delivery_record.h"
 
 #include <fmt/format.h>
 
@@ -52,6 +53,7 @@ traffic_outcome run_traffic(const cfg::config& c) {
 
     out.sw = sw.stats();
     out.ep = eps.stats();
+    finish_latency_hist(out.ep);
     if (const cycle::pfc_ports* pfc = eps.pfc()) out.ep_pfc = pfc->stats();
     out.cycles = now;
     out.window_cycles = c.sim.measure_cycles;

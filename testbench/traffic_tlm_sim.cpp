@@ -11,6 +11,7 @@
 #include "cycle/timing.h"
 #include "ib_switch_tlm.h"
 #include "link_tlm.h"
+#include "delivery_record.h"
 #include "traffic_endpoints_tlm.h"
 
 namespace ndr::tb {
@@ -87,6 +88,7 @@ traffic_outcome run_traffic_tlm(const cfg::config& c, const tlm_run_hooks& hooks
     out.sw.xbar_transfers = s.xbar_transfers;
     out.sw.fc_packets = s.fc_packets;
     out.ep = eps.stats();
+    finish_latency_hist(out.ep);
     out.cycles = now;
     out.window_cycles = c.sim.measure_cycles;
     // Packets alive: payloads of the endpoints' pool still referenced (queues, links, switch).

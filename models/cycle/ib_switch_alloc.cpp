@@ -102,20 +102,6 @@ void ib_switch::allocate(cycle_t t) {
     uint64_t matched_out = 0;
     bool retry = false;
 
-    if (voq_) {
-        // Prefetch (hint only) the queue link of the head packet each output will most likely
-        // look at first: these loads are independent, so they overlap instead of stalling
-        // output_grant.
-        for_each_bit(free_out, [&](uint32_t o) {
-            __builtin_prefetch(&out_arb_[o]);
-            const uint32_t from = grant_ptr_[o];
-            for (uint32_t vls = out_req_vls_[o]; vls != 0; vls &= vls - 1) {
-                const uint32_t vl = static_cast<uint32_t>(__builtin_ctz(vls));
-                const uint32_t i = rr_pick(req_[o * vls_ + vl] & free_in, from);
-                if (i < 64) pool_.prefetch_link(queues_[voq_index(i, o, vl)].head);
-            }
-        });
-    }
     if (islip_) {
         for (uint32_t it = 0; it < iterations_; ++it) {
             uint64_t granted_in = 0;
