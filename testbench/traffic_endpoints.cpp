@@ -44,7 +44,8 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
     for (std::size_t i = 0; i < mix_.wire_of.size(); ++i) {
         const uint32_t wire = mix_.wire_of[i];
         size_of_.push_back(size_info{
-            mix_.sizes.values[i], wire, static_cast<uint16_t>(golden::blocks_for_bytes(wire)),
+            cycle::packet_bytes(mix_.sizes.values[i]), cycle::packet_bytes(wire),
+            static_cast<uint16_t>(golden::blocks_for_bytes(wire)),
             static_cast<uint16_t>((wire + tm_.block_bytes - 1) / tm_.block_bytes)});
     }
     if (c.fabric.technology == "roce") {
@@ -379,7 +380,7 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     // one VL and each VL's source queue is FIFO.
     const uint32_t idx = pool_.alloc();
     cycle::packet& p = pool_[idx];
-    p.id = next_id_++;
+    p.id = static_cast<uint32_t>(next_id_++);  // wraps: ids are for messages
     p.created = n.created;
     p.src = e;
     p.dst = n.dst;

@@ -207,8 +207,8 @@ private:
     std::vector<golden::credit_receiver> rx_;  ///< [e * vls + vl]
     /// Per size choice (index into mix_.sizes), everything a packet of that size needs.
     struct size_info {
-        uint32_t payload_bytes;
-        uint32_t wire_bytes;
+        uint16_t payload_bytes;
+        uint16_t wire_bytes;
         uint16_t blocks;  ///< credit blocks
         uint16_t beats;   ///< datapath beats
     };

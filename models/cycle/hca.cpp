@@ -171,7 +171,7 @@ void hca_array::sharp_send(cycle_t now, uint32_t h, uint32_t tree, uint32_t chun
                            uint32_t bytes, uint32_t root_host, uint32_t data) {
     const uint32_t idx = pool_.alloc();
     packet& p = pool_[idx];
-    p.id = next_packet_id_++;
+    p.id = static_cast<uint32_t>(next_packet_id_++);  // wraps: ids are for messages
     p.created = now;
     p.kind = PK_SHARP_UP;
     p.src = static_cast<uint16_t>(h);
@@ -182,8 +182,8 @@ void hca_array::sharp_send(cycle_t now, uint32_t h, uint32_t tree, uint32_t chun
     p.qp = data;
     p.sl = sl_;
     p.vl = sharp_vl_;
-    p.payload_bytes = bytes;
-    p.wire_bytes = sharp_wire_bytes(bytes);
+    p.payload_bytes = packet_bytes(bytes);
+    p.wire_bytes = packet_bytes(sharp_wire_bytes(bytes));
     p.blocks = static_cast<uint16_t>(golden::blocks_for_bytes(p.wire_bytes));
     p.beats = static_cast<uint16_t>((p.wire_bytes + tm_.block_bytes - 1) / tm_.block_bytes);
     schedule(now + tx_cycles_, event{EV_SHARP_READY, 0, static_cast<uint16_t>(h), idx, 0, 0});

@@ -48,7 +48,7 @@ bool hca_array::send_control(cycle_t t, uint32_t h) {
     const queue_pair& acked = qps_[c.qp];  // the sender's QP: acked.src receives this packet
     const uint32_t idx = pool_.alloc();
     packet& p = pool_[idx];
-    p.id = next_packet_id_++;
+    p.id = static_cast<uint32_t>(next_packet_id_++);
     p.created = t;
     p.kind = c.kind;
     p.opcode = c.kind == PK_CNP ? golden::ROCEV2_CNP_OPCODE : golden::RC_ACKNOWLEDGE;
@@ -58,8 +58,8 @@ bool hca_array::send_control(cycle_t t, uint32_t h) {
     p.psn = c.psn;
     p.sl = sl_;
     p.vl = vl_;
-    p.wire_bytes =
-        c.kind == PK_CNP ? golden::roce_cnp_wire_bytes() : wire_of(0, golden::RC_ACKNOWLEDGE);
+    p.wire_bytes = packet_bytes(c.kind == PK_CNP ? golden::roce_cnp_wire_bytes()
+                                                 : wire_of(0, golden::RC_ACKNOWLEDGE));
     p.blocks = static_cast<uint16_t>(golden::blocks_for_bytes(p.wire_bytes));
     p.beats = static_cast<uint16_t>((p.wire_bytes + tm_.block_bytes - 1) / tm_.block_bytes);
     if (c.kind == PK_ACK) {
@@ -151,7 +151,7 @@ bool hca_array::send_data(cycle_t t, uint32_t h) {
         if (dcqcn_on_) q.rp.on_send(t, wire, dcqcn_);
         const uint32_t idx = pool_.alloc();
         packet& p = pool_[idx];
-        p.id = next_packet_id_++;
+        p.id = static_cast<uint32_t>(next_packet_id_++);
         p.created = t;
         p.kind = msg.read_response          ? PK_READ_RESP
                  : msg.v == verb::rdma_read ? PK_READ_REQ
@@ -165,8 +165,8 @@ bool hca_array::send_data(cycle_t t, uint32_t h) {
         p.index = index;
         p.sl = sl_;
         p.vl = vl_;
-        p.payload_bytes = payload;
-        p.wire_bytes = wire;
+        p.payload_bytes = packet_bytes(payload);
+        p.wire_bytes = packet_bytes(wire);
         p.blocks = static_cast<uint16_t>(blocks);
         p.beats = static_cast<uint16_t>((wire + tm_.block_bytes - 1) / tm_.block_bytes);
         transmit(t, h, idx);

@@ -241,8 +241,8 @@ void ib_switch::on_sharp_out(cycle_t t, uint32_t emit) {
     p.index = em.chunk;
     p.psn = em.root_host;
     p.qp = em.data;
-    p.payload_bytes = em.bytes;
-    p.wire_bytes = sharp_wire_bytes(em.bytes);
+    p.payload_bytes = packet_bytes(em.bytes);
+    p.wire_bytes = packet_bytes(sharp_wire_bytes(em.bytes));
     p.blocks = static_cast<uint16_t>(golden::blocks_for_bytes(p.wire_bytes));
     p.beats = static_cast<uint16_t>((p.wire_bytes + tm_.block_bytes - 1) / tm_.block_bytes);
     p.vl = sharp_vl_;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 #include "cycle/invariant_error.h"
 
 namespace ndr::cycle {
@@ -27,6 +29,11 @@ uint32_t packet_pool::alloc_slow() {
     p.live = 1;
     ++live_;
     return idx;
+}
+
+void throw_packet_too_big(uint64_t bytes) {
+    throw std::length_error(fmt::format(
+        "packet of {} bytes: the cycle models hold packet sizes up to 65535 bytes", bytes));
 }
 
 void packet_pool::throw_double_free(uint32_t idx) const {

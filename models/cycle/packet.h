@@ -12,6 +12,8 @@ namespace ndr::cycle {
 
 inline constexpr uint32_t NO_PACKET = 0xFFFFFFFFU;
 
+[[noreturn]] void throw_packet_too_big(uint64_t bytes);
+
 /// What a packet is, for the models that treat kinds differently (packet::kind).
 enum packet_kind : uint8_t {
     PK_DATA = 0,     ///< RC data (RDMA WRITE / SEND) or synthetic traffic
@@ -24,12 +26,20 @@ enum packet_kind : uint8_t {
     PK_CNP,          ///< RoCE congestion notification packet (DCQCN), qp = the flow's QP
 };
 
-struct packet {
-    uint64_t id = 0;          ///< unique per run (for messages)
+/// One cache line (64 bytes, aligned): a packet record is visited several times on its way
+/// (source, switch input, allocation, crossbar, sink), each time after long enough to have
+/// left the caches, so one line per visit instead of two matters.
+struct alignas(64) packet {
     cycle_t created = 0;      ///< cycle the source created it
+    cycle_t hdr_in = 0;       ///< cycle the header arrived at the current switch input
+    uint32_t id = 0;          ///< per run, for messages (counts packets; wraps after 2^32)
     uint32_t flow_seq = 0;    ///< sequence number within (src, dst, vl)
-    uint32_t wire_bytes = 0;  ///< LRH..VCRC
-    uint32_t payload_bytes = 0;
+    uint32_t psn = 0;         ///< BTH PSN (24 bits)
+    uint32_t msg = 0;         ///< HCA message it belongs to
+    uint32_t index = 0;       ///< packet index within the message
+    uint32_t qp = 0;          ///< HCA queue pair (the sender's; for ACK/NAK the acked QP)
+    uint16_t wire_bytes = 0;  ///< LRH..VCRC (set through wire_size(): at most 65535)
+    uint16_t payload_bytes = 0;
     uint16_t blocks = 0;      ///< 64-byte credit blocks
     uint16_t beats = 0;       ///< datapath beats = cycles on the wire
     uint16_t src = 0;         ///< source endpoint
@@ -44,12 +54,15 @@ struct packet {
     uint8_t kind = 0;         ///< HCA traffic: data, read request/response, ACK, NAK
     uint8_t opcode = 0;       ///< BTH opcode (golden/opcode.h)
     uint8_t ecn_ce = 0;       ///< RoCE: IPv4 ECN Congestion Experienced (set by a switch)
-    uint32_t psn = 0;         ///< BTH PSN (24 bits)
-    uint32_t msg = 0;         ///< HCA message it belongs to
-    uint32_t index = 0;       ///< packet index within the message
-    uint32_t qp = 0;          ///< HCA queue pair (the sender's; for ACK/NAK the acked QP)
-    cycle_t hdr_in = 0;       ///< cycle the header arrived at the current switch input
 };
+static_assert(sizeof(packet) == 64, "a packet record is one cache line");
+
+/// A packet size in bytes as packet::wire_bytes / payload_bytes hold it; larger is a
+/// std::length_error (no link MTU comes near it).
+inline uint16_t packet_bytes(uint64_t bytes) {
+    if (bytes > 0xFFFF) throw_packet_too_big(bytes);
+    return static_cast<uint16_t>(bytes);
+}
 
 /// What a queue needs of a queued packet, kept apart from the packet records: a switch's VOQs
 /// hold tens of thousands of packets, and linking or looking at a queue head then touches this
@@ -85,12 +98,8 @@ public:
     queue_link& link(uint32_t idx) { return links_[idx]; }
     const queue_link& link(uint32_t idx) const { return links_[idx]; }
     void prefetch_link(uint32_t idx) const { __builtin_prefetch(links_.data() + idx); }
-    /// Hint: packet idx will be used soon (both cache lines it may span). No effect on results.
-    void prefetch(uint32_t idx) const {
-        const char* a = reinterpret_cast<const char*>(pkts_.data() + idx);
-        __builtin_prefetch(a);
-        __builtin_prefetch(a + sizeof(packet) - 1);
-    }
+    /// Hint: packet idx will be used soon (its cache line). No effect on results.
+    void prefetch(uint32_t idx) const { __builtin_prefetch(pkts_.data() + idx); }
     const packet& operator[](uint32_t idx) const { return pkts_[idx]; }
     std::size_t live() const { return live_; }
     std::size_t capacity() const { return pkts_.size(); }

@@ -428,11 +428,11 @@ TEST_CASE("pcap bytes: every HCA packet kind encodes, CRCs verify, NAK syndrome 
         p.psn = 0xABCDEF;
         p.qp = 41;
         p.msg = 17;
-        p.payload_bytes = k.payload;
+        p.payload_bytes = ndr::cycle::packet_bytes(k.payload);
         // By hand: LRH 8 + BTH 12 + RETH 16 / AETH 4 / ImmDt 4 + payload padded to 4 + 4 + 2.
         const uint32_t wire = 8 + 12 + (k.reth ? 16U : 0U) + (k.aeth ? 4U : 0U) +
                               (k.immdt ? 4U : 0U) + (k.payload + 3) / 4 * 4 + 4 + 2;
-        p.wire_bytes = wire;
+        p.wire_bytes = ndr::cycle::packet_bytes(wire);
         const std::vector<uint8_t> b = ndr::tb::wire_bytes_of(p);
         REQUIRE(b.size() == wire);
         const parsed_packet pp = parse_packet(b);
@@ -453,7 +453,7 @@ TEST_CASE("pcap bytes: every HCA packet kind encodes, CRCs verify, NAK syndrome 
         if (k.aeth) CHECK(pp.fields.aeth_hdr.syndrome == (k.kind == nak ? 0x60 : 0x00));
         if (k.reth) CHECK(pp.fields.reth_hdr.dma_len == k.payload);
         // A model/golden disagreement on the length is an error, not a silent capture.
-        p.wire_bytes = wire + 4;
+        p.wire_bytes = ndr::cycle::packet_bytes(wire + 4);
         CHECK_THROWS_AS(ndr::tb::wire_bytes_of(p), std::logic_error);
     }
 }
