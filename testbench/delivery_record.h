@@ -32,7 +32,7 @@ void grow_latency_hist(std::vector<uint64_t>& h, uint64_t lat);
 void finish_latency_hist(endpoint_stats& stats);
 
 /// Checks (when `check`) and records the delivery of `p` at endpoint `e` in cycle `t`.
-/// recv_seq (ports * 16 * ports entries) is indexed [(e * 16 + sl) * ports + src]: one
+/// recv_seq (16 * ports * ports entries) is indexed [(sl * ports + e) * ports + src]: one
 /// destination's flows of one SL are contiguous, so a sink touches few cache lines. Throws
 /// cycle::invariant_error.
 /// Inline: called once per delivered packet.
@@ -41,7 +41,7 @@ inline void record_delivery(endpoint_stats& stats, std::vector<uint32_t>& recv_s
                             const delivered& p) {
     if (check) {
         if (p.dst != e) throw_misrouted(t, e, p);
-        uint32_t& expect = recv_seq[(std::size_t{e} * 16 + p.sl) * ports + p.src];
+        uint32_t& expect = recv_seq[(std::size_t{p.sl} * ports + e) * ports + p.src];
         if (p.flow_seq != expect) throw_flow_seq(t, e, p, expect);
         ++expect;
     }

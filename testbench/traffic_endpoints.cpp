@@ -391,7 +391,7 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     p.beats = sz.beats;
     p.sl = n.sl;
     p.vl = static_cast<uint8_t>(vl);
-    p.flow_seq = send_seq_[(std::size_t{e} * 16 + p.sl) * ports_ + p.dst]++;
+    p.flow_seq = send_seq_[(std::size_t{p.sl} * ports_ + e) * ports_ + p.dst]++;
     p.tagged = static_cast<uint8_t>(n.created >= win_start_ && n.created < win_end_);
     if (check_ && !tx.can_send(p.blocks)) {
         throw invariant_error(

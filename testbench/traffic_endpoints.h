@@ -189,7 +189,7 @@ private:
     }
     void prefetch_delivery(const cycle::event& d) const {  ///< what deliver() touches
         const cycle::packet& p = pool_[d.pkt];
-        __builtin_prefetch(&recv_seq_[(std::size_t{d.port} * 16 + p.sl) * ports_ + p.src]);
+        __builtin_prefetch(&recv_seq_[(std::size_t{p.sl} * ports_ + d.port) * ports_ + p.src]);
         __builtin_prefetch(&rx_[d.port * vls_ + p.vl]);
     }
 
@@ -213,9 +213,10 @@ private:
         uint16_t beats;   ///< datapath beats
     };
     std::vector<size_info> size_of_;
-    /// [(src*16 + sl)*ports + dst]: one source's flows of one SL are contiguous (cache lines).
+    /// [(sl*ports + src)*ports + dst]: the flows of one SL are one contiguous block (16 KiB at
+    /// 64 ports), so a one-SL run touches no lines 4 KiB apart that would fight over L1 sets.
     std::vector<uint32_t> send_seq_;
-    std::vector<uint32_t> recv_seq_;    ///< [(dst*16 + sl)*ports + src] (record_delivery)
+    std::vector<uint32_t> recv_seq_;    ///< [(sl*ports + dst)*ports + src] (record_delivery)
     std::vector<cycle_t> stall_since_;  ///< [e*vls + vl]
     std::vector<uint16_t> tx_dirty_;    ///< endpoints to evaluate for transmission this cycle
     std::vector<uint16_t> tx_next_;     ///< endpoints free again next cycle (one-beat packets)
