@@ -372,7 +372,12 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     golden::credit_sender& tx = tx_[e * vls_ + static_cast<uint32_t>(vl)];
     const pending n = q.front();
     q.pop();
-    if (q.empty()) ep.nonempty &= ~(1U << vl);
+    if (q.empty()) {
+        ep.nonempty &= ~(1U << vl);
+    } else {  // hint: the next packet's flow counter, used when this source sends again
+        const pending& next = q.front();
+        __builtin_prefetch(&send_seq_[(std::size_t{next.sl} * ports_ + e) * ports_ + next.dst]);
+    }
     --ep.queued;
     --queued_total_;
     // The packet leaves its source queue: now it needs a pool record. The flow sequence is
