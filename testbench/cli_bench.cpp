@@ -84,17 +84,19 @@ int run(const bench_options& o) {
         const auto rate = [](const nlohmann::json* j) {
             return (*j)["sim"]["packets_per_wall_s"].get<double>();
         };
-        fmt::print("{:<24} {:>10} {:>8.2f} {:>14.0f} {:>16.0f} {:>9.3f} {:>9.1f}{}\n",
-                   scenarios[i].name, r["sim"]["cycles"].get<uint64_t>(),
-                   r["sim"]["wall_s"].get<double>(), r["sim"]["cycles_per_wall_s"].get<double>(),
-                   rate(&r), r["traffic"]["accepted_load"].get<double>(),
-                   r["sim"]["peak_rss_MiB"].get<double>(),
-                   o.repeat > 1 ? fmt::format("  {:.0f}-{:.0f}", rate(mine.back()), rate(mine.front()))
-                                : "");
+        fmt::print(
+            "{:<24} {:>10} {:>8.2f} {:>14.0f} {:>16.0f} {:>9.3f} {:>9.1f}{}\n", scenarios[i].name,
+            r["sim"]["cycles"].get<uint64_t>(), r["sim"]["wall_s"].get<double>(),
+            r["sim"]["cycles_per_wall_s"].get<double>(), rate(&r),
+            r["traffic"]["accepted_load"].get<double>(), r["sim"]["peak_rss_MiB"].get<double>(),
+            o.repeat > 1 ? fmt::format("  {:.0f}-{:.0f}", rate(mine.back()), rate(mine.front()))
+                         : "");
         nlohmann::json all = nlohmann::json::array();
         for (unsigned k = 0; k < o.repeat; ++k) all.push_back(results[k * n + i]["sim"]);
-        rows.push_back({{"scenario", scenarios[i].name}, {"sim", r["sim"]},
-                        {"accepted_load", r["traffic"]["accepted_load"]}, {"runs", all}});
+        rows.push_back({{"scenario", scenarios[i].name},
+                        {"sim", r["sim"]},
+                        {"accepted_load", r["traffic"]["accepted_load"]},
+                        {"runs", all}});
     }
     if (!o.out.empty()) write_file(o.out, "bench.json", rows.dump(2) + "\n");
     return 0;

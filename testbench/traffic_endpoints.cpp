@@ -43,10 +43,10 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& 
     }
     for (std::size_t i = 0; i < mix_.wire_of.size(); ++i) {
         const uint32_t wire = mix_.wire_of[i];
-        size_of_.push_back(size_info{
-            cycle::packet_bytes(mix_.sizes.values[i]), cycle::packet_bytes(wire),
-            static_cast<uint16_t>(golden::blocks_for_bytes(wire)),
-            static_cast<uint16_t>((wire + tm_.block_bytes - 1) / tm_.block_bytes)});
+        size_of_.push_back(
+            size_info{cycle::packet_bytes(mix_.sizes.values[i]), cycle::packet_bytes(wire),
+                      static_cast<uint16_t>(golden::blocks_for_bytes(wire)),
+                      static_cast<uint16_t>((wire + tm_.block_bytes - 1) / tm_.block_bytes)});
     }
     if (c.fabric.technology == "roce") {
         roce_ = true;

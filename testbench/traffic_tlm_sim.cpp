@@ -9,9 +9,9 @@
 
 #include "cycle/invariant_error.h"
 #include "cycle/timing.h"
+#include "delivery_record.h"
 #include "ib_switch_tlm.h"
 #include "link_tlm.h"
-#include "delivery_record.h"
 #include "traffic_endpoints_tlm.h"
 
 namespace ndr::tb {
