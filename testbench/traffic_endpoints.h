@@ -77,7 +77,7 @@ private:
     };
     /// A packet created but not yet sent: what generate() drew. It becomes a pool packet when
     /// it goes on the link, so a long source queue (an overloaded run) costs 16 B per packet,
-    /// read and written sequentially, instead of a scattered 80 B pool record. Its id is
+    /// read and written sequentially, instead of a scattered 64 B pool record. Its id is
     /// given when it is sent (ids are for messages; they count packets in sending order).
     struct pending {
         cycle_t created = 0;

@@ -38,7 +38,7 @@ struct alignas(64) packet {
     uint32_t msg = 0;         ///< HCA message it belongs to
     uint32_t index = 0;       ///< packet index within the message
     uint32_t qp = 0;          ///< HCA queue pair (the sender's; for ACK/NAK the acked QP)
-    uint16_t wire_bytes = 0;  ///< LRH..VCRC (set through wire_size(): at most 65535)
+    uint16_t wire_bytes = 0;  ///< LRH..VCRC (set through packet_bytes(): at most 65535)
     uint16_t payload_bytes = 0;
     uint16_t blocks = 0;      ///< 64-byte credit blocks
     uint16_t beats = 0;       ///< datapath beats = cycles on the wire
@@ -66,7 +66,7 @@ inline uint16_t packet_bytes(uint64_t bytes) {
 
 /// What a queue needs of a queued packet, kept apart from the packet records: a switch's VOQs
 /// hold tens of thousands of packets, and linking or looking at a queue head then touches this
-/// 8-byte entry (the array stays in cache) instead of a long-cold 80-byte record.
+/// 8-byte entry (the array stays in cache) instead of a long-cold packet record.
 struct queue_link {
     uint32_t next = NO_PACKET;  ///< next packet in the queue it is in
     uint16_t blocks = 0;        ///< packet::blocks when it was queued
@@ -97,7 +97,6 @@ public:
     packet& operator[](uint32_t idx) { return pkts_[idx]; }
     queue_link& link(uint32_t idx) { return links_[idx]; }
     const queue_link& link(uint32_t idx) const { return links_[idx]; }
-    void prefetch_link(uint32_t idx) const { __builtin_prefetch(links_.data() + idx); }
     /// Hint: packet idx will be used soon (its cache line). No effect on results.
     void prefetch(uint32_t idx) const { __builtin_prefetch(pkts_.data() + idx); }
     const packet& operator[](uint32_t idx) const { return pkts_[idx]; }
