@@ -105,8 +105,10 @@ int run(const bench_options& o) {
 }  // namespace
 
 void add_bench_command(CLI::App& app, command_action& action) {
-    CLI::App* cmd = app.add_subcommand(
-        "bench", "simulator speed: the configured switch (64 ports by default), uniform traffic, 50%/100% load and saturation, 4 KiB and 64 B packets");
+    CLI::App* cmd =
+        app.add_subcommand("bench",
+                           "simulator speed: the configured switch (64 ports by default), uniform "
+                           "traffic, 50%/100% load and saturation, 4 KiB and 64 B packets");
     auto o = std::make_shared<bench_options>();
     o->cfg.add_to(*cmd);
     cmd->add_option("--cycles", o->cycles, "simulated cycles per scenario (default 1M / 200k)");

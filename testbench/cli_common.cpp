@@ -23,7 +23,10 @@ void config_options::add_to(CLI::App& app) {
 void config_options::add_key_flag(CLI::App& app, const std::string& flag, const std::string& key,
                                   const std::string& help) {
     app.add_option_function<std::string>(
-        flag, [this, flag, key](const std::string& v) { flags.push_back({flag, key, v}); },
+        flag,
+        [this, flag, key](const std::string& v) {
+            flags.push_back({flag, key, v});
+        },
         help + " (= --set " + key + "=...)");
 }
 

@@ -28,12 +28,16 @@ struct compare_cli_options {
     unsigned jobs = 0;
 };
 
-double pct_diff(double v, double base) { return base != 0.0 ? (v - base) / base * 100.0 : 0.0; }
+double pct_diff(double v, double base) {
+    return base != 0.0 ? (v - base) / base * 100.0 : 0.0;
+}
 
 /// The parts of a run report that compare needs (keeps the child-to-parent JSON small).
 json slim_report(const json& r) {
-    return json{{"config", r["config"]},   {"fabric", r["fabric"]},
-                {"sim", r["sim"]},         {"collectives", r["collectives"]},
+    return json{{"config", r["config"]},
+                {"fabric", r["fabric"]},
+                {"sim", r["sim"]},
+                {"collectives", r["collectives"]},
                 {"totals", r["totals"]}};
 }
 
@@ -63,7 +67,8 @@ json entry(const std::string& preset, const json& c, const json& first) {
 }
 
 std::string fmt_bytes(double b) {
-    if (b >= 1024.0 * 1024.0 * 1024.0) return fmt::format("{:g}GiB", b / (1024.0 * 1024.0 * 1024.0));
+    if (b >= 1024.0 * 1024.0 * 1024.0)
+        return fmt::format("{:g}GiB", b / (1024.0 * 1024.0 * 1024.0));
     if (b >= 1024.0 * 1024.0) return fmt::format("{:g}MiB", b / (1024.0 * 1024.0));
     if (b >= 1024.0) return fmt::format("{:g}KiB", b / 1024.0);
     return fmt::format("{:g}B", b);
@@ -87,8 +92,8 @@ std::string table(const json& report) {
         for (size_t p = 0; p < per.size(); ++p) {
             const json& e = per[p];
             line += fmt::format(" {:<6} {:>10.3f} {:>7.2f} {:>7.2f}", e.value("algo", ""),
-                                e["time_ns"].get<double>() / 1000.0,
-                                e["algbw_GBps"].get<double>(), e["busbw_GBps"].get<double>());
+                                e["time_ns"].get<double>() / 1000.0, e["algbw_GBps"].get<double>(),
+                                e["busbw_GBps"].get<double>());
             line += p == 0 ? " |" : fmt::format(" {:>+7.1f} |", e["time_diff_pct"].get<double>());
         }
         return line + "\n";
@@ -113,9 +118,8 @@ std::string csv(const json& report) {
         for (const json& e : per) {
             s += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", idx, op, bytes.dump(),
                              ranks.dump(), e["preset"].get<std::string>(), e.value("algo", ""),
-                             e["time_ns"].dump(), e["algbw_GBps"].dump(),
-                             e["busbw_GBps"].dump(), e["time_diff_pct"].dump(),
-                             e["busbw_diff_pct"].dump());
+                             e["time_ns"].dump(), e["algbw_GBps"].dump(), e["busbw_GBps"].dump(),
+                             e["time_diff_pct"].dump(), e["busbw_diff_pct"].dump());
         }
     };
     size_t i = 0;
@@ -141,9 +145,10 @@ int run(const compare_cli_options& o) {
         c.preset = name;
         points.push_back(c.resolve());  // config errors surface here, before any simulation
     }
-    const unsigned jobs = o.jobs != 0 ? o.jobs
-                                      : std::max(1u, std::min(std::thread::hardware_concurrency(),
-                                                              static_cast<unsigned>(points.size())));
+    const unsigned jobs = o.jobs != 0
+                              ? o.jobs
+                              : std::max(1u, std::min(std::thread::hardware_concurrency(),
+                                                      static_cast<unsigned>(points.size())));
     const std::vector<json> results = run_points(points, jobs, [&tr](const cfg::config& c) {
         const run_outcome out = run_trace(c, tr);
         return slim_report(run_report_json(c, tr, out));
@@ -168,8 +173,11 @@ int run(const compare_cli_options& o) {
     report["collectives"] = json::array();
     for (size_t i = 0; i < base["collectives"].size(); ++i) {
         const json& c0 = base["collectives"][i];
-        json c{{"op", c0["op"]}, {"bytes", c0["bytes"]}, {"ranks", c0["ranks"]},
-               {"comm", c0.value("comm", json())}, {"seq", c0.value("seq", json())}};
+        json c{{"op", c0["op"]},
+               {"bytes", c0["bytes"]},
+               {"ranks", c0["ranks"]},
+               {"comm", c0.value("comm", json())},
+               {"seq", c0.value("seq", json())}};
         c["per_preset"] = json::array();
         for (size_t p = 0; p < results.size(); ++p) {
             c["per_preset"].push_back(entry(o.presets[p], results[p]["collectives"][i], c0));
@@ -213,8 +221,9 @@ void add_compare_command(CLI::App& app, command_action& action) {
     o->cfg.add_key_flag(*cmd, "--hosts", "fabric.hosts", "hosts (default: the trace's ranks)");
     o->cfg.add_key_flag(*cmd, "--topology", "fabric.topology", "single_switch|fat_tree");
     cmd->add_option("--out", o->out, "write DIR/report.json and DIR/compare.csv");
-    cmd->add_option("-j,--jobs", o->jobs,
-                    "presets simulated in parallel, one child process each (default: min(cores, presets))");
+    cmd->add_option(
+        "-j,--jobs", o->jobs,
+        "presets simulated in parallel, one child process each (default: min(cores, presets))");
     cmd->callback([o, &action] { action = [o] { return run(*o); }; });
 }
 

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -176,7 +176,8 @@ json metric_vs_axis(const sweep_rows& s, const std::string& axis, const std::str
     json series = json::array();
     for (const std::string& label : series_order(s, {axis})) {
         json ys = json::array();
-        for (const std::string& v : a.values) ys.push_back(mean_at(s, label, {axis}, axis, v, metric));
+        for (const std::string& v : a.values)
+            ys.push_back(mean_at(s, label, {axis}, axis, v, metric));
         series.push_back({{"label", label}, {"x", a.x}, {"y", ys}});
     }
     std::string file = fmt::format("{}_{}_vs_{}.png", s.sweep_id, metric, axis);
@@ -191,8 +192,9 @@ json metric_vs_axis(const sweep_rows& s, const std::string& axis, const std::str
 json load_curves(const sweep_rows& s, const std::string& dir, bool latency) {
     const std::string axis = "traffic.load";
     const std::vector<std::string> loads = axis_values(s, axis);
-    const std::vector<std::string> ms = latency ? std::vector<std::string>{"lat_mean_ns", "lat_p99_ns"}
-                                                : std::vector<std::string>{"accepted_load"};
+    const std::vector<std::string> ms = latency
+                                            ? std::vector<std::string>{"lat_mean_ns", "lat_p99_ns"}
+                                            : std::vector<std::string>{"accepted_load"};
     json panels = json::array();
     for (const std::string& m : ms) {
         json series = json::array();
@@ -208,7 +210,7 @@ json load_curves(const sweep_rows& s, const std::string& dir, bool latency) {
             series.push_back({{"label", label}, {"x", xs}, {"y", ys}});
         }
         panels.push_back({{"ylabel", metric_label(m)},
-                          {"title", m == "lat_mean_ns" ? "mean latency"
+                          {"title", m == "lat_mean_ns"  ? "mean latency"
                                     : m == "lat_p99_ns" ? "99th percentile latency"
                                                         : "throughput"},
                           {"series", series},
@@ -216,7 +218,7 @@ json load_curves(const sweep_rows& s, const std::string& dir, bool latency) {
     }
     return {{"type", "lines"},
             {"file", (fs::path(dir) / fmt::format("{}_{}_vs_load.png", s.sweep_id,
-                                                   latency ? "latency" : "throughput"))
+                                                  latency ? "latency" : "throughput"))
                          .string()},
             {"title", fmt::format("{}: {} vs offered load", s.sweep_id,
                                   latency ? "latency" : "accepted throughput")},
@@ -233,9 +235,9 @@ json bandwidth_vs_size(const sweep_rows& s, const std::string& dir) {
         if (r.status != "done" || !r.metrics.contains("per_collective")) continue;
         const std::string base = series_label(s, r, {});
         for (const json& c : r.metrics["per_collective"]) {
-            const std::string label = fmt::format("{} {}{}", c["op"].get<std::string>(),
-                                                  c["algo"].get<std::string>(),
-                                                  base == "all" ? "" : ", " + base);
+            const std::string label =
+                fmt::format("{} {}{}", c["op"].get<std::string>(), c["algo"].get<std::string>(),
+                            base == "all" ? "" : ", " + base);
             if (!acc.count(label)) order.push_back(label);
             auto& a = acc[label][c["bytes"].get<double>()];
             a[0] += c["algbw_GBps"].get<double>();
@@ -259,13 +261,14 @@ json bandwidth_vs_size(const sweep_rows& s, const std::string& dir) {
                           {"title", k == 0 ? "algorithm bandwidth" : "bus bandwidth"},
                           {"series", series}});
     }
-    return {{"type", "lines"},
-            {"file", (fs::path(dir) / fmt::format("{}_bandwidth_vs_size.png", s.sweep_id)).string()},
-            {"title", fmt::format("{}: collective bandwidth vs message size", s.sweep_id)},
-            {"xlabel", "message size S [B] (log2)"},
-            {"xlog", true},
-            {"xticks", nullptr},
-            {"panels", panels}};
+    return {
+        {"type", "lines"},
+        {"file", (fs::path(dir) / fmt::format("{}_bandwidth_vs_size.png", s.sweep_id)).string()},
+        {"title", fmt::format("{}: collective bandwidth vs message size", s.sweep_id)},
+        {"xlabel", "message size S [B] (log2)"},
+        {"xlog", true},
+        {"xticks", nullptr},
+        {"panels", panels}};
 }
 
 json heat_map(const sweep_rows& s, const std::string& metric, const std::string& rows,
@@ -279,7 +282,8 @@ json heat_map(const sweep_rows& s, const std::string& metric, const std::string&
             double sum = 0.0;
             int n = 0;
             for (const sweep_row& r : s.rows) {
-                if (r.status != "done" || param_text(r, rows) != rv || param_text(r, cols) != cv) continue;
+                if (r.status != "done" || param_text(r, rows) != rv || param_text(r, cols) != cv)
+                    continue;
                 if (const auto v = metric_value(r, metric)) {
                     sum += *v;
                     ++n;
@@ -289,15 +293,16 @@ json heat_map(const sweep_rows& s, const std::string& metric, const std::string&
         }
         values.push_back(line);
     }
-    return {{"type", "heatmap"},
-            {"file", (fs::path(dir) / fmt::format("{}_heatmap_{}.png", s.sweep_id, metric)).string()},
-            {"title", fmt::format("{}: {} (mean over other axes and repeats)", s.sweep_id, metric)},
-            {"xlabel", cs.label},
-            {"ylabel", rs.label},
-            {"xticklabels", cs.values},
-            {"yticklabels", rs.values},
-            {"values", values},
-            {"cbar", metric_label(metric)}};
+    return {
+        {"type", "heatmap"},
+        {"file", (fs::path(dir) / fmt::format("{}_heatmap_{}.png", s.sweep_id, metric)).string()},
+        {"title", fmt::format("{}: {} (mean over other axes and repeats)", s.sweep_id, metric)},
+        {"xlabel", cs.label},
+        {"ylabel", rs.label},
+        {"xticklabels", cs.values},
+        {"yticklabels", rs.values},
+        {"values", values},
+        {"cbar", metric_label(metric)}};
 }
 
 /// The interpreter: $NDRSIM_PYTHON, else Debian's /usr/bin/python3 (where python3-matplotlib
@@ -377,7 +382,8 @@ int run(const plot_options& o) {
     fs::remove(script);
     if (rc != 0) {
         throw std::runtime_error(fmt::format(
-            "python3 (matplotlib) failed with status {}; install python3-matplotlib (setup.sh)", rc));
+            "python3 (matplotlib) failed with status {}; install python3-matplotlib (setup.sh)",
+            rc));
     }
     fmt::print("wrote {} figures to {}\n", figs.size(), o.out);
     return 0;
@@ -386,8 +392,8 @@ int run(const plot_options& o) {
 }  // namespace
 
 void add_plot_command(CLI::App& app, command_action& action) {
-    CLI::App* cmd = app.add_subcommand(
-        "plot", "PNG figures of a sweep results database (matplotlib)");
+    CLI::App* cmd =
+        app.add_subcommand("plot", "PNG figures of a sweep results database (matplotlib)");
     auto o = std::make_shared<plot_options>();
     cmd->add_option("db", o->db, "results database (SQLite)")->required();
     cmd->add_option("-o,--out", o->out, "output directory for the PNG files")->required();
@@ -395,7 +401,8 @@ void add_plot_command(CLI::App& app, command_action& action) {
     cmd->add_option("--x", o->x, "axis of the x axis for --y plots (default: the first axis)");
     cmd->add_option("--y", o->ys, "metric to plot against --x, one figure each (repeatable)")
         ->allow_extra_args(false);
-    cmd->add_option("--heatmap", o->heatmap, "metric of the heat map (default: lat_p99_ns or span_us)");
+    cmd->add_option("--heatmap", o->heatmap,
+                    "metric of the heat map (default: lat_p99_ns or span_us)");
     cmd->add_option("--rows", o->rows, "heat map rows axis (default: the first axis)");
     cmd->add_option("--cols", o->cols, "heat map columns axis (default: the second axis)");
     cmd->callback([o, &action] { action = [o] { return run(*o); }; });

@@ -46,7 +46,9 @@ std::string number_text(const json& v) {
     return v.dump();
 }
 
-std::string cell(std::optional<double> v) { return v ? fmt::format("{:.6g}", *v) : "-"; }
+std::string cell(std::optional<double> v) {
+    return v ? fmt::format("{:.6g}", *v) : "-";
+}
 
 std::vector<std::string> default_metrics(const std::string& kind) {
     if (kind == "run") return {"span_us", "mean_algbw_GBps", "mean_busbw_GBps", "retransmits"};
@@ -61,7 +63,8 @@ void check_metric(const std::vector<sweep_rows>& sweeps, const std::string& m) {
         }
     }
     std::string names;
-    for (const metric_column& c : metric_columns()) names += std::string(names.empty() ? "" : ", ") + c.name;
+    for (const metric_column& c : metric_columns())
+        names += std::string(names.empty() ? "" : ", ") + c.name;
     throw cfg::config_error(fmt::format("unknown metric '{}' (columns: {}, wall_s)", m, names));
 }
 
@@ -105,7 +108,8 @@ int pivot(const results_options& o, const std::vector<sweep_rows>& sweeps) {
                     fmt::print(" {:>14}", "-");
                 } else {
                     max_n = std::max(max_n, it->second.second);
-                    fmt::print(" {:>14}", fmt::format("{:.6g}", it->second.first / it->second.second));
+                    fmt::print(" {:>14}",
+                               fmt::format("{:.6g}", it->second.first / it->second.second));
                 }
             }
             fmt::print("\n");
@@ -113,7 +117,8 @@ int pivot(const results_options& o, const std::vector<sweep_rows>& sweeps) {
         if (max_n > 1) fmt::print("(each cell: mean over up to {} done points)\n", max_n);
     }
     if (!any) {
-        throw cfg::config_error(fmt::format("--pivot: no sweep has both axes {} and {}", o.rows, o.cols));
+        throw cfg::config_error(
+            fmt::format("--pivot: no sweep has both axes {} and {}", o.rows, o.cols));
     }
     return 0;
 }
@@ -133,10 +138,12 @@ int write_csv(const results_options& o, const std::vector<sweep_rows>& sweeps) {
     std::size_t n = 0;
     for (const sweep_rows& s : sweeps) {
         for (const sweep_row& r : s.rows) {
-            t += fmt::format("{},{},{},{},{}", csv_cell(s.sweep_id), r.key, r.idx, r.status, r.seed);
+            t +=
+                fmt::format("{},{},{},{},{}", csv_cell(s.sweep_id), r.key, r.idx, r.status, r.seed);
             for (const std::string& a : axes) t += "," + csv_cell(param_text(r, a));
             t += "," + (r.wall_s ? fmt::format("{}", *r.wall_s) : std::string());
-            for (const metric_column& m : metric_columns()) t += "," + number_text(r.metrics[m.name]);
+            for (const metric_column& m : metric_columns())
+                t += "," + number_text(r.metrics[m.name]);
             t += "," + csv_cell(r.error) + "\n";
             ++n;
         }
@@ -144,7 +151,8 @@ int write_csv(const results_options& o, const std::vector<sweep_rows>& sweeps) {
     std::ofstream out(o.csv);
     out << t;
     if (!out) throw std::runtime_error("cannot write '" + o.csv + "'");
-    fmt::print("wrote {}: {} points, {} columns\n", o.csv, n, 7 + axes.size() + metric_columns().size());
+    fmt::print("wrote {}: {} points, {} columns\n", o.csv, n,
+               7 + axes.size() + metric_columns().size());
     return 0;
 }
 
@@ -164,7 +172,8 @@ int list(const results_options& o, const std::vector<sweep_rows>& sweeps) {
         }
         fmt::print("{:>5} {:<7}", "point", "status");
         for (std::size_t i = 0; i < s.axes.size(); ++i) fmt::print(" {:>{}}", s.axes[i], w[i]);
-        for (const std::string& m : ms) fmt::print(" {:>{}}", m, std::max<std::size_t>(12, m.size()));
+        for (const std::string& m : ms)
+            fmt::print(" {:>{}}", m, std::max<std::size_t>(12, m.size()));
         fmt::print(" {:>8}\n", "wall_s");
         for (const sweep_row& r : s.rows) {
             fmt::print("{:>5} {:<7}", r.idx, r.status);
@@ -172,7 +181,8 @@ int list(const results_options& o, const std::vector<sweep_rows>& sweeps) {
                 fmt::print(" {:>{}}", param_text(r, s.axes[i]), w[i]);
             }
             for (const std::string& m : ms) {
-                fmt::print(" {:>{}}", cell(metric_value(r, m)), std::max<std::size_t>(12, m.size()));
+                fmt::print(" {:>{}}", cell(metric_value(r, m)),
+                           std::max<std::size_t>(12, m.size()));
             }
             fmt::print(" {:>8}{}\n", r.wall_s ? fmt::format("{:.2f}", *r.wall_s) : "-",
                        r.error.empty() ? "" : "  error: " + r.error);
@@ -220,9 +230,11 @@ void add_results_command(CLI::App& app, command_action& action) {
     cmd->add_option("--sweep", o->sweep, "only this sweep_id");
     cmd->add_option("--status", o->status, "only points with this status")
         ->check(CLI::IsMember({"done", "failed", "pending"}));
-    cmd->add_option("--where", o->where, "only points whose axis has this value: AXIS=VALUE (repeatable)")
+    cmd->add_option("--where", o->where,
+                    "only points whose axis has this value: AXIS=VALUE (repeatable)")
         ->allow_extra_args(false);
-    cmd->add_option("--metric", o->metrics, "metric column to list (repeatable)")->allow_extra_args(false);
+    cmd->add_option("--metric", o->metrics, "metric column to list (repeatable)")
+        ->allow_extra_args(false);
     cmd->add_option("--csv", o->csv, "write the (filtered) points to a CSV file");
     cmd->add_option("--pivot", o->pivot, "print METRIC as a table over --rows AXIS x --cols AXIS");
     cmd->add_option("--rows", o->rows, "pivot: axis of the rows");

@@ -97,7 +97,9 @@ void add_run_command(CLI::App& app, command_action& action) {
     o->cfg.add_key_flag(*cmd, "--topology", "fabric.topology", "single_switch|fat_tree");
     cmd->add_flag_function(
         "--data",
-        [o](std::int64_t) { o->cfg.flags.push_back({"--data", "sharp.data", "on"}); },
+        [o](std::int64_t) {
+            o->cfg.flags.push_back({"--data", "sharp.data", "on"});
+        },
         "SHARP: carry real element values and check every result against the golden reduction "
         "(= --set sharp.data=on; default auto: collectives of at most 1 MiB)");
     cmd->add_option("--out", o->out, "write DIR/report.json and DIR/timeline.json");

@@ -40,8 +40,8 @@ std::string params_text(const nlohmann::json& params) {
     std::string s;
     for (auto it = params.begin(); it != params.end(); ++it) {
         if (!s.empty()) s += ' ';
-        s += it.key() + "=" + (it.value().is_string() ? it.value().get<std::string>()
-                                                      : it.value().dump());
+        s += it.key() + "=" +
+             (it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
     }
     return s.empty() ? "(base)" : s;
 }
@@ -62,14 +62,16 @@ int run(const sweep_options& o) {
         std::size_t to_run = 0;
         fmt::print("{:>5}  {:<16}  {:<8}  {}\n", "point", "point_key", "status", "parameters");
         for (const sweep_point& p : points) {
-            const std::string st = !p.error.empty() ? "invalid"
-                                   : status.count(p.key) ? status[p.key] : "new";
+            const std::string st = !p.error.empty()      ? "invalid"
+                                   : status.count(p.key) ? status[p.key]
+                                                         : "new";
             if (st != "done" && st != "invalid") ++to_run;
             fmt::print("{:>5}  {:<16}  {:<8}  {} seed={}{}\n", p.index, p.key, st,
                        params_text(p.params), p.seed, p.error.empty() ? "" : "  (" + p.error + ")");
         }
         std::string grid;
-        for (const sweep_axis& a : s.axes) grid += fmt::format("{}{}", grid.empty() ? "" : " x ", a.size());
+        for (const sweep_axis& a : s.axes)
+            grid += fmt::format("{}{}", grid.empty() ? "" : " x ", a.size());
         fmt::print("{} points ({}{} repeats), {} to run; sweep '{}', database {}\n", points.size(),
                    grid.empty() ? "" : "grid " + grid + ", ", s.repeats, to_run, s.name, db_path);
         return 0;
@@ -81,9 +83,10 @@ int run(const sweep_options& o) {
     }
     if (o.collect) {
         const collect_stats c = collect_shards(s, points, work, db);
-        fmt::print("collected {} result shards ({} done, {} failed); {} points still without a "
-                   "shard; database {}\n",
-                   c.done + c.failed, c.done, c.failed, c.missing, db_path);
+        fmt::print(
+            "collected {} result shards ({} done, {} failed); {} points still without a "
+            "shard; database {}\n",
+            c.done + c.failed, c.done, c.failed, c.missing, db_path);
         return 0;
     }
     // Shards finished but never recorded (a killed sweep, an uncollected Slurm task) count.
@@ -98,27 +101,26 @@ int run(const sweep_options& o) {
             todo.push_back(&p);
         }
     }
-    const unsigned jobs =
-        o.jobs != 0 ? o.jobs : std::max(1U, std::thread::hardware_concurrency());
+    const unsigned jobs = o.jobs != 0 ? o.jobs : std::max(1U, std::thread::hardware_concurrency());
     fmt::print("sweep {}: {} points, {} already done{}, {} to run ({} backend{}); database {}\n",
                s.name, points.size(), done,
                picked.done + picked.failed
                    ? fmt::format(" ({} picked up from result shards)", picked.done + picked.failed)
                    : "",
-               todo.size(), o.backend,
-               o.backend == "local" ? fmt::format(", {} jobs", jobs) : "", db_path);
+               todo.size(), o.backend, o.backend == "local" ? fmt::format(", {} jobs", jobs) : "",
+               db_path);
     std::fflush(stdout);
     if (o.backend == "slurm") {
         if (todo.empty()) return 0;
         for (const sweep_point* p : todo) prepare_point_dir(point_dir(work, p->key), s, *p);
-        const std::string script =
-            write_array_script(s, todo, work, self_exe(), o.jobs, o.sbatch);
+        const std::string script = write_array_script(s, todo, work, self_exe(), o.jobs, o.sbatch);
         fmt::print("array script: {}\n", script);
         if (o.no_submit) return 0;
         const std::string id = submit_array(script);
-        fmt::print("submitted job array {} ({} tasks); when it has finished: ndrsim sweep {} --db "
-                   "{} --collect\n",
-                   id, todo.size(), o.file, db_path);
+        fmt::print(
+            "submitted job array {} ({} tasks); when it has finished: ndrsim sweep {} --db "
+            "{} --collect\n",
+            id, todo.size(), o.file, db_path);
         return 0;
     }
     const auto t0 = std::chrono::steady_clock::now();
@@ -127,10 +129,11 @@ int run(const sweep_options& o) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::map<std::string, std::size_t> count;
     for (const auto& [k, v] : db.statuses(s.name)) ++count[v];
-    fmt::print("sweep {}: ran {} points ({} done, {} failed) in {:.1f} s; database: {} done, {} "
-               "failed, {} pending of {}\n",
-               s.name, st.launched, st.done, st.failed, secs, count["done"], count["failed"],
-               count["pending"], points.size());
+    fmt::print(
+        "sweep {}: ran {} points ({} done, {} failed) in {:.1f} s; database: {} done, {} "
+        "failed, {} pending of {}\n",
+        s.name, st.launched, st.done, st.failed, secs, count["done"], count["failed"],
+        count["pending"], points.size());
     if (st.interrupted) {
         fmt::print(stderr,
                    "ndrsim: sweep interrupted by signal {}: {} points pending; run the same "
@@ -154,9 +157,11 @@ void add_sweep_command(CLI::App& app, command_action& action) {
     cmd->add_flag("--dry-run", o->dry_run, "list the points and their count, run nothing");
     cmd->add_option("--backend", o->backend, "local (child processes) or slurm (sbatch job array)")
         ->check(CLI::IsMember({"local", "slurm"}));
-    cmd->add_flag("--collect", o->collect, "merge the result shards of a Slurm array into the database");
+    cmd->add_flag("--collect", o->collect,
+                  "merge the result shards of a Slurm array into the database");
     cmd->add_flag("--no-submit", o->no_submit, "slurm: write the array script, do not submit it");
-    cmd->add_option("--sbatch", o->sbatch, "slurm: extra #SBATCH option, e.g. --sbatch=--partition=debug (repeatable)")
+    cmd->add_option("--sbatch", o->sbatch,
+                    "slurm: extra #SBATCH option, e.g. --sbatch=--partition=debug (repeatable)")
         ->allow_extra_args(false);
     cmd->add_option("--run-point", o->run_point,
                     "run one prepared point directory and write its result shard (what each "

@@ -47,8 +47,8 @@ using results_t = std::vector<json>;
 struct scenario {
     std::string name;
     std::string preset;
-    std::string what;         ///< what is simulated
-    std::string metric;       ///< what is compared, with unit
+    std::string what;    ///< what is simulated
+    std::string metric;  ///< what is compared, with unit
     double published = 0.0;
     std::string published_text;  ///< as published, e.g. "46-48 GB/s"
     std::string source;          ///< DOMAIN.md row and its reference
@@ -91,7 +91,9 @@ const json& ok(const results_t& r, size_t i) {
 double coll_field(const results_t& r, size_t run, const char* field) {
     return ok(r, run)["collectives"].at(0)[field].get<double>();
 }
-double time_us(const results_t& r, size_t run) { return coll_field(r, run, "time_ns") / 1000.0; }
+double time_us(const results_t& r, size_t run) {
+    return coll_field(r, run, "time_ns") / 1000.0;
+}
 
 struct suite {
     std::vector<sim_run> runs;
@@ -104,7 +106,8 @@ suite build_suite(bool quick) {
     const std::string big_text = quick ? "32 MiB" : "256 MiB";
     auto add_run = [&s](std::string preset, std::vector<std::string> sets, trace::trace tr,
                         std::string what) {
-        s.runs.push_back(sim_run{std::move(preset), std::move(sets), std::move(tr), std::move(what)});
+        s.runs.push_back(
+            sim_run{std::move(preset), std::move(sets), std::move(tr), std::move(what)});
         return s.runs.size() - 1;
     };
     using coll::op_kind;
@@ -126,12 +129,12 @@ suite build_suite(bool quick) {
         const size_t ring2 =
             add_run("ndr", {}, collective_trace(op_kind::allreduce, 2, big, "ring"),
                     "allreduce ring, 2 hosts, " + big_text);
-        s.scenarios.push_back(scenario{
-            "ring_allreduce_busbw_ndr_2hosts", "ndr",
-            "allreduce, algo ring, 2 hosts (the 2-node setup of row 6), S = " + big_text,
-            "busbw per HCA [GB/s]", 47.0, "46-48 GB/s",
-            "DOMAIN.md §10 row 6 (nccl-tests #290, NVIDIA maintainer) [P]", 5.0, ring_why,
-            [ring2](const results_t& r) { return coll_field(r, ring2, "busbw_GBps"); }});
+        s.scenarios.push_back(
+            scenario{"ring_allreduce_busbw_ndr_2hosts", "ndr",
+                     "allreduce, algo ring, 2 hosts (the 2-node setup of row 6), S = " + big_text,
+                     "busbw per HCA [GB/s]", 47.0, "46-48 GB/s",
+                     "DOMAIN.md §10 row 6 (nccl-tests #290, NVIDIA maintainer) [P]", 5.0, ring_why,
+                     [ring2](const results_t& r) { return coll_field(r, ring2, "busbw_GBps"); }});
     }
 
     // --- SHARP streaming aggregation bandwidth, % of link (row 4) ---
@@ -163,13 +166,12 @@ suite build_suite(bool quick) {
                                "allreduce sharp 8 B, 128 hosts, fat tree");
     const size_t host8 = add_run("edr", ft, collective_trace(op_kind::allreduce, 128, 8, "rhd"),
                                  "allreduce rhd 8 B, 128 hosts, fat tree");
-    const size_t sh4k =
-        add_run("edr", ft, collective_trace(op_kind::allreduce, 128, 4096, "sharp"),
-                "allreduce sharp 4 KiB, 128 hosts, fat tree");
-    const size_t host4k =
-        add_run("edr", ft, collective_trace(op_kind::allreduce, 128, 4096, "rhd"),
-                "allreduce rhd 4 KiB, 128 hosts, fat tree");
-    const std::string row12 = "DOMAIN.md §10 rows 1-2 (Graham et al., COMHPC'16, doi 10.1109/COMHPC.2016.006) [P]";
+    const size_t sh4k = add_run("edr", ft, collective_trace(op_kind::allreduce, 128, 4096, "sharp"),
+                                "allreduce sharp 4 KiB, 128 hosts, fat tree");
+    const size_t host4k = add_run("edr", ft, collective_trace(op_kind::allreduce, 128, 4096, "rhd"),
+                                  "allreduce rhd 4 KiB, 128 hosts, fat tree");
+    const std::string row12 =
+        "DOMAIN.md §10 rows 1-2 (Graham et al., COMHPC'16, doi 10.1109/COMHPC.2016.006) [P]";
     const std::string sharp_why =
         "The published latency is MPI_Allreduce end to end: MPI and SHARP library calls, "
         "host memory copies and the completion path. The model starts when the last host "
@@ -188,11 +190,10 @@ suite build_suite(bool quick) {
         "allreduce 8 B (fp32 sum), algo sharp (LLT), 128 hosts, fat tree of 36-port switches",
         "latency [us]", 2.83, "2.83 us", row12, 25.0, sharp_why,
         [sh8](const results_t& r) { return time_us(r, sh8); }});
-    s.scenarios.push_back(scenario{
-        "host_allreduce_8B_latency", "edr",
-        "allreduce 8 B, algo rhd (host-based), 128 hosts, fat tree", "latency [us]", 6.01,
-        "6.01 us", row12, 25.0, host_why,
-        [host8](const results_t& r) { return time_us(r, host8); }});
+    s.scenarios.push_back(scenario{"host_allreduce_8B_latency", "edr",
+                                   "allreduce 8 B, algo rhd (host-based), 128 hosts, fat tree",
+                                   "latency [us]", 6.01, "6.01 us", row12, 25.0, host_why,
+                                   [host8](const results_t& r) { return time_us(r, host8); }});
     s.scenarios.push_back(scenario{
         "sharp_v1_allreduce_4KiB_latency", "edr",
         "allreduce 4096 B, algo sharp (LLT, 16 OSTs of 256 B, 2 in flight), 128 hosts, fat tree",
@@ -201,10 +202,10 @@ suite build_suite(bool quick) {
         "(8 tree round trips); the model reproduces that but not the per-OST host software "
         "(posting, polling) of the SHARP library.",
         [sh4k](const results_t& r) { return time_us(r, sh4k); }});
-    s.scenarios.push_back(scenario{
-        "host_allreduce_4KiB_latency", "edr", "allreduce 4096 B, algo rhd (host-based), 128 hosts, fat tree",
-        "latency [us]", 46.93, "46.93 us", row12, 25.0, host4k_why,
-        [host4k](const results_t& r) { return time_us(r, host4k); }});
+    s.scenarios.push_back(scenario{"host_allreduce_4KiB_latency", "edr",
+                                   "allreduce 4096 B, algo rhd (host-based), 128 hosts, fat tree",
+                                   "latency [us]", 46.93, "46.93 us", row12, 25.0, host4k_why,
+                                   [host4k](const results_t& r) { return time_us(r, host4k); }});
     s.scenarios.push_back(scenario{
         "sharp_v1_speedup_8B", "edr", "host-based / SHARP latency ratio, 8 B (the two runs above)",
         "speed-up [x]", 2.1, "2.1x (6.01 -> 2.83 us)", row12, 25.0,
@@ -212,8 +213,9 @@ suite build_suite(bool quick) {
         "host software), so the ratio is overstated.",
         [host8, sh8](const results_t& r) { return time_us(r, host8) / time_us(r, sh8); }});
     s.scenarios.push_back(scenario{
-        "sharp_v1_speedup_4KiB", "edr", "host-based / SHARP latency ratio, 4 KiB (the two runs above)",
-        "speed-up [x]", 3.24, "3.24x (46.93 -> 14.48 us)", row12, 25.0,
+        "sharp_v1_speedup_4KiB", "edr",
+        "host-based / SHARP latency ratio, 4 KiB (the two runs above)", "speed-up [x]", 3.24,
+        "3.24x (46.93 -> 14.48 us)", row12, 25.0,
         "Host software dominates both published numbers; without it the model's ratio differs.",
         [host4k, sh4k](const results_t& r) { return time_us(r, host4k) / time_us(r, sh4k); }});
 
@@ -229,7 +231,9 @@ suite build_suite(bool quick) {
         "DOMAIN.md §8 (ConnectX-6 introduction) [P], §13 'HCA small-message latency'", 20.0,
         "Not an independent check: hca.tx_latency + hca.rx_latency (250 + 250 ns) were chosen "
         "from this figure (§13). The remainder is 3 m of cable each way and one 64 B beat.",
-        [pp](const results_t& r) { return ok(r, pp)["totals"]["span_ns"].get<double>() / 2000.0; }});
+        [pp](const results_t& r) {
+            return ok(r, pp)["totals"]["span_ns"].get<double>() / 2000.0;
+        }});
     return s;
 }
 
@@ -245,7 +249,8 @@ std::string markdown(const json& report) {
     s += fmt::format(
         "Generated by `ndrsim validate{}` ({} suite). Do not edit by hand: rerun "
         "`ndrsim validate --out docs` to refresh this page and `docs/validation.json`.\n\n",
-        report["quick"].get<bool>() ? " --quick" : "", report["quick"].get<bool>() ? "quick" : "full");
+        report["quick"].get<bool>() ? " --quick" : "",
+        report["quick"].get<bool>() ? "quick" : "full");
     s += "Each scenario replays a generated trace on a preset ([presets.md](presets.md)) and "
          "compares one model value with a published measurement from `DOMAIN.md` (§8, §10). "
          "Relative error = (model − published) / published. A scenario passes when |error| ≤ "
@@ -259,12 +264,13 @@ std::string markdown(const json& report) {
     s += "|---|---|---|---|---|---|---|---|\n";
     for (const json& sc : report["scenarios"]) {
         const bool err = sc["result"] == "error";
-        s += fmt::format("| `{}` | {} | {} | {} | {} | {} | ±{:g} % | **{}** |\n",
-                         sc["name"].get<std::string>(), sc["preset"].get<std::string>(),
-                         sc["metric"].get<std::string>(), sc["published"]["text"].get<std::string>(),
-                         err ? "—" : fmt_value(sc["model"].get<double>()),
-                         err ? "—" : fmt::format("{:+.1f} %", sc["rel_error_pct"].get<double>()),
-                         sc["tolerance_pct"].get<double>(), sc["result"].get<std::string>());
+        s +=
+            fmt::format("| `{}` | {} | {} | {} | {} | {} | ±{:g} % | **{}** |\n",
+                        sc["name"].get<std::string>(), sc["preset"].get<std::string>(),
+                        sc["metric"].get<std::string>(), sc["published"]["text"].get<std::string>(),
+                        err ? "—" : fmt_value(sc["model"].get<double>()),
+                        err ? "—" : fmt::format("{:+.1f} %", sc["rel_error_pct"].get<double>()),
+                        sc["tolerance_pct"].get<double>(), sc["result"].get<std::string>());
     }
     s += "\n## Scenarios\n\n";
     for (const json& sc : report["scenarios"]) {
@@ -279,8 +285,8 @@ std::string markdown(const json& report) {
         }
         const double e = sc["rel_error_pct"].get<double>();
         s += fmt::format("- Model: {} → {:+.1f} % ({}, tolerance ±{:g} %).\n",
-                         fmt_value(sc["model"].get<double>()), e,
-                         e >= 0 ? "above" : "below", sc["tolerance_pct"].get<double>());
+                         fmt_value(sc["model"].get<double>()), e, e >= 0 ? "above" : "below",
+                         sc["tolerance_pct"].get<double>());
         s += fmt::format("- {}: {}\n\n",
                          sc["result"] == "pass" ? "Remaining difference" : "Why it misses",
                          sc["why"].get<std::string>());
@@ -298,8 +304,9 @@ std::string stdout_table(const json& report) {
                                 "preset", "published", "model", "error", "tol", "result");
     for (const json& sc : report["scenarios"]) {
         const bool err = sc["result"] == "error";
-        s += fmt::format("{:<34} {:<5} {:>12} {:>12} {:>9} {:>6}  {}\n", sc["name"].get<std::string>(),
-                         sc["preset"].get<std::string>(), fmt_value(sc["published"]["value"].get<double>()),
+        s += fmt::format("{:<34} {:<5} {:>12} {:>12} {:>9} {:>6}  {}\n",
+                         sc["name"].get<std::string>(), sc["preset"].get<std::string>(),
+                         fmt_value(sc["published"]["value"].get<double>()),
                          err ? "-" : fmt_value(sc["model"].get<double>()),
                          err ? "-" : fmt::format("{:+.1f}%", sc["rel_error_pct"].get<double>()),
                          fmt::format("{:g}%", sc["tolerance_pct"].get<double>()),
@@ -317,10 +324,10 @@ int run(const validate_cli_options& o) {
         c.sets = r.sets;
         points.push_back(c.resolve());
     }
-    const unsigned jobs =
-        o.jobs != 0 ? o.jobs
-                    : std::max(1u, std::min(std::thread::hardware_concurrency(),
-                                            static_cast<unsigned>(points.size())));
+    const unsigned jobs = o.jobs != 0
+                              ? o.jobs
+                              : std::max(1u, std::min(std::thread::hardware_concurrency(),
+                                                      static_cast<unsigned>(points.size())));
     // run_points hands each child a reference into `points`: its index selects the trace.
     const std::vector<json> results = run_points(points, jobs, [&](const cfg::config& c) {
         const auto idx = static_cast<size_t>(&c - points.data());
@@ -360,8 +367,8 @@ int run(const validate_cli_options& o) {
         }
         report["scenarios"].push_back(std::move(j));
     }
-    report["summary"] = json{{"scenarios", s.scenarios.size()}, {"pass", pass}, {"fail", fail},
-                             {"error", error}};
+    report["summary"] =
+        json{{"scenarios", s.scenarios.size()}, {"pass", pass}, {"fail", fail}, {"error", error}};
     report["runs"] = json::array();
     for (size_t i = 0; i < s.runs.size(); ++i) {
         json r{{"preset", s.runs[i].preset}, {"sets", s.runs[i].sets}, {"what", s.runs[i].what}};
@@ -387,7 +394,8 @@ int run(const validate_cli_options& o) {
 
 void add_validate_command(CLI::App& app, command_action& action) {
     CLI::App* cmd = app.add_subcommand(
-        "validate", "run calibration scenarios against published measurements (docs/validation.md)");
+        "validate",
+        "run calibration scenarios against published measurements (docs/validation.md)");
     auto o = std::make_shared<validate_cli_options>();
     cmd->add_option("--out", o->out, "write DIR/validation.md and DIR/validation.json");
     cmd->add_flag("--quick", o->quick, "reduced suite (smaller messages, fewer scenarios) for CI");

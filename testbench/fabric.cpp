@@ -16,9 +16,10 @@ fabric::fabric(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive_timing(
                     ? golden::build_fat_tree(hosts, radix, c.fabric.levels)
                     : golden::build_single_switch(hosts, radix);
     } catch (const std::invalid_argument& e) {
-        throw cfg::config_error(cfg::config_source::merged(), "fabric.topology",
-                                fmt::format("cannot build {} for {} hosts with {}-port switches: {}",
-                                            c.fabric.topology, hosts, radix, e.what()));
+        throw cfg::config_error(
+            cfg::config_source::merged(), "fabric.topology",
+            fmt::format("cannot build {} for {} hosts with {}-port switches: {}", c.fabric.topology,
+                        hosts, radix, e.what()));
     }
     lfts_ = golden::compute_updown_lfts(topo_);
     const uint64_t prop = c.link.propagation_per_m.ps;
@@ -40,8 +41,8 @@ fabric::fabric(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive_timing(
             hcas_->connect(l.a, cycle::link_peer{&b, l.b_port, lat}, tm_.buffer_blocks);
             b.connect(l.b_port, cycle::link_peer{hcas_.get(), static_cast<uint16_t>(l.a), lat},
                       tm_.ep_buffer_blocks);
-            links_.push_back({fmt::format("host{}->sw{}.p{}", l.a, l.b, l.b_port), l.tier, true,
-                              l.a, 0});
+            links_.push_back(
+                {fmt::format("host{}->sw{}.p{}", l.a, l.b, l.b_port), l.tier, true, l.a, 0});
             links_.push_back({fmt::format("sw{}.p{}->host{}", l.b, l.b_port, l.a), l.tier, false,
                               l.b, l.b_port});
         } else {
@@ -73,9 +74,8 @@ fabric::fabric(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive_timing(
     drivers_.push_back(
         std::make_unique<cycle::engine_driver>("hcas", *hcas_, tm_.cycle_ps, status_));
     for (std::size_t s = 0; s < switches_.size(); ++s) {
-        drivers_.push_back(std::make_unique<cycle::engine_driver>(fmt::format("sw{}", s),
-                                                                  *switches_[s], tm_.cycle_ps,
-                                                                  status_));
+        drivers_.push_back(std::make_unique<cycle::engine_driver>(
+            fmt::format("sw{}", s), *switches_[s], tm_.cycle_ps, status_));
     }
 }
 

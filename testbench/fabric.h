@@ -20,11 +20,11 @@ namespace ndr::tb {
 
 /// One directed link, for utilisation reports: `tx_beats` of its sender over time.
 struct link_ref {
-    std::string name;     ///< e.g. "host3->sw0.p3", "sw0.p40->sw4.p0"
-    uint32_t tier = 0;    ///< 0 host-leaf, 1 leaf-spine, 2 spine-core
+    std::string name;   ///< e.g. "host3->sw0.p3", "sw0.p40->sw4.p0"
+    uint32_t tier = 0;  ///< 0 host-leaf, 1 leaf-spine, 2 spine-core
     bool from_host = false;
-    uint32_t node = 0;    ///< host index or switch index of the sender
-    uint16_t port = 0;    ///< sender's port (switches)
+    uint32_t node = 0;  ///< host index or switch index of the sender
+    uint16_t port = 0;  ///< sender's port (switches)
 };
 
 class fabric {

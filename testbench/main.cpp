@@ -3,8 +3,8 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <systemc>
 #include <cstdlib>
+#include <systemc>
 
 #include "cli.h"
 #include "config/config_error.h"

@@ -3,8 +3,8 @@
 // {"error": message}. A single point runs in this process.
 #pragma once
 #include <functional>
-#include <string>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "config/sim_config.h"

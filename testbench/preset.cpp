@@ -62,6 +62,8 @@ std::string preset_header(const preset& p) {
     return h;
 }
 
-std::string preset_source_name(const std::string& name) { return "preset:" + name; }
+std::string preset_source_name(const std::string& name) {
+    return "preset:" + name;
+}
 
 }  // namespace ndr::tb

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
-#include <optional>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "cycle/timing.h"
@@ -21,8 +21,12 @@ constexpr uint32_t NONE = std::numeric_limits<uint32_t>::max();
 constexpr uint64_t TIMER_ISSUE = 0;
 constexpr uint64_t TIMER_COMPUTE_DONE = 1;
 
-uint64_t make_token(uint64_t kind, uint32_t rec) { return (kind << 62) | rec; }
-uint64_t make_tag(uint32_t run, uint32_t xfer) { return (uint64_t{run} << 32) | xfer; }
+uint64_t make_token(uint64_t kind, uint32_t rec) {
+    return (kind << 62) | rec;
+}
+uint64_t make_tag(uint32_t run, uint32_t xfer) {
+    return (uint64_t{run} << 32) | xfer;
+}
 
 }  // namespace
 
@@ -58,13 +62,12 @@ replay::replay(const cfg::config& c, const trace::trace& tr, cycle::hca_iface& h
                 continue;
             }
             for (uint32_t id : r.deps) {
-                const auto it = std::find_if(list.begin(), list.end(), [&](uint32_t j) {
-                    return tr.records[j].id == id;
-                });
+                const auto it = std::find_if(list.begin(), list.end(),
+                                             [&](uint32_t j) { return tr.records[j].id == id; });
                 if (it == list.end()) {
                     throw std::invalid_argument(
-                        fmt::format("{}:{}: deps: no record with id {} on rank {}", tr.path,
-                                    r.line, id, r.rank));
+                        fmt::format("{}:{}: deps: no record with id {} on rank {}", tr.path, r.line,
+                                    id, r.rank));
                 }
                 recs_[*it].dependents.push_back(i);
                 ++recs_[i].deps_left;
@@ -141,7 +144,8 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
     p.algo = algo;
     p.nranks = static_cast<uint32_t>(ci.ranks.size());
     p.bytes = ci.bytes;
-    const trace::op_record& first = tr_.records[ci.records[0] != NONE ? ci.records[0] : ci.records[1]];
+    const trace::op_record& first =
+        tr_.records[ci.records[0] != NONE ? ci.records[0] : ci.records[1]];
     p.dtype_bytes = coll::dtype_bytes(first.dt);
     p.root = ci.root;
     p.chunk_bytes = cfg_.collective.chunk.count;
@@ -228,8 +232,8 @@ void replay::xfer_event(cycle_t t, uint32_t run, uint32_t x, bool ack) {
     running& rr = runs_[run];
     xfer_state& xs = rr.xs[x];
     if (ack ? xs.acked : xs.arrived) {
-        throw std::logic_error(fmt::format("transfer {} of collective {} completed twice", x,
-                                           rr.instance));
+        throw std::logic_error(
+            fmt::format("transfer {} of collective {} completed twice", x, rr.instance));
     }
     (ack ? xs.acked : xs.arrived) = true;
     for (const dependent& d : rr.dependents[x]) {
@@ -300,19 +304,32 @@ namespace {
 
 std::optional<golden::red_type> red_type_of(coll::dtype d) {
     switch (d) {
-        case coll::dtype::int8: return golden::red_type::int8;
-        case coll::dtype::uint8: return golden::red_type::uint8;
-        case coll::dtype::int16: return golden::red_type::int16;
-        case coll::dtype::uint16: return golden::red_type::uint16;
-        case coll::dtype::int32: return golden::red_type::int32;
-        case coll::dtype::uint32: return golden::red_type::uint32;
-        case coll::dtype::int64: return golden::red_type::int64;
-        case coll::dtype::uint64: return golden::red_type::uint64;
-        case coll::dtype::fp16: return golden::red_type::fp16;
-        case coll::dtype::bf16: return golden::red_type::bf16;
-        case coll::dtype::fp32: return golden::red_type::fp32;
-        case coll::dtype::fp64: return golden::red_type::fp64;
-        default: return std::nullopt;  // fp8: not a SHARP type (DOMAIN.md §7)
+        case coll::dtype::int8:
+            return golden::red_type::int8;
+        case coll::dtype::uint8:
+            return golden::red_type::uint8;
+        case coll::dtype::int16:
+            return golden::red_type::int16;
+        case coll::dtype::uint16:
+            return golden::red_type::uint16;
+        case coll::dtype::int32:
+            return golden::red_type::int32;
+        case coll::dtype::uint32:
+            return golden::red_type::uint32;
+        case coll::dtype::int64:
+            return golden::red_type::int64;
+        case coll::dtype::uint64:
+            return golden::red_type::uint64;
+        case coll::dtype::fp16:
+            return golden::red_type::fp16;
+        case coll::dtype::bf16:
+            return golden::red_type::bf16;
+        case coll::dtype::fp32:
+            return golden::red_type::fp32;
+        case coll::dtype::fp64:
+            return golden::red_type::fp64;
+        default:
+            return std::nullopt;  // fp8: not a SHARP type (DOMAIN.md §7)
     }
 }
 
@@ -336,7 +353,9 @@ std::vector<uint8_t> make_input(golden::red_type type, uint64_t bytes, uint64_t 
                 std::memcpy(&v[off], &f, 4);
                 break;
             }
-            case golden::red_type::fp64: std::memcpy(&v[off], &x, 8); break;
+            case golden::red_type::fp64:
+                std::memcpy(&v[off], &x, 8);
+                break;
             case golden::red_type::fp16: {
                 const uint16_t h = golden::float_to_fp16(static_cast<float>(x) / 64.0F);
                 std::memcpy(&v[off], &h, 2);
@@ -347,7 +366,9 @@ std::vector<uint8_t> make_input(golden::red_type type, uint64_t bytes, uint64_t 
                 std::memcpy(&v[off], &h, 2);
                 break;
             }
-            default: std::memcpy(&v[off], &r, es); break;
+            default:
+                std::memcpy(&v[off], &r, es);
+                break;
         }
     }
     return v;
@@ -398,7 +419,8 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
     job.chunk_bytes = static_cast<uint32_t>(cb);
     job.chunks = static_cast<uint32_t>(std::max<uint64_t>(1, (ci.bytes + cb - 1) / cb));
     const uint32_t osts_per_chunk = std::max<uint32_t>(
-        1, static_cast<uint32_t>((cb + cfg_.sharp.ost_bytes.count - 1) / cfg_.sharp.ost_bytes.count));
+        1,
+        static_cast<uint32_t>((cb + cfg_.sharp.ost_bytes.count - 1) / cfg_.sharp.ost_bytes.count));
     job.window = std::max<uint32_t>(1, cfg_.sharp.osts_per_tree / osts_per_chunk);
     if (ci.op == coll::op_kind::broadcast) job.root = ci.root;
     uint32_t& used = sharp_chunks_used_[tree->id];
@@ -417,8 +439,8 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
                (cfg_.sharp.data == "on" || (cfg_.sharp.data == "auto" && ci.bytes <= (1U << 20)));
     if (job.data) {
         for (uint32_t m = 0; m < n; ++m) {
-            job.inputs.push_back(make_input(job.type, ci.bytes, cfg_.sim.seed * 1000003ULL +
-                                                                    inst * 65537ULL + m));
+            job.inputs.push_back(
+                make_input(job.type, ci.bytes, cfg_.sim.seed * 1000003ULL + inst * 65537ULL + m));
         }
         // The golden reduction in the tree's own order: each switch folds its children in
         // port order, bottom-up.
@@ -428,7 +450,8 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
         std::function<std::vector<uint8_t>(uint32_t)> fold = [&](uint32_t sw) {
             std::vector<std::vector<uint8_t>> parts;
             for (const sharp_tree::child& ch : tree->children.at(sw)) {
-                parts.push_back(ch.is_host ? job.inputs[member_of_host.at(ch.node)] : fold(ch.node));
+                parts.push_back(ch.is_host ? job.inputs[member_of_host.at(ch.node)]
+                                           : fold(ch.node));
             }
             std::vector<const uint8_t*> ptrs;
             for (const auto& pv : parts) ptrs.push_back(pv.data());
@@ -472,8 +495,7 @@ void replay::sharp_send_next(cycle_t t, uint32_t j, uint32_t m) {
     }
 }
 
-void replay::on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chunk,
-                             uint32_t data) {
+void replay::on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t data) {
     auto it = sharp_job_of_.upper_bound((uint64_t{tree} << 32) | chunk);
     if (it == sharp_job_of_.begin()) throw std::logic_error("SHARP result for no collective");
     --it;
@@ -498,8 +520,8 @@ void replay::on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chun
             }
         }
         if (got.size() != std::min<uint64_t>(job.chunk_bytes, job.bytes - off)) {
-            throw std::runtime_error(fmt::format("SHARP result size mismatch: rank {} chunk {}",
-                                                 m, k));
+            throw std::runtime_error(
+                fmt::format("SHARP result size mismatch: rank {} chunk {}", m, k));
         }
         sharp_->payloads().release(data);
     }

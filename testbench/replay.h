@@ -27,13 +27,13 @@ using cycle::cycle_t;
 /// Result of one collective instance.
 struct collective_result {
     uint32_t instance = 0;
-    cycle_t start = 0;   ///< cycle the last member issued it (the collective can run)
-    cycle_t end = 0;     ///< cycle the last member finished
+    cycle_t start = 0;  ///< cycle the last member issued it (the collective can run)
+    cycle_t end = 0;    ///< cycle the last member finished
     coll::algo_kind algo = coll::algo_kind::ring;
     uint64_t transfers = 0;
     bool done = false;
-    std::string fallback;       ///< why algo sharp fell back to a host algorithm, if it did
-    int32_t sharp_tree = -1;    ///< SHARP tree used, or -1
+    std::string fallback;     ///< why algo sharp fell back to a host algorithm, if it did
+    int32_t sharp_tree = -1;  ///< SHARP tree used, or -1
     uint32_t sharp_levels = 0;
     bool data_checked = false;  ///< SHARP data-carrying mode: every result byte was checked
 };
@@ -71,7 +71,7 @@ public:
 
 private:
     struct xfer_state {
-        uint32_t waiting = 0;       ///< unmet dependencies
+        uint32_t waiting = 0;  ///< unmet dependencies
         bool arrived = false;
         bool acked = false;
         bool posted = false;
@@ -90,7 +90,7 @@ private:
     };
     struct record_state {
         uint32_t deps_left = 0;
-        cycle_t ready_at = 0;    ///< max finish of deps
+        cycle_t ready_at = 0;  ///< max finish of deps
         bool issued = false;
         bool done = false;
         cycle_t issued_at = 0;
@@ -117,10 +117,10 @@ private:
         uint32_t chunk_bytes = 0;
         uint64_t bytes = 0;
         uint32_t window = 1;
-        uint32_t root = 0xFFFFFFFFU;          ///< broadcast: the only member with data
-        std::vector<uint32_t> next;           ///< per member: next chunk to send
-        std::vector<uint32_t> received;       ///< per member: results received
-        std::vector<uint32_t> member_of;      ///< per host: member index (n: not a member)
+        uint32_t root = 0xFFFFFFFFU;      ///< broadcast: the only member with data
+        std::vector<uint32_t> next;       ///< per member: next chunk to send
+        std::vector<uint32_t> received;   ///< per member: results received
+        std::vector<uint32_t> member_of;  ///< per host: member index (n: not a member)
         uint32_t members_left = 0;
         bool data = false;
         golden::red_op op = golden::red_op::sum;
@@ -132,15 +132,15 @@ private:
     const cfg::config& cfg_;
     sharp_manager* sharp_ = nullptr;
     std::vector<sharp_job> sharp_jobs_;
-    std::map<uint64_t, uint32_t> sharp_job_of_;           ///< (tree << 32 | chunk_base) -> job
-    std::map<uint32_t, uint32_t> sharp_chunks_used_;      ///< tree -> next chunk id
+    std::map<uint64_t, uint32_t> sharp_job_of_;       ///< (tree << 32 | chunk_base) -> job
+    std::map<uint32_t, uint32_t> sharp_chunks_used_;  ///< tree -> next chunk id
     const trace::trace& tr_;
     cycle::hca_iface& hcas_;
     uint64_t cycle_ps_;
     std::vector<record_state> recs_;
-    std::vector<uint32_t> inst_of_record_;       ///< record -> collective instance (or none)
-    std::vector<uint32_t> issued_members_;       ///< per instance
-    std::vector<uint32_t> running_of_inst_;      ///< per instance: index into runs_, or none
+    std::vector<uint32_t> inst_of_record_;   ///< record -> collective instance (or none)
+    std::vector<uint32_t> issued_members_;   ///< per instance
+    std::vector<uint32_t> running_of_inst_;  ///< per instance: index into runs_, or none
     std::vector<running> runs_;
     std::vector<collective_result> results_;
     std::vector<rank_slice> slices_;

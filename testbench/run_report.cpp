@@ -29,14 +29,18 @@ json run_report_json(const cfg::config& c, const trace::trace& tr, const run_out
     json j;
     j["ndrsim"] = {{"command", "run"}, {"report_version", 1}};
     j["config"] = config_json(c);
-    j["trace"] = {{"path", tr.path}, {"name", tr.name}, {"nranks", tr.nranks},
-                  {"records", tr.records.size()}, {"collectives", tr.collectives.size()}};
+    j["trace"] = {{"path", tr.path},
+                  {"name", tr.name},
+                  {"nranks", tr.nranks},
+                  {"records", tr.records.size()},
+                  {"collectives", tr.collectives.size()}};
     j["fabric"] = {{"topology", o.topology}, {"hosts", o.hosts}, {"switches", o.switches}};
-    j["sim"] = {{"cycles", o.cycles},
-                {"cycle_ns", ns},
-                {"sim_time_ns", static_cast<double>(o.cycles) * ns},
-                {"wall_s", o.wall_s},
-                {"cycles_per_wall_s", o.wall_s > 0 ? static_cast<double>(o.cycles) / o.wall_s : 0.0}};
+    j["sim"] = {
+        {"cycles", o.cycles},
+        {"cycle_ns", ns},
+        {"sim_time_ns", static_cast<double>(o.cycles) * ns},
+        {"wall_s", o.wall_s},
+        {"cycles_per_wall_s", o.wall_s > 0 ? static_cast<double>(o.cycles) / o.wall_s : 0.0}};
     json cs = json::array();
     double first = -1.0;
     double last = 0.0;
@@ -169,21 +173,26 @@ std::string run_table(const json& r) {
                          c["busbw_GBps"].get<double>());
     }
     const json& t = r["totals"];
-    s += fmt::format("total: {} collectives, {} bytes, {:.3f} us from first start to last end; "
-                     "{} retransmitted packets\n",
-                     t["collectives"].get<uint64_t>(), t["bytes"].get<uint64_t>(),
-                     t["span_ns"].get<double>() / 1000.0,
-                     r["hca"]["retransmitted_packets"].get<uint64_t>());
+    s += fmt::format(
+        "total: {} collectives, {} bytes, {:.3f} us from first start to last end; "
+        "{} retransmitted packets\n",
+        t["collectives"].get<uint64_t>(), t["bytes"].get<uint64_t>(),
+        t["span_ns"].get<double>() / 1000.0, r["hca"]["retransmitted_packets"].get<uint64_t>());
     return s;
 }
 
 json run_timeline_json(const trace::trace& tr, const run_outcome& o) {
     const double us = static_cast<double>(o.tm.cycle_ps) / 1e6;  // cycles -> microseconds
     json ev = json::array();
-    ev.push_back({{"ph", "M"}, {"pid", 1}, {"name", "process_name"}, {"args", {{"name", "ranks"}}}});
-    ev.push_back({{"ph", "M"}, {"pid", 2}, {"name", "process_name"}, {"args", {{"name", "links"}}}});
+    ev.push_back(
+        {{"ph", "M"}, {"pid", 1}, {"name", "process_name"}, {"args", {{"name", "ranks"}}}});
+    ev.push_back(
+        {{"ph", "M"}, {"pid", 2}, {"name", "process_name"}, {"args", {{"name", "links"}}}});
     for (uint32_t r = 0; r < tr.nranks; ++r) {
-        ev.push_back({{"ph", "M"}, {"pid", 1}, {"tid", r}, {"name", "thread_name"},
+        ev.push_back({{"ph", "M"},
+                      {"pid", 1},
+                      {"tid", r},
+                      {"name", "thread_name"},
                       {"args", {{"name", fmt::format("rank {}", r)}}}});
     }
     for (const rank_slice& s : o.slices) {

@@ -34,10 +34,10 @@ struct sharp_node_summary {
 
 struct run_outcome {
     cycle::timing tm;
-    std::string topology;        ///< description
+    std::string topology;  ///< description
     uint32_t hosts = 0;
     uint32_t switches = 0;
-    uint64_t cycles = 0;         ///< simulated until the last record finished
+    uint64_t cycles = 0;  ///< simulated until the last record finished
     double wall_s = 0.0;
     std::vector<collective_result> collectives;
     std::vector<rank_slice> slices;
@@ -45,12 +45,12 @@ struct run_outcome {
     std::vector<cycle::pfc_port_stats> hca_pfc;  ///< RoCE: per (host, priority), whole run
     std::vector<switch_summary> switch_stats;
     std::vector<link_sample_series> links;
-    uint64_t sample_cycles = 0;  ///< cycles per utilisation sample
-    std::vector<uint64_t> pair_bytes;  ///< payload per (src host, dst host)
-    std::vector<std::string> sharp_trees;          ///< description per SHARP tree
-    std::vector<sharp_node_summary> sharp_nodes;   ///< per switch aggregation node
-    std::string pcap_link;       ///< --pcap: captured link (interface 0; its reverse is 1)
-    uint64_t pcap_records = 0;   ///< --pcap: packets written
+    uint64_t sample_cycles = 0;                   ///< cycles per utilisation sample
+    std::vector<uint64_t> pair_bytes;             ///< payload per (src host, dst host)
+    std::vector<std::string> sharp_trees;         ///< description per SHARP tree
+    std::vector<sharp_node_summary> sharp_nodes;  ///< per switch aggregation node
+    std::string pcap_link;      ///< --pcap: captured link (interface 0; its reverse is 1)
+    uint64_t pcap_records = 0;  ///< --pcap: packets written
 };
 
 struct run_options {

@@ -21,12 +21,14 @@ sharp_manager::sharp_manager(const cfg::config& c, fabric& f)
                         return f.switches()[sw]->enable_sharp(osts, ost_bytes, alu, p, vl);
                     }) {}
 
-sharp_manager::sharp_manager(const cfg::config& c, const golden::topology& topo,
-                             uint64_t cycle_ps, const enable_fn& enable)
-    : cfg_(c), topo_(topo), nodes_(topo.switches.size(), nullptr),
+sharp_manager::sharp_manager(const cfg::config& c, const golden::topology& topo, uint64_t cycle_ps,
+                             const enable_fn& enable)
+    : cfg_(c),
+      topo_(topo),
+      nodes_(topo.switches.size(), nullptr),
       trees_on_switch_(topo.switches.size(), 0) {
     trees_per_node_ = std::max<uint32_t>(1, c.sharp.osts / c.sharp.osts_per_tree);
-    if (c.sharp.vl >= c.sw.vls) return;  // no SHARP VL: every sharp collective falls back
+    if (c.sharp.vl >= c.sw.vls) return;         // no SHARP VL: every sharp collective falls back
     if (c.fabric.technology == "roce") return;  // Ethernet switches: no aggregation nodes
     const uint32_t alu = cycle::ps_to_cycles(c.sharp.alu_latency.ps, cycle_ps, 0);
     for (uint32_t s = 0; s < nodes_.size(); ++s) {
@@ -46,8 +48,8 @@ const sharp_tree* sharp_manager::tree_for(uint32_t comm, const std::vector<uint3
         return nullptr;
     }
     if (cfg_.sharp.vl >= cfg_.sw.vls) {
-        why = fmt::format("sharp.vl {} is not a data VL (switch.vls {})", cfg_.sharp.vl,
-                          cfg_.sw.vls);
+        why =
+            fmt::format("sharp.vl {} is not a data VL (switch.vls {})", cfg_.sharp.vl, cfg_.sw.vls);
         return nullptr;
     }
     const auto found = tree_of_comm_.find(comm);
@@ -61,7 +63,8 @@ const sharp_tree* sharp_manager::tree_for(uint32_t comm, const std::vector<uint3
     sharp_tree tree;
     tree.id = static_cast<uint32_t>(trees_.size());
     // Leaves and their host children, in port order.
-    std::map<uint32_t, std::vector<std::pair<uint16_t, uint32_t>>> leaf_hosts;  // leaf -> (port, host)
+    std::map<uint32_t, std::vector<std::pair<uint16_t, uint32_t>>>
+        leaf_hosts;  // leaf -> (port, host)
     for (uint32_t h : hosts) {
         const golden::topo_port_ref& at = topo.host_attach[h];
         leaf_hosts[at.node].push_back({at.port, h});
@@ -135,8 +138,7 @@ const sharp_tree* sharp_manager::tree_for(uint32_t comm, const std::vector<uint3
             why = fmt::format(
                 "switch {} already holds {} SHARP trees; sharp.osts {} / sharp.osts_per_tree {} "
                 "allows {}",
-                s, trees_on_switch_[s], cfg_.sharp.osts, cfg_.sharp.osts_per_tree,
-                trees_per_node_);
+                s, trees_on_switch_[s], cfg_.sharp.osts, cfg_.sharp.osts_per_tree, trees_per_node_);
             return nullptr;
         }
     }

@@ -19,9 +19,9 @@ namespace ndr::tb {
 
 struct sharp_tree {
     uint32_t id = 0;
-    uint32_t levels = 1;                 ///< switch levels in the tree
+    uint32_t levels = 1;  ///< switch levels in the tree
     uint32_t root_switch = 0;
-    std::vector<uint32_t> switches;      ///< every switch in the tree
+    std::vector<uint32_t> switches;  ///< every switch in the tree
     /// Reduction structure for the golden reference: per switch, its children in reduction
     /// order, each a host (is_host) or a switch.
     struct child {
@@ -37,17 +37,15 @@ public:
     sharp_manager(const cfg::config& c, fabric& f);
     /// Enables the aggregation node of switch `sw` (osts, ost_bytes, ALU cycles, payload
     /// store, SHARP VL) and returns it: how the manager reaches the nodes of any model level.
-    using enable_fn = std::function<cycle::sharp_an&(uint32_t sw, uint32_t osts,
-                                                     uint32_t ost_bytes, uint32_t alu_cycles,
-                                                     cycle::sharp_payloads* payloads,
-                                                     uint8_t vl)>;
+    using enable_fn = std::function<cycle::sharp_an&(uint32_t sw, uint32_t osts, uint32_t ost_bytes,
+                                                     uint32_t alu_cycles,
+                                                     cycle::sharp_payloads* payloads, uint8_t vl)>;
     /// The same manager over any fabric (the TLM fabric uses this one).
     sharp_manager(const cfg::config& c, const golden::topology& topo, uint64_t cycle_ps,
                   const enable_fn& enable);
     /// The tree of communicator `comm` over `hosts` (built on first use). nullopt with `why`
     /// when the resources do not allow one (the caller falls back to a host algorithm).
-    const sharp_tree* tree_for(uint32_t comm, const std::vector<uint32_t>& hosts,
-                               std::string& why);
+    const sharp_tree* tree_for(uint32_t comm, const std::vector<uint32_t>& hosts, std::string& why);
     cycle::sharp_payloads& payloads() { return payloads_; }
     /// The reduction the tree's ALUs apply from now on (set when a collective starts on it).
     void set_reduction(uint32_t tree, golden::red_op op, golden::red_type type);

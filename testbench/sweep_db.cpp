@@ -72,7 +72,8 @@ sweep_db::sweep_db(const std::string& path, bool read_only) : path_(path) {
         std::error_code ec;
         if (!parent.empty()) std::filesystem::create_directories(parent, ec);
     }
-    const int flags = read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    const int flags =
+        read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
         const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
@@ -84,36 +85,41 @@ sweep_db::sweep_db(const std::string& path, bool read_only) : path_(path) {
     exec("PRAGMA journal_mode=WAL");
     exec("PRAGMA synchronous=FULL");
     std::string cols;
-    for (const metric_column& m : metric_columns()) cols += fmt::format("  {} {},\n", m.name, m.sql_type);
+    for (const metric_column& m : metric_columns())
+        cols += fmt::format("  {} {},\n", m.name, m.sql_type);
     exec("BEGIN IMMEDIATE");
-    exec("CREATE TABLE IF NOT EXISTS sweeps (\n"
-         "  sweep_id TEXT PRIMARY KEY,\n"
-         "  kind TEXT NOT NULL,\n"
-         "  spec_path TEXT,\n"
-         "  spec TEXT,\n"
-         "  axes TEXT,\n"
-         "  points INTEGER,\n"
-         "  created_at TEXT,\n"
-         "  updated_at TEXT)");
-    exec("CREATE TABLE IF NOT EXISTS points (\n"
-         "  sweep_id TEXT NOT NULL,\n"
-         "  point_key TEXT NOT NULL,\n"
-         "  idx INTEGER,\n"
-         "  params TEXT NOT NULL,\n"
-         "  seed INTEGER,\n"
-         "  repeat INTEGER,\n"
-         "  status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','done','failed')),\n"
-         "  error TEXT,\n"
-         "  wall_s REAL,\n"
-         "  finished_at TEXT,\n" +
-         cols +
-         "  metrics TEXT,\n"
-         "  config TEXT,\n"
-         "  PRIMARY KEY (sweep_id, point_key))");
+    exec(
+        "CREATE TABLE IF NOT EXISTS sweeps (\n"
+        "  sweep_id TEXT PRIMARY KEY,\n"
+        "  kind TEXT NOT NULL,\n"
+        "  spec_path TEXT,\n"
+        "  spec TEXT,\n"
+        "  axes TEXT,\n"
+        "  points INTEGER,\n"
+        "  created_at TEXT,\n"
+        "  updated_at TEXT)");
+    exec(
+        "CREATE TABLE IF NOT EXISTS points (\n"
+        "  sweep_id TEXT NOT NULL,\n"
+        "  point_key TEXT NOT NULL,\n"
+        "  idx INTEGER,\n"
+        "  params TEXT NOT NULL,\n"
+        "  seed INTEGER,\n"
+        "  repeat INTEGER,\n"
+        "  status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','done','failed')),\n"
+        "  error TEXT,\n"
+        "  wall_s REAL,\n"
+        "  finished_at TEXT,\n" +
+        cols +
+        "  metrics TEXT,\n"
+        "  config TEXT,\n"
+        "  PRIMARY KEY (sweep_id, point_key))");
     exec("COMMIT");
 }
 
-sweep_db::~sweep_db() { sqlite3_close(db_); }
+sweep_db::~sweep_db() {
+    sqlite3_close(db_);
+}
 
 void sweep_db::exec(const std::string& sql) {
     char* err = nullptr;
@@ -152,13 +158,19 @@ std::vector<json> sweep_db::query(const std::string& sql, const std::vector<std:
         json row = json::array();
         for (int c = 0; c < n; ++c) {
             switch (sqlite3_column_type(raw, c)) {
-                case SQLITE_INTEGER: row.push_back(sqlite3_column_int64(raw, c)); break;
-                case SQLITE_FLOAT: row.push_back(sqlite3_column_double(raw, c)); break;
-                case SQLITE_NULL: row.push_back(nullptr); break;
+                case SQLITE_INTEGER:
+                    row.push_back(sqlite3_column_int64(raw, c));
+                    break;
+                case SQLITE_FLOAT:
+                    row.push_back(sqlite3_column_double(raw, c));
+                    break;
+                case SQLITE_NULL:
+                    row.push_back(nullptr);
+                    break;
                 default:
-                    row.push_back(std::string(
-                        reinterpret_cast<const char*>(sqlite3_column_text(raw, c)),
-                        static_cast<std::size_t>(sqlite3_column_bytes(raw, c))));
+                    row.push_back(
+                        std::string(reinterpret_cast<const char*>(sqlite3_column_text(raw, c)),
+                                    static_cast<std::size_t>(sqlite3_column_bytes(raw, c))));
             }
         }
         rows.push_back(std::move(row));
@@ -175,17 +187,19 @@ void sweep_db::register_sweep(const sweep_spec& s, const std::vector<sweep_point
     exec("BEGIN IMMEDIATE");
     try {
         const std::string now = now_utc();
-        query("INSERT INTO sweeps (sweep_id, kind, spec_path, spec, axes, points, created_at, "
-              "updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7) ON CONFLICT (sweep_id) DO "
-              "UPDATE SET kind = ?2, spec_path = ?3, spec = ?4, axes = ?5, points = ?6, "
-              "updated_at = ?7",
-              {s.name, s.kind, s.path, s.text, axes.dump(), std::to_string(points.size()), now});
+        query(
+            "INSERT INTO sweeps (sweep_id, kind, spec_path, spec, axes, points, created_at, "
+            "updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7) ON CONFLICT (sweep_id) DO "
+            "UPDATE SET kind = ?2, spec_path = ?3, spec = ?4, axes = ?5, points = ?6, "
+            "updated_at = ?7",
+            {s.name, s.kind, s.path, s.text, axes.dump(), std::to_string(points.size()), now});
         for (const sweep_point& p : points) {
-            query("INSERT INTO points (sweep_id, point_key, idx, params, seed, repeat, status, "
-                  "config) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7) ON CONFLICT (sweep_id, "
-                  "point_key) DO UPDATE SET idx = ?3, params = ?4",
-                  {s.name, p.key, std::to_string(p.index), p.params.dump(), std::to_string(p.seed),
-                   std::to_string(p.repeat), p.config.is_null() ? "null" : p.config.dump()});
+            query(
+                "INSERT INTO points (sweep_id, point_key, idx, params, seed, repeat, status, "
+                "config) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', ?7) ON CONFLICT (sweep_id, "
+                "point_key) DO UPDATE SET idx = ?3, params = ?4",
+                {s.name, p.key, std::to_string(p.index), p.params.dump(), std::to_string(p.seed),
+                 std::to_string(p.repeat), p.config.is_null() ? "null" : p.config.dump()});
         }
         exec("COMMIT");
     } catch (...) {
@@ -196,8 +210,8 @@ void sweep_db::register_sweep(const sweep_spec& s, const std::vector<sweep_point
 
 std::vector<std::pair<std::string, std::string>> sweep_db::statuses(const std::string& sweep_id) {
     std::vector<std::pair<std::string, std::string>> v;
-    for (const json& r : query("SELECT point_key, status FROM points WHERE sweep_id = ?1 ORDER BY idx",
-                               {sweep_id})) {
+    for (const json& r : query(
+             "SELECT point_key, status FROM points WHERE sweep_id = ?1 ORDER BY idx", {sweep_id})) {
         v.emplace_back(r[0].get<std::string>(), r[1].get<std::string>());
     }
     return v;
@@ -208,19 +222,23 @@ void sweep_db::record(const std::string& sweep_id, const std::string& point_key,
     const json& m = result.contains("metrics") ? result["metrics"] : json::object();
     // Every value is bound as text; SQLite converts it by the column's type affinity, and
     // NULLIF turns an empty text (no error, no wall time, metric absent) into NULL.
-    std::string sets = "status = ?3, error = NULLIF(?4, ''), wall_s = NULLIF(?5, ''), "
-                       "finished_at = ?6, metrics = ?7";
+    std::string sets =
+        "status = ?3, error = NULLIF(?4, ''), wall_s = NULLIF(?5, ''), "
+        "finished_at = ?6, metrics = ?7";
     std::vector<std::string> binds = {
-        sweep_id, point_key, result.value("status", "failed"),
+        sweep_id,
+        point_key,
+        result.value("status", "failed"),
         result.value("error", ""),
         result.contains("wall_s") ? fmt::format("{:.6f}", result["wall_s"].get<double>()) : "",
-        now_utc(), m.dump()};
+        now_utc(),
+        m.dump()};
     int n = 8;
     for (const metric_column& c : metric_columns()) {
         sets += fmt::format(", {} = NULLIF(?{}, '')", c.name, n++);
         if (m.contains(c.name) && !m[c.name].is_null()) {
             const json& v = m[c.name];
-            binds.push_back(v.is_boolean() ? (v.get<bool>() ? "1" : "0")
+            binds.push_back(v.is_boolean()        ? (v.get<bool>() ? "1" : "0")
                             : v.is_number_float() ? fmt::format("{:.17g}", v.get<double>())
                                                   : v.dump());
         } else {

@@ -151,7 +151,8 @@ int run_point_dir(const std::string& dir) {
     const auto t0 = std::chrono::steady_clock::now();
     {
         std::ofstream log((fs::path(dir) / "launches.log"), std::ios::app);
-        log << fmt::format("pid {} host {}\n", ::getpid(), std::getenv("HOSTNAME") ? std::getenv("HOSTNAME") : "?");
+        log << fmt::format("pid {} host {}\n", ::getpid(),
+                           std::getenv("HOSTNAME") ? std::getenv("HOSTNAME") : "?");
     }
     json result;
     const std::string text = read_text((fs::path(dir) / "point.json").string());
@@ -189,8 +190,7 @@ int run_point_dir(const std::string& dir) {
         result["status"] = "failed";
         result["error"] = e.what();
     }
-    result["wall_s"] =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     write_atomic((fs::path(dir) / "result.json").string(), result.dump(2) + "\n");
     return result["status"] == "done" ? 0 : 1;
 }

@@ -24,7 +24,9 @@ namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
 
-extern "C" void on_stop_signal(int sig) { g_signal = sig; }
+extern "C" void on_stop_signal(int sig) {
+    g_signal = sig;
+}
 
 /// Installs the stop handlers for the lifetime of the object; restores the old ones after.
 class stop_signals {
@@ -107,7 +109,8 @@ sweep_run_stats run_local(const sweep_spec& s, const std::vector<const sweep_poi
         constexpr std::size_t width = 30;
         const std::size_t fill = total ? fin * width / total : width;
         const double e = elapsed();
-        const double eta = fin ? e / static_cast<double>(fin) * static_cast<double>(total - fin) : -1.0;
+        const double eta =
+            fin ? e / static_cast<double>(fin) * static_cast<double>(total - fin) : -1.0;
         fmt::print("\r\033[K[{}{}] {}/{} done {} failed {} running {} | {} elapsed, ETA {}",
                    std::string(fill, '#'), std::string(width - fill, '.'), fin, total, st.done,
                    st.failed, running.size(), fmt_duration(e), fin ? fmt_duration(eta) : "?");
@@ -120,21 +123,20 @@ sweep_run_stats run_local(const sweep_spec& s, const std::vector<const sweep_poi
         if (stopping && (r.is_null() || r.value("status", "") != "done")) return;  // stays pending
         if (r.is_null()) {
             const std::string last = last_log_line(c.dir);
-            r = json{{"status", "failed"},
-                     {"error", fmt::format("point process {} without a result{}",
-                                           describe_status(status),
-                                           last.empty() ? "" : ": " + last)},
-                     {"wall_s", std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                                              c.start)
-                                    .count()}};
+            r = json{
+                {"status", "failed"},
+                {"error", fmt::format("point process {} without a result{}",
+                                      describe_status(status), last.empty() ? "" : ": " + last)},
+                {"wall_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start)
+                               .count()}};
         }
         db.record(s.name, c.point->key, r);
         const bool ok = r.value("status", "") == "done";
         ++(ok ? st.done : st.failed);
         if (progress_bar) {
             if (!ok) {
-                fmt::print("\r\033[Kpoint {} {} failed: {}\n", c.point->index, c.point->params.dump(),
-                           r.value("error", ""));
+                fmt::print("\r\033[Kpoint {} {} failed: {}\n", c.point->index,
+                           c.point->params.dump(), r.value("error", ""));
             }
             draw_bar();
         } else {

@@ -10,8 +10,8 @@
 
 #include "config/config_dump.h"
 #include "config/config_error.h"
-#include "config/config_schema.h"
 #include "config/config_loader.h"
+#include "config/config_schema.h"
 #include "config/config_source.h"
 
 namespace ndr::tb {
@@ -21,8 +21,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::set<std::string> top_fields = {"name", "kind", "trace", "config", "set", "axes", "zip",
-                                          "repeats", "seeds"};
+const std::set<std::string> top_fields = {"name", "kind", "trace",   "config", "set",
+                                          "axes", "zip",  "repeats", "seeds"};
 
 [[noreturn]] void bad(const sweep_spec& s, const YAML::Node& n, const std::string& field,
                       const std::string& why) {
@@ -67,9 +67,8 @@ void add_zip_group(sweep_spec& s, const YAML::Node& g) {
         a.values.push_back(value_list(s, kv.second, key));
         if (a.values.back().size() != a.values.front().size()) {
             bad(s, kv.second, key,
-                fmt::format("zipped lists need equal lengths: {} has {}, {} has {}",
-                            a.keys.front(), a.values.front().size(), key,
-                            a.values.back().size()));
+                fmt::format("zipped lists need equal lengths: {} has {}, {} has {}", a.keys.front(),
+                            a.values.front().size(), key, a.values.back().size()));
         }
     }
     s.axes.push_back(a);

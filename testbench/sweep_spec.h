@@ -13,7 +13,7 @@ namespace ndr::tb {
 
 /// One axis: a config key (or `trace`) and its values, as written in the sweep file.
 struct sweep_axis {
-    std::vector<std::string> keys;               ///< one key; several for a zip group
+    std::vector<std::string> keys;                 ///< one key; several for a zip group
     std::vector<std::vector<std::string>> values;  ///< values[k][i]: key k, step i
     std::size_t size() const { return values.empty() ? 0 : values[0].size(); }
 };
@@ -25,7 +25,7 @@ struct sweep_spec {
     std::string trace;  ///< kind run: trace path (relative paths are relative to the sweep file)
     std::string config_file;  ///< optional base YAML config (relative to the sweep file)
     std::vector<std::pair<std::string, std::string>> sets;  ///< base key=value overrides
-    std::vector<sweep_axis> axes;  ///< grid order: first axis outermost
+    std::vector<sweep_axis> axes;                           ///< grid order: first axis outermost
     unsigned repeats = 1;
     std::vector<uint64_t> seeds;  ///< explicit seeds (then repeats = seeds.size())
     std::string text;             ///< the file as read
@@ -33,15 +33,15 @@ struct sweep_spec {
 
 /// One point of the sweep.
 struct sweep_point {
-    std::size_t index = 0;     ///< position in the grid, 0-based
-    std::string key;           ///< point_key: 16 hex digits of FNV-1a 64 of `canonical`
-    nlohmann::json params;     ///< axis key -> value as written (plus "repeat" when repeats > 1)
+    std::size_t index = 0;  ///< position in the grid, 0-based
+    std::string key;        ///< point_key: 16 hex digits of FNV-1a 64 of `canonical`
+    nlohmann::json params;  ///< axis key -> value as written (plus "repeat" when repeats > 1)
     uint64_t seed = 0;
     unsigned repeat = 0;
-    std::string trace;         ///< kind run: trace path (absolute)
-    nlohmann::json config;     ///< resolved config, flattened {key: value}; null if invalid
-    std::string error;         ///< non-empty: the point's config does not validate
-    std::string canonical;     ///< canonical JSON the key hashes
+    std::string trace;      ///< kind run: trace path (absolute)
+    nlohmann::json config;  ///< resolved config, flattened {key: value}; null if invalid
+    std::string error;      ///< non-empty: the point's config does not validate
+    std::string canonical;  ///< canonical JSON the key hashes
 };
 
 /// Reads and checks a sweep file; throws cfg::config_error naming the file and the field.

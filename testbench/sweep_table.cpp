@@ -16,10 +16,10 @@ std::vector<sweep_rows> load_sweeps(sweep_db& db, const std::string& sweep_id,
                                     const std::string& where,
                                     const std::vector<std::string>& binds) {
     std::vector<sweep_rows> out;
-    const auto sweeps = sweep_id.empty()
-                            ? db.query("SELECT sweep_id, kind, axes FROM sweeps ORDER BY created_at, sweep_id")
-                            : db.query("SELECT sweep_id, kind, axes FROM sweeps WHERE sweep_id = ?1",
-                                       {sweep_id});
+    const auto sweeps =
+        sweep_id.empty()
+            ? db.query("SELECT sweep_id, kind, axes FROM sweeps ORDER BY created_at, sweep_id")
+            : db.query("SELECT sweep_id, kind, axes FROM sweeps WHERE sweep_id = ?1", {sweep_id});
     if (!sweep_id.empty() && sweeps.empty()) {
         throw std::runtime_error(fmt::format("no sweep '{}' in the database", sweep_id));
     }
@@ -102,9 +102,8 @@ std::optional<std::vector<double>> axis_numbers(const std::vector<std::string>& 
         unit = "";
         return v;
     }
-    if (auto v = all([](const std::string& s) {
-            return static_cast<double>(cfg::parse_bytes(s).count);
-        })) {
+    if (auto v = all(
+            [](const std::string& s) { return static_cast<double>(cfg::parse_bytes(s).count); })) {
         unit = "B";
         return v;
     }

@@ -13,7 +13,7 @@ namespace ndr::tb {
 struct sweep_row {
     std::string key;
     long long idx = 0;
-    nlohmann::json params;   ///< axis -> value (strings; "repeat" an integer)
+    nlohmann::json params;  ///< axis -> value (strings; "repeat" an integer)
     std::string status;
     std::string error;
     std::optional<double> wall_s;

@@ -58,8 +58,7 @@ protected:
     void evaluate(uint64_t now) override;
 
 private:
-    enum : uint8_t { T_GEN = 1, T_TXFREE, T_DELIVER, T_RXFREE, T_FC_FLUSH, T_WIN_START,
-                     T_WIN_END };
+    enum : uint8_t { T_GEN = 1, T_TXFREE, T_DELIVER, T_RXFREE, T_FC_FLUSH, T_WIN_START, T_WIN_END };
     struct endpoint {
         rng gen;
         std::vector<std::deque<tlm::tlm_generic_payload*>> queues;  ///< per VL

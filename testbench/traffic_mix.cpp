@@ -18,9 +18,9 @@ traffic_mix::traffic_mix(const cfg::config& c, const cycle::timing& tm)
     std::vector<double> beats;
     for (uint32_t payload : sizes.values) {
         if (payload > c.sw.mtu.count) {
-            throw cfg::config_error(cfg::config_source{}, "traffic.size",
-                                    fmt::format("payload {} B exceeds switch.mtu {} B", payload,
-                                                c.sw.mtu.count));
+            throw cfg::config_error(
+                cfg::config_source{}, "traffic.size",
+                fmt::format("payload {} B exceeds switch.mtu {} B", payload, c.sw.mtu.count));
         }
         // RoCE: Ethernet/IPv4/UDP framing plus preamble/IFG (golden/roce_packet.h).
         const uint32_t wire = c.fabric.technology == "roce"

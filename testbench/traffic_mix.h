@@ -14,12 +14,12 @@ namespace ndr::tb {
 
 struct traffic_mix {
     traffic_mix(const cfg::config& c, const cycle::timing& tm);
-    weighted_choice sizes;           ///< payload bytes
-    weighted_choice sls;             ///< service levels
-    std::vector<uint32_t> wire_of;   ///< wire bytes per size choice (RC SEND ONLY)
+    weighted_choice sizes;          ///< payload bytes
+    weighted_choice sls;            ///< service levels
+    std::vector<uint32_t> wire_of;  ///< wire bytes per size choice (RC SEND ONLY)
     golden::sl2vl_table sl2vl;
-    double rate = 0.0;               ///< packets per cycle per source
-    double inv_log_q = 0.0;          ///< 1 / ln(1 - rate), for geometric gaps
+    double rate = 0.0;       ///< packets per cycle per source
+    double inv_log_q = 0.0;  ///< 1 / ln(1 - rate), for geometric gaps
 };
 
 }  // namespace ndr::tb

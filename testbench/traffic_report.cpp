@@ -42,8 +42,8 @@ json latency_summary(const std::vector<uint64_t>& h, double cycle_ns) {
     // Without samples (nothing measured was delivered) every latency is null, not 0.
     const auto lat = [&](double v) { return samples ? json(v) : json(nullptr); };
     return json{
-        {"mean", lat(samples ? static_cast<double>(total) / static_cast<double>(samples) * cycle_ns
-                             : 0.0)},
+        {"mean",
+         lat(samples ? static_cast<double>(total) / static_cast<double>(samples) * cycle_ns : 0.0)},
         {"min", lat(ns(lo))},
         {"p50", lat(ns(percentile_hist(h, 0.50)))},
         {"p99", lat(ns(percentile_hist(h, 0.99)))},
@@ -75,8 +75,7 @@ json traffic_point_json(const cfg::config& c, const traffic_outcome& o) {
         {"seed", c.sim.seed},
         {"wall_s", o.wall_s},
         {"cycles_per_wall_s", o.wall_s > 0 ? static_cast<double>(o.cycles) / o.wall_s : 0.0},
-        {"packets_per_wall_s",
-         o.wall_s > 0 ? static_cast<double>(o.ep.delivered) / o.wall_s : 0.0},
+        {"packets_per_wall_s", o.wall_s > 0 ? static_cast<double>(o.ep.delivered) / o.wall_s : 0.0},
     };
     const double capacity = static_cast<double>(ports) * win;  // beats the ports could carry
     uint64_t delivered_beats = 0;
@@ -148,10 +147,8 @@ json traffic_point_json(const cfg::config& c, const traffic_outcome& o) {
     j["vls"] = jv;
     j["buffer_occupancy"] = jb;
     j["credit_stall_cycles"] = {
-        {"switch_outputs", stall_sw},
-        {"switch_outputs_per_vl", o.sw.credit_stall_cycles},
-        {"endpoints", stall_ep},
-        {"endpoints_per_vl", o.ep.credit_stall_cycles},
+        {"switch_outputs", stall_sw},   {"switch_outputs_per_vl", o.sw.credit_stall_cycles},
+        {"endpoints", stall_ep},        {"endpoints_per_vl", o.ep.credit_stall_cycles},
         {"total", stall_sw + stall_ep},
     };
     j["switch"] = {{"xbar_transfers", o.sw.xbar_transfers}, {"fc_packets", o.sw.fc_packets}};

@@ -24,7 +24,8 @@ nlohmann::json traffic_point_json(const cfg::config& c, const traffic_outcome& o
 nlohmann::json config_json(const cfg::config& c);
 
 /// Full report: config + points; with one point its fields are also at the top level.
-nlohmann::json traffic_report_json(const cfg::config& base, const std::vector<nlohmann::json>& points);
+nlohmann::json traffic_report_json(const cfg::config& base,
+                                   const std::vector<nlohmann::json>& points);
 
 /// Human-readable table, one row per point.
 std::string traffic_table(const std::vector<nlohmann::json>& points);

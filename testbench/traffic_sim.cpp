@@ -68,9 +68,9 @@ void account_packets(traffic_outcome& out, uint64_t live, uint64_t in_switch, bo
     out.dropped = out.ep.created - out.ep.delivered - out.in_flight;
     out.switch_buffered = in_switch;
     if (check && out.dropped != 0) {
-        throw cycle::invariant_error(fmt::format(
-            "packet conservation: {} created, {} delivered, {} in flight: {} lost",
-            out.ep.created, out.ep.delivered, out.in_flight, out.dropped));
+        throw cycle::invariant_error(
+            fmt::format("packet conservation: {} created, {} delivered, {} in flight: {} lost",
+                        out.ep.created, out.ep.delivered, out.in_flight, out.dropped));
     }
 }
 

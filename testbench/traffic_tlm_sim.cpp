@@ -33,8 +33,8 @@ traffic_outcome run_traffic_tlm(const cfg::config& c, const tlm_run_hooks& hooks
     std::vector<std::unique_ptr<tlmm::link_tlm>> links;
     for (uint32_t p = 0; p < c.sw.ports; ++p) {
         // Endpoint p -> switch input p; FC of the switch input buffer back to the endpoint.
-        auto up = std::make_unique<tlmm::link_tlm>(fmt::format("up_{}", p).c_str(),
-                                                   tm.link_cycles, tm.cycle_ps, status);
+        auto up = std::make_unique<tlmm::link_tlm>(fmt::format("up_{}", p).c_str(), tm.link_cycles,
+                                                   tm.cycle_ps, status);
         (*eps.tx[p]).bind(up->tx);
         up->rx.bind(*sw.in[p]);
         (*sw.fc_out[p]).bind(up->fc_in);

@@ -60,13 +60,15 @@ public:
     uint64_t pending() const;
 
 private:
-    uint32_t key(uint32_t in, uint32_t out, uint32_t vl) const { return (in * ports_ + out) * 16 + vl; }
+    uint32_t key(uint32_t in, uint32_t out, uint32_t vl) const {
+        return (in * ports_ + out) * 16 + vl;
+    }
     void record(sb_mismatch m);
 
     golden::lft routes_;
     golden::sl2vl_table sl2vl_;
     uint32_t ports_;
-    std::vector<std::deque<sb_packet>> expect_;   ///< [(in*ports + out)*16 + vl]
+    std::vector<std::deque<sb_packet>> expect_;        ///< [(in*ports + out)*16 + vl]
     std::unordered_map<uint64_t, uint16_t> input_of_;  ///< packet id -> input port
     std::optional<sb_mismatch> first_;
     uint64_t matched_ = 0;

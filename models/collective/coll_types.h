@@ -32,8 +32,22 @@ enum class algo_kind : uint8_t {
     sharp,     ///< in-network reduction (SHARP); not yet implemented
 };
 
-enum class dtype : uint8_t { int8, uint8, int32, uint32, int64, uint64, fp16, fp32, fp64, bf16,
-                             fp8e4m3, fp8e5m2, int16, uint16 };
+enum class dtype : uint8_t {
+    int8,
+    uint8,
+    int32,
+    uint32,
+    int64,
+    uint64,
+    fp16,
+    fp32,
+    fp64,
+    bf16,
+    fp8e4m3,
+    fp8e5m2,
+    int16,
+    uint16
+};
 enum class redop : uint8_t { sum, prod, max, min, avg };
 
 /// Lowercase enumerator names ("allreduce", "reduce_scatter", ...; algo_kind::auto_ is

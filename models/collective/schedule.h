@@ -64,19 +64,19 @@ struct coll_params {
     algo_kind algo = algo_kind::auto_;
     uint32_t nranks = 2;
     uint64_t bytes = 0;
-    uint32_t dtype_bytes = 4;      ///< element size; transfers split on element boundaries
-    uint32_t root = 0;             ///< broadcast/reduce root (< nranks); p2p ops ignore it
-    uint64_t chunk_bytes = 1 << 20;///< pipelining unit (NCCL-like); 0 = no chunking
+    uint32_t dtype_bytes = 4;        ///< element size; transfers split on element boundaries
+    uint32_t root = 0;               ///< broadcast/reduce root (< nranks); p2p ops ignore it
+    uint64_t chunk_bytes = 1 << 20;  ///< pipelining unit (NCCL-like); 0 = no chunking
 };
 
 /// One point-to-point transfer. Ranks are communicator-relative (0..nranks-1).
 struct xfer {
     uint32_t src = 0;
     uint32_t dst = 0;
-    uint64_t bytes = 0;             ///< payload bytes (0 allowed: a barrier token)
-    uint64_t src_offset = 0;        ///< byte offset in src's working buffer
-    uint64_t dst_offset = 0;        ///< byte offset in dst's working buffer
-    bool reduce = false;            ///< dst[dst_offset..] = dst (op) incoming, else copy
+    uint64_t bytes = 0;       ///< payload bytes (0 allowed: a barrier token)
+    uint64_t src_offset = 0;  ///< byte offset in src's working buffer
+    uint64_t dst_offset = 0;  ///< byte offset in dst's working buffer
+    bool reduce = false;      ///< dst[dst_offset..] = dst (op) incoming, else copy
     /// Transfers that must be complete before this one may start. A dependency whose dst is
     /// this transfer's src is complete when its data has arrived there; a dependency sent by
     /// this transfer's src is complete when the sender knows it was delivered (its ACK).
@@ -94,9 +94,9 @@ struct local_copy {
 
 struct schedule {
     coll_params params;
-    algo_kind algo = algo_kind::ring;  ///< resolved (never auto_)
-    uint64_t buffer_bytes = 0;         ///< per-rank working buffer
-    std::vector<xfer> xfers;           ///< in a valid topological order of deps
+    algo_kind algo = algo_kind::ring;      ///< resolved (never auto_)
+    uint64_t buffer_bytes = 0;             ///< per-rank working buffer
+    std::vector<xfer> xfers;               ///< in a valid topological order of deps
     std::vector<local_copy> local_copies;  ///< before every transfer, in any order
 };
 

@@ -8,16 +8,16 @@ std::string format_config_message(const config_source& where, const std::string&
                                   const std::string& reason) {
     std::string msg;
     switch (where.type) {
-    case config_source::kind::file:
-        msg = where.name;
-        if (where.line > 0) msg += ":" + std::to_string(where.line);
-        msg += ": ";
-        break;
-    case config_source::kind::command_line:
-        msg = where.name + (key.empty() ? ": " : " ");
-        break;
-    case config_source::kind::merged:
-        break;
+        case config_source::kind::file:
+            msg = where.name;
+            if (where.line > 0) msg += ":" + std::to_string(where.line);
+            msg += ": ";
+            break;
+        case config_source::kind::command_line:
+            msg = where.name + (key.empty() ? ": " : " ");
+            break;
+        case config_source::kind::merged:
+            break;
     }
     if (!key.empty()) msg += key + ": ";
     msg += reason;

@@ -28,7 +28,7 @@ enum class value_kind {
 std::string_view kind_name(value_kind kind);
 
 struct config_key {
-    std::string key;                   ///< `section.field`, e.g. `switch.buffer_per_vl`
+    std::string key;  ///< `section.field`, e.g. `switch.buffer_per_vl`
     value_kind kind = value_kind::uint;
     std::string unit;                  ///< base unit of the stored value: B, ps, bps, mm or ""
     std::string range;                 ///< valid values in words, e.g. `2..64`

@@ -27,15 +27,22 @@ std::string trim(const std::string& s) {
     return s.substr(b, e - b + 1);
 }
 
-int line_of(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+int line_of(const YAML::Node& n) {
+    return n.Mark().line >= 0 ? n.Mark().line + 1 : 0;
+}
 
 std::string node_kind(const YAML::Node& n) {
     switch (n.Type()) {
-    case YAML::NodeType::Map: return "a map";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Scalar: return "a single value";
-    case YAML::NodeType::Null: return "nothing";
-    case YAML::NodeType::Undefined: break;
+        case YAML::NodeType::Map:
+            return "a map";
+        case YAML::NodeType::Sequence:
+            return "a list";
+        case YAML::NodeType::Scalar:
+            return "a single value";
+        case YAML::NodeType::Null:
+            return "nothing";
+        case YAML::NodeType::Undefined:
+            break;
     }
     return "an undefined node";
 }
@@ -51,7 +58,8 @@ bool is_section(const std::string& name) {
 std::string read_file(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
-        throw config_error(config_source::file(path), "", "cannot read the file: it is a directory");
+        throw config_error(config_source::file(path), "",
+                           "cannot read the file: it is a directory");
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         throw config_error(config_source::file(path), "",
@@ -74,7 +82,8 @@ public:
             throw config_error(config_source::file(path_, line_of(root)), "",
                                "the top level must be a map of sections such as "
                                "'switch: {ports: 8}' or dotted keys such as 'switch.ports: 8', "
-                               "got " + node_kind(root));
+                               "got " +
+                                   node_kind(root));
         }
         std::map<std::string, int> top_seen;
         for (auto it = root.begin(); it != root.end(); ++it) {
@@ -98,23 +107,22 @@ private:
 
     std::string key_name(const YAML::Node& key, int line) const {
         if (!key.IsScalar())
-            throw config_error(here(line), "",
-                               "a key must be a plain name, got " + node_kind(key));
+            throw config_error(here(line), "", "a key must be a plain name, got " + node_kind(key));
         return key.Scalar();
     }
 
     config_error duplicate(const std::string& key, int line, int first_line) const {
-        return config_error(here(line), key,
-                            "duplicate key (already set on line " + std::to_string(first_line) +
-                                ")");
+        return config_error(
+            here(line), key,
+            "duplicate key (already set on line " + std::to_string(first_line) + ")");
     }
 
     void apply_section(const std::string& section, const YAML::Node& body, int line) {
         if (body.IsNull()) return;  // `switch:` with nothing under it
         if (!body.IsMap())
-            throw config_error(here(line), section,
-                               "a section must be a map of keys such as 'ports: 8', got " +
-                                   node_kind(body));
+            throw config_error(
+                here(line), section,
+                "a section must be a map of keys such as 'ports: 8', got " + node_kind(body));
         for (auto it = body.begin(); it != body.end(); ++it) {
             const int field_line = line_of(it->first);
             set_leaf(section + "." + key_name(it->first, field_line), it->second, field_line);
@@ -128,8 +136,7 @@ private:
         const config_key* k = find_config_key(key);
         if (k == nullptr) throw config_error(here(line), key, unknown_key_reason(key));
         if (value.IsMap() || value.IsSequence())
-            throw config_error(here(line), key,
-                               "expected a single value, got " + node_kind(value));
+            throw config_error(here(line), key, "expected a single value, got " + node_kind(value));
         if (value.IsNull() && k->kind != value_kind::text)
             throw config_error(here(line), key, "missing value (range: " + k->range + ")");
         set_value(cfg_, key, value.IsNull() ? std::string() : value.Scalar(), here(line));
@@ -164,8 +171,7 @@ std::pair<std::string, std::string> split_set(const std::string& key_eq_value) {
     const std::string key = eq == std::string::npos ? "" : trim(key_eq_value.substr(0, eq));
     if (key.empty())
         throw config_error(config_source::flag("--set"), "",
-                           "expected KEY=VALUE such as switch.ports=8, got '" + key_eq_value +
-                               "'");
+                           "expected KEY=VALUE such as switch.ports=8, got '" + key_eq_value + "'");
     return {key, trim(key_eq_value.substr(eq + 1))};
 }
 

@@ -12,6 +12,8 @@ config_source config_source::flag(std::string flag_name) {
     return config_source{kind::command_line, std::move(flag_name), 0};
 }
 
-config_source config_source::merged() { return config_source{}; }
+config_source config_source::merged() {
+    return config_source{};
+}
 
 }  // namespace ndr::cfg

@@ -50,8 +50,10 @@ std::string suggest_key(std::string_view unknown) {
         consider(k.key, k.key);
         // A bare field name (`ports`) or a field under the wrong section (`link.ports`).
         const std::string field = k.key.substr(k.key.find('.') + 1);
-        if (!dotted) consider(k.key, field);
-        else consider(k.key, typed.substr(0, typed.find('.') + 1) + field);
+        if (!dotted)
+            consider(k.key, field);
+        else
+            consider(k.key, typed.substr(0, typed.find('.') + 1) + field);
     }
     if (!dotted) {
         for (const std::string& s : config_sections()) consider(s, s);

@@ -37,8 +37,7 @@ double parse_real(std::string_view raw) {
     double v = 0.0;
     // from_chars accepts no leading '+' and no hex without the `hex` format: plain decimals only.
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc{} || end != text.data() + text.size() ||
-        !std::isfinite(v))
+    if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(v))
         throw config_error("expected a number like 0.5, got " + quoted);
     return v;
 }
@@ -50,6 +49,8 @@ bool parse_bool(std::string_view raw) {
     throw config_error("expected true or false, got '" + std::string(text) + "'");
 }
 
-std::string format_real(double v) { return fmt::format("{}", v); }
+std::string format_real(double v) {
+    return fmt::format("{}", v);
+}
 
 }  // namespace ndr::cfg

@@ -12,8 +12,8 @@ namespace {
 
 struct unit_def {
     std::string_view name;
-    uint64_t factor;        ///< base units per one of this unit
-    int format_decimals;    ///< decimals allowed when printing; -1 = never printed
+    uint64_t factor;      ///< base units per one of this unit
+    int format_decimals;  ///< decimals allowed when printing; -1 = never printed
 };
 
 struct quantity {
@@ -30,8 +30,8 @@ struct quantity {
 
 constexpr uint64_t KI = 1024;
 constexpr std::array<unit_def, 7> SIZE_UNITS{{
-    {"GiB", KI * KI * KI, 3},
-    {"MiB", KI * KI, 3},
+    {"GiB", KI* KI* KI, 3},
+    {"MiB", KI* KI, 3},
     {"KiB", KI, 3},
     {"GB", 1'000'000'000, 0},
     {"MB", 1'000'000, 0},
@@ -63,18 +63,36 @@ constexpr std::array<unit_def, 4> LENGTH_UNITS{{
     {"mm", 1, 0},
 }};
 
-const quantity SIZE{"size", "32KiB", "bytes", "B", "B, KiB, MiB, GiB, KB, MB, GB; plain number = B",
-                    "0B", true, SIZE_UNITS.data(), SIZE_UNITS.size()};
-const quantity TIME{"time", "300ns", "picoseconds", "ps", "ps, ns, us, ms, s", "0ns", false,
-                    TIME_UNITS.data(), TIME_UNITS.size()};
-const quantity RATE{"rate", "400Gbps", "bits per second", "bps",
-                    "bps, Kbps, Mbps, Gbps, Tbps, KBps, MBps, GBps, TBps", "0bps", false,
-                    RATE_UNITS.data(), RATE_UNITS.size()};
-const quantity LENGTH{"length", "3m", "millimetres", "mm", "mm, cm, m, km", "0m", false,
-                      LENGTH_UNITS.data(), LENGTH_UNITS.size()};
+const quantity SIZE{"size",
+                    "32KiB",
+                    "bytes",
+                    "B",
+                    "B, KiB, MiB, GiB, KB, MB, GB; plain number = B",
+                    "0B",
+                    true,
+                    SIZE_UNITS.data(),
+                    SIZE_UNITS.size()};
+const quantity TIME{"time", "300ns",           "picoseconds",    "ps", "ps, ns, us, ms, s", "0ns",
+                    false,  TIME_UNITS.data(), TIME_UNITS.size()};
+const quantity RATE{"rate",
+                    "400Gbps",
+                    "bits per second",
+                    "bps",
+                    "bps, Kbps, Mbps, Gbps, Tbps, KBps, MBps, GBps, TBps",
+                    "0bps",
+                    false,
+                    RATE_UNITS.data(),
+                    RATE_UNITS.size()};
+const quantity LENGTH{"length",           "3m", "millimetres", "mm",
+                      "mm, cm, m, km",    "0m", false,         LENGTH_UNITS.data(),
+                      LENGTH_UNITS.size()};
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_space(char c) { return c == ' ' || c == '\t'; }
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+bool is_space(char c) {
+    return c == ' ' || c == '\t';
+}
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
@@ -152,11 +170,9 @@ uint64_t parse_quantity(const quantity& q, std::string_view raw) {
     // value = (int . frac) * factor, exactly: num / 10^k * factor.
     while (!frac_digits.empty() && frac_digits.back() == '0') frac_digits.remove_suffix(1);
     const size_t k = frac_digits.size();
-    const std::string precision_reason = "'" + std::string(text) + "' is not a whole number of " +
-                                         std::string(q.base_name) +
-                                         " (the resolution of a " + std::string(q.what) +
-                                         " is 1 " + std::string(q.base_unit) +
-                                         ")";
+    const std::string precision_reason =
+        "'" + std::string(text) + "' is not a whole number of " + std::string(q.base_name) +
+        " (the resolution of a " + std::string(q.what) + " is 1 " + std::string(q.base_unit) + ")";
     // Fraction digits beyond 18 cannot be exact for any factor used here (all <= 8e12).
     if (k > 18) throw config_error(precision_reason);
     uint64_t int_part = 0;
@@ -201,16 +217,30 @@ std::string format_quantity(const quantity& q, uint64_t v) {
 
 }  // namespace
 
-bytes_t parse_bytes(std::string_view text) { return bytes_t{parse_quantity(SIZE, text)}; }
-time_ps_t parse_time(std::string_view text) { return time_ps_t{parse_quantity(TIME, text)}; }
-rate_bps_t parse_rate(std::string_view text) { return rate_bps_t{parse_quantity(RATE, text)}; }
+bytes_t parse_bytes(std::string_view text) {
+    return bytes_t{parse_quantity(SIZE, text)};
+}
+time_ps_t parse_time(std::string_view text) {
+    return time_ps_t{parse_quantity(TIME, text)};
+}
+rate_bps_t parse_rate(std::string_view text) {
+    return rate_bps_t{parse_quantity(RATE, text)};
+}
 length_mm_t parse_length(std::string_view text) {
     return length_mm_t{parse_quantity(LENGTH, text)};
 }
 
-std::string format_bytes(bytes_t v) { return format_quantity(SIZE, v.count); }
-std::string format_time(time_ps_t v) { return format_quantity(TIME, v.ps); }
-std::string format_rate(rate_bps_t v) { return format_quantity(RATE, v.bps); }
-std::string format_length(length_mm_t v) { return format_quantity(LENGTH, v.mm); }
+std::string format_bytes(bytes_t v) {
+    return format_quantity(SIZE, v.count);
+}
+std::string format_time(time_ps_t v) {
+    return format_quantity(TIME, v.ps);
+}
+std::string format_rate(rate_bps_t v) {
+    return format_quantity(RATE, v.bps);
+}
+std::string format_length(length_mm_t v) {
+    return format_quantity(LENGTH, v.mm);
+}
 
 }  // namespace ndr::cfg

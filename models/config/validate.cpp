@@ -31,8 +31,7 @@ void check_holds_mtu_packet(const std::string& key, bytes_t buffer, const config
         fail(key, fmt::format("must hold one MTU packet: switch.mtu {}B + {}B headers rounded up "
                               "to 64-byte blocks = {}B ({} blocks), got {}",
                               c.sw.mtu.count, MAX_PACKET_OVERHEAD_BYTES, need,
-                              need / golden::CREDIT_BLOCK_BYTES,
-                              format_bytes(buffer)));
+                              need / golden::CREDIT_BLOCK_BYTES, format_bytes(buffer)));
 }
 
 void check_tables(const config& c) {
@@ -57,16 +56,16 @@ void check_tables(const config& c) {
 void check_traffic(const config& c) {
     for (const weighted_value& wv : parse_weighted_list(c.traffic.size, 1, UINT64_MAX)) {
         if (wv.value > c.sw.mtu.count)
-            fail("traffic.size", fmt::format("payload {}B exceeds switch.mtu {}B", wv.value,
-                                             c.sw.mtu.count));
+            fail("traffic.size",
+                 fmt::format("payload {}B exceeds switch.mtu {}B", wv.value, c.sw.mtu.count));
     }
     if (c.traffic.hot_port >= c.sw.ports)
         fail("traffic.hot_port", fmt::format("must be a port of the switch, < switch.ports {}, "
-                                             "got {}", c.sw.ports, c.traffic.hot_port));
+                                             "got {}",
+                                             c.sw.ports, c.traffic.hot_port));
     if (c.traffic.incast_sources > c.sw.ports - 1)
-        fail("traffic.incast_sources",
-             fmt::format("must be at most switch.ports - 1 = {}, got {}", c.sw.ports - 1,
-                         c.traffic.incast_sources));
+        fail("traffic.incast_sources", fmt::format("must be at most switch.ports - 1 = {}, got {}",
+                                                   c.sw.ports - 1, c.traffic.incast_sources));
     const uint32_t p = c.sw.ports;
     if (c.traffic.pattern == "bitcomp" && (p & (p - 1)) != 0)
         fail("traffic.pattern",

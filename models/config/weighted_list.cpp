@@ -16,17 +16,15 @@ std::string_view trim(std::string_view s) {
 
 }  // namespace
 
-std::vector<weighted_value> parse_weighted_list(std::string_view text, uint64_t lo,
-                                                uint64_t hi) {
-    const std::string syntax = "expected `N` or `N@weight,M@weight,...`, got '" +
-                               std::string(trim(text)) + "'";
+std::vector<weighted_value> parse_weighted_list(std::string_view text, uint64_t lo, uint64_t hi) {
+    const std::string syntax =
+        "expected `N` or `N@weight,M@weight,...`, got '" + std::string(trim(text)) + "'";
     std::vector<weighted_value> items;
     size_t start = 0;
     while (true) {
         const size_t comma = text.find(',', start);
-        const std::string_view item =
-            trim(text.substr(start, comma == std::string_view::npos ? std::string_view::npos
-                                                                     : comma - start));
+        const std::string_view item = trim(text.substr(
+            start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
         if (item.empty()) throw config_error(syntax);
         weighted_value wv;
         const size_t at = item.find('@');

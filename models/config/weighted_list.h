@@ -13,7 +13,6 @@ struct weighted_value {
 
 /// Parses `N` or `N@w,M@w,...` (whitespace around items ignored). Every value must be in
 /// lo..hi, every weight a finite number > 0. Throws `config_error` with a reason only.
-std::vector<weighted_value> parse_weighted_list(std::string_view text, uint64_t lo,
-                                                uint64_t hi);
+std::vector<weighted_value> parse_weighted_list(std::string_view text, uint64_t lo, uint64_t hi);
 
 }  // namespace ndr::cfg

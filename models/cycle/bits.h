@@ -4,7 +4,9 @@
 
 namespace ndr::cycle {
 
-inline constexpr uint64_t bit(uint32_t i) { return uint64_t{1} << i; }
+inline constexpr uint64_t bit(uint32_t i) {
+    return uint64_t{1} << i;
+}
 
 /// Calls f(i) for every set bit i of m, lowest first.
 template <typename F>

@@ -7,8 +7,8 @@ namespace ndr::cycle {
 class engine_driver_impl : public sc_core::sc_module, public wake_sink {
 public:
     SC_HAS_PROCESS(engine_driver_impl);
-    engine_driver_impl(const sc_core::sc_module_name& name, cycle_engine& engine,
-                       uint64_t cycle_ps, sim_status& status)
+    engine_driver_impl(const sc_core::sc_module_name& name, cycle_engine& engine, uint64_t cycle_ps,
+                       sim_status& status)
         : sc_core::sc_module(name), engine_(engine), cycle_ps_(cycle_ps), status_(status) {
         SC_METHOD(tick);
         sensitive << wake_;
@@ -20,8 +20,7 @@ public:
     void wake_at(cycle_t c) override {
         const cycle_t now = now_cycle();
         const cycle_t at = c < now ? now : c;
-        wake_.notify(sc_core::sc_time(static_cast<double>((at - now) * cycle_ps_),
-                                      sc_core::SC_PS));
+        wake_.notify(sc_core::sc_time(static_cast<double>((at - now) * cycle_ps_), sc_core::SC_PS));
     }
 
     void start_of_simulation() override {
@@ -30,9 +29,7 @@ public:
     }
 
 private:
-    cycle_t now_cycle() const {
-        return sc_core::sc_time_stamp().value() / cycle_ps_;
-    }
+    cycle_t now_cycle() const { return sc_core::sc_time_stamp().value() / cycle_ps_; }
     void tick() {
         if (status_.error) return;
         try {
@@ -61,7 +58,9 @@ engine_driver::engine_driver(const std::string& name, cycle_engine& engine, uint
 
 engine_driver::~engine_driver() = default;
 
-cycle_t sc_now_cycle(uint64_t cycle_ps) { return sc_core::sc_time_stamp().value() / cycle_ps; }
+cycle_t sc_now_cycle(uint64_t cycle_ps) {
+    return sc_core::sc_time_stamp().value() / cycle_ps;
+}
 
 void sc_run_until(cycle_t until, uint64_t cycle_ps, const sim_status& status) {
     const cycle_t now = sc_now_cycle(cycle_ps);

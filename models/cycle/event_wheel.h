@@ -61,9 +61,7 @@ private:
         cycle_t at;
         uint64_t seq;
         event ev;
-        bool operator>(const far_event& o) const {
-            return at != o.at ? at > o.at : seq > o.seq;
-        }
+        bool operator>(const far_event& o) const { return at != o.at ? at > o.at : seq > o.seq; }
     };
     static constexpr uint32_t NUM_LANES = 32;
     [[noreturn]] static void throw_past();
@@ -75,7 +73,7 @@ private:
     uint32_t lanes_busy_ = 0;  ///< bit k: lane k non-empty
     uint32_t mask_;
     std::vector<std::vector<event>> slots_;
-    std::vector<uint64_t> occupied_;  ///< bitmap of non-empty slots
+    std::vector<uint64_t> occupied_;         ///< bitmap of non-empty slots
     std::vector<std::vector<event>> spare_;  ///< emptied slot buffers, most recent last
     std::priority_queue<far_event, std::vector<far_event>, std::greater<far_event>> far_;
     uint64_t far_seq_ = 0;

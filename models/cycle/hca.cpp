@@ -15,7 +15,6 @@
 
 namespace ndr::cycle {
 
-
 hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, uint32_t hosts)
     : tm_(tm),
       pool_(pool),
@@ -39,7 +38,8 @@ hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, 
       fc_(std::size_t{hosts} * c.sw.vls, tm.fc_min_interval_cycles),
       fc_proc_cycles_(tm.fc_cycles - tm.link_cycles) {
     if (vl_ >= vls_) {
-        throw std::invalid_argument(fmt::format("hca.sl {} maps to VL {}, not a data VL", c.hca.sl, vl_));
+        throw std::invalid_argument(
+            fmt::format("hca.sl {} maps to VL {}, not a data VL", c.hca.sl, vl_));
     }
     const auto table = golden::vl_arb_table::parse(
         c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), vls_);
@@ -149,7 +149,8 @@ void hca_array::free_message(uint32_t m) {
 void hca_array::post(cycle_t now, verb v, uint32_t src, uint32_t dst, uint64_t bytes,
                      uint64_t tag) {
     if (src >= hosts_ || dst >= hosts_ || src == dst) {
-        throw std::invalid_argument(fmt::format("hca: cannot post from host {} to host {}", src, dst));
+        throw std::invalid_argument(
+            fmt::format("hca: cannot post from host {} to host {}", src, dst));
     }
     const uint32_t m = alloc_message();
     message& msg = msgs_[m];
@@ -167,8 +168,8 @@ void hca_array::post(cycle_t now, verb v, uint32_t src, uint32_t dst, uint64_t b
     schedule(ready, event{EV_MSG_READY, 0, 0, m, 0, 0});
 }
 
-void hca_array::sharp_send(cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk,
-                           uint32_t bytes, uint32_t root_host, uint32_t data) {
+void hca_array::sharp_send(cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t bytes,
+                           uint32_t root_host, uint32_t data) {
     const uint32_t idx = pool_.alloc();
     packet& p = pool_[idx];
     p.id = static_cast<uint32_t>(next_packet_id_++);  // wraps: ids are for messages
@@ -208,7 +209,9 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
     }
     for (const event& e : events) {
         switch (e.kind) {
-            case EV_MSG_READY: on_msg_ready(t, e.pkt); break;
+            case EV_MSG_READY:
+                on_msg_ready(t, e.pkt);
+                break;
             case EV_TXFREE:
                 ports_[e.port].txfree_pending = false;
                 mark_tx(e.port);
@@ -227,7 +230,9 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
                 schedule(t + p.beats, event{EV_TAIL, 0, e.port, e.pkt, 0, 0});
                 break;
             }
-            case EV_TAIL: on_tail(t, e.port, e.pkt); break;
+            case EV_TAIL:
+                on_tail(t, e.port, e.pkt);
+                break;
             case EV_PLACED: {
                 message& m = msgs_[e.pkt];
                 ++stats_.messages_delivered;
@@ -244,7 +249,9 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
                 if (host_ != nullptr) host_->on_timer(t, token);
                 break;
             }
-            case EV_QP_TIMER: on_qp_timer(t, e.pkt); break;
+            case EV_QP_TIMER:
+                on_qp_timer(t, e.pkt);
+                break;
             case EV_SHARP_READY:
                 ports_[e.port].sharp.push(pool_, e.pkt);
                 mark_tx(e.port);
@@ -267,8 +274,11 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
                 }
                 mark_tx(e.port);
                 break;
-            case EV_FCTBS: break;  // checked above
-            case EV_FC_FLUSH: fc_.on_flush(e.pkt); break;
+            case EV_FCTBS:
+                break;  // checked above
+            case EV_FC_FLUSH:
+                fc_.on_flush(e.pkt);
+                break;
             case EV_RXFREE:
                 rx_freed(t, e.port, e.vl, e.a);
                 break;
@@ -284,7 +294,8 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
                 refresh_due_ = true;
                 schedule(t + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});
                 break;
-            default: throw std::logic_error("hca_array: unknown event kind");
+            default:
+                throw std::logic_error("hca_array: unknown event kind");
         }
     }
     for (uint32_t h : tx_dirty_) {
@@ -314,7 +325,9 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
                                   event{EV_FC, static_cast<uint8_t>(k % vls_), peer.port, 0,
                                         ports_[k / vls_].rx[k % vls_].fccl(), 0});
         },
-        [&](uint32_t k, cycle_t at) { schedule(at, event{EV_FC_FLUSH, 0, 0, k, 0, 0}); });
+        [&](uint32_t k, cycle_t at) {
+            schedule(at, event{EV_FC_FLUSH, 0, 0, k, 0, 0});
+        });
 }
 
 void hca_array::check_fctbs(cycle_t t, const event& e) {

@@ -40,16 +40,16 @@ namespace ndr::cycle {
 struct hca_stats {
     uint64_t messages_posted = 0;
     uint64_t messages_delivered = 0;
-    uint64_t data_packets_sent = 0;     ///< first transmissions
+    uint64_t data_packets_sent = 0;  ///< first transmissions
     uint64_t retransmitted_packets = 0;
     uint64_t timeouts = 0;
     uint64_t naks_sent = 0;
     uint64_t acks_sent = 0;
-    uint64_t icrc_drops = 0;            ///< packets dropped for a bad ICRC
-    uint64_t out_of_order_drops = 0;    ///< packets dropped by the PSN check
+    uint64_t icrc_drops = 0;          ///< packets dropped for a bad ICRC
+    uint64_t out_of_order_drops = 0;  ///< packets dropped by the PSN check
     uint64_t payload_bytes_delivered = 0;
-    std::vector<uint64_t> tx_beats;     ///< per host: beats sent on its link (cumulative)
-    std::vector<uint64_t> rx_beats;     ///< per host: beats received (cumulative)
+    std::vector<uint64_t> tx_beats;             ///< per host: beats sent on its link (cumulative)
+    std::vector<uint64_t> rx_beats;             ///< per host: beats received (cumulative)
     std::vector<uint64_t> credit_stall_cycles;  ///< per host: idle link, data waiting, no credit
     // fabric.technology = roce (docs/roce.md)
     uint64_t ecn_marked_received = 0;  ///< data packets that arrived with ECN CE
@@ -109,8 +109,8 @@ private:
 
     struct message {
         verb v = verb::rdma_write;
-        uint32_t src = 0;      ///< the host whose HCA transmits the data
-        uint32_t dst = 0;      ///< the host that receives the data
+        uint32_t src = 0;  ///< the host whose HCA transmits the data
+        uint32_t dst = 0;  ///< the host that receives the data
         uint64_t bytes = 0;
         uint64_t tag = 0;
         uint32_t packets = 0;  ///< data packets
@@ -133,19 +133,19 @@ private:
         uint32_t src = 0;
         uint32_t dst = 0;
         // sender
-        std::deque<uint32_t> messages;   ///< messages not yet fully transmitted, in order
-        uint32_t next_index = 0;         ///< next new packet of messages.front()
+        std::deque<uint32_t> messages;  ///< messages not yet fully transmitted, in order
+        uint32_t next_index = 0;        ///< next new packet of messages.front()
         uint32_t next_psn = 0;
         std::deque<sent_packet> window;  ///< sent, not yet acknowledged
         std::size_t resend = 0;          ///< window[resend..] must be (re)sent first
         uint32_t retries = 0;
         bool timer_armed = false;
-        std::deque<uint32_t> unfinished; ///< messages awaiting their last ACK, in PSN order
+        std::deque<uint32_t> unfinished;  ///< messages awaiting their last ACK, in PSN order
         // receiver (packets from dst to src arrive here)
         uint32_t expected_psn = 0;
         uint32_t unacked_rx = 0;
         bool nak_sent = false;
-        bool active = false;             ///< in the host's round-robin list
+        bool active = false;  ///< in the host's round-robin list
         // RoCE DCQCN
         dcqcn_rp rp;           ///< sender: reaction point
         cycle_t last_cnp = 0;  ///< receiver: last CNP sent for this flow
@@ -163,14 +163,14 @@ private:
         link_peer peer;
         cycle_t tx_free = 0;
         cycle_t dma_free = 0;
-        cycle_t wqe_free = 0;     ///< WQE engine: next cycle a WQE may be processed
+        cycle_t wqe_free = 0;  ///< WQE engine: next cycle a WQE may be processed
         bool txfree_pending = false;
         bool tx_dirty = false;
         bool stalled = false;
         cycle_t stall_since = 0;
-        std::deque<uint32_t> active;          ///< QPs with something to send, round robin
-        std::deque<control_packet> control;   ///< ACK/NAK to send (before data)
-        packet_queue sharp;                   ///< SHARP packets ready to send
+        std::deque<uint32_t> active;         ///< QPs with something to send, round robin
+        std::deque<control_packet> control;  ///< ACK/NAK to send (before data)
+        packet_queue sharp;                  ///< SHARP packets ready to send
     };
 
     uint32_t qp_index(uint32_t src, uint32_t dst);

@@ -11,7 +11,9 @@ namespace ndr::cycle {
 namespace {
 
 constexpr uint32_t PSN_MASK = 0xFFFFFFU;
-bool psn_le(uint32_t a, uint32_t b) { return ((b - a) & PSN_MASK) < (1U << 23); }
+bool psn_le(uint32_t a, uint32_t b) {
+    return ((b - a) & PSN_MASK) < (1U << 23);
+}
 uint64_t next_random(uint64_t& s) {
     uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -32,8 +34,8 @@ void hca_array::on_tail(cycle_t t, uint32_t h, uint32_t pkt) {
                  event{EV_RXFREE, p.vl, static_cast<uint16_t>(h), 0, p.blocks, 0});
     }
     if (p.dst != h) {
-        throw invariant_error(fmt::format("cycle {}: packet {} for host {} arrived at host {}", t,
-                                          p.id, p.dst, h));
+        throw invariant_error(
+            fmt::format("cycle {}: packet {} for host {} arrived at host {}", t, p.id, p.dst, h));
     }
     if (p.kind == PK_SHARP_DOWN) {  // SHARP result: placed after the receive pipeline
         schedule(t + rx_cycles_, event{EV_SHARP_PLACED, 0, static_cast<uint16_t>(h), pkt, 0, 0});
@@ -180,8 +182,8 @@ void hca_array::on_qp_timer(cycle_t t, uint32_t qp) {
     ++stats_.timeouts;
     if (++q.retries > retry_count_) {
         throw std::runtime_error(fmt::format(
-            "cycle {}: RC retry count ({}) exceeded on QP host {} -> host {}: no ACK for PSN {}",
-            t, retry_count_, q.src, q.dst, q.window.front().psn));
+            "cycle {}: RC retry count ({}) exceeded on QP host {} -> host {}: no ACK for PSN {}", t,
+            retry_count_, q.src, q.dst, q.window.front().psn));
     }
     q.resend = 0;
     activate(qp);

@@ -35,13 +35,13 @@ namespace ndr::cycle {
 /// Statistics of one switch over the measurement window.
 struct switch_stats {
     struct vl_buffer {
-        uint32_t max_blocks = 0;     ///< max over ports
-        double mean_blocks = 0.0;    ///< mean over ports and time
+        uint32_t max_blocks = 0;   ///< max over ports
+        double mean_blocks = 0.0;  ///< mean over ports and time
     };
-    std::vector<vl_buffer> buffer;            ///< per data VL (input buffers)
-    std::vector<uint64_t> credit_stall_cycles;///< per VL, summed over output ports
-    std::vector<uint64_t> out_blocks;         ///< per output port, blocks started on the link
-    std::vector<uint64_t> out_busy_cycles;    ///< per output port
+    std::vector<vl_buffer> buffer;              ///< per data VL (input buffers)
+    std::vector<uint64_t> credit_stall_cycles;  ///< per VL, summed over output ports
+    std::vector<uint64_t> out_blocks;           ///< per output port, blocks started on the link
+    std::vector<uint64_t> out_busy_cycles;      ///< per output port
     uint64_t xbar_transfers = 0;
     uint64_t fc_packets = 0;
     // fabric.technology = roce only (empty / zero otherwise); docs/roce.md.
@@ -64,7 +64,10 @@ public:
     /// Schedules the measurement window [start, end).
     void set_window(cycle_t start, cycle_t end);
     /// Opens / closes the statistics window now (for runs whose end is not known up front).
-    void begin_stats(cycle_t t) { window_start(t); win_start_ = t; }
+    void begin_stats(cycle_t t) {
+        window_start(t);
+        win_start_ = t;
+    }
     void end_stats(cycle_t t) {
         if (in_window_) window_end(t);
     }
@@ -217,34 +220,34 @@ private:
         explicit rx_state(uint32_t capacity_blocks) : golden::credit_receiver(capacity_blocks) {}
         occupancy_stat occ;
     };
-    std::vector<rx_state> in_rx_;                 ///< [in*vls + vl]
-    std::vector<golden::credit_sender> out_tx_;   ///< [out*vls + vl]
+    std::vector<rx_state> in_rx_;                ///< [in*vls + vl]
+    std::vector<golden::credit_sender> out_tx_;  ///< [out*vls + vl]
     std::vector<golden::vl_arbiter> out_arb_;
-    std::vector<cycle_t> link_free_;              ///< per output: cycle its link is free
-    std::vector<packet_queue> queues_;            ///< VOQs or FIFOs
-    std::vector<uint16_t> fifo_req_count_;        ///< fifo: heads requesting (in,out,vl)
-    std::vector<uint64_t> req_;                   ///< [out*vls + vl]: bitmask of inputs
-    std::vector<uint64_t> in_req_out_;            ///< [in]: outputs requested (any VL); rr only
-    uint64_t out_req_any_ = 0;                    ///< outputs with any request
-    std::vector<uint32_t> out_req_vls_;           ///< [out]: bitmask of VLs with requests
+    std::vector<cycle_t> link_free_;        ///< per output: cycle its link is free
+    std::vector<packet_queue> queues_;      ///< VOQs or FIFOs
+    std::vector<uint16_t> fifo_req_count_;  ///< fifo: heads requesting (in,out,vl)
+    std::vector<uint64_t> req_;             ///< [out*vls + vl]: bitmask of inputs
+    std::vector<uint64_t> in_req_out_;      ///< [in]: outputs requested (any VL); rr only
+    uint64_t out_req_any_ = 0;              ///< outputs with any request
+    std::vector<uint32_t> out_req_vls_;     ///< [out]: bitmask of VLs with requests
     uint64_t in_busy_ = 0;
     uint64_t out_busy_ = 0;
-    std::vector<uint16_t> grant_ptr_;             ///< per output
-    std::vector<uint16_t> accept_ptr_;            ///< per input
-    std::vector<uint64_t> stalled_;               ///< per VL: outputs credit-stalled
-    std::vector<cycle_t> stall_since_;            ///< [out*vls + vl]
+    std::vector<uint16_t> grant_ptr_;   ///< per output
+    std::vector<uint16_t> accept_ptr_;  ///< per input
+    std::vector<uint64_t> stalled_;     ///< per VL: outputs credit-stalled
+    std::vector<cycle_t> stall_since_;  ///< [out*vls + vl]
     uint64_t inside_ = 0;
-    std::vector<event> xbar_next_;   ///< XBAR_DONE due next cycle (one tick for all)
+    std::vector<event> xbar_next_;  ///< XBAR_DONE due next cycle (one tick for all)
     std::vector<event> xbar_now_;
     cycle_t tick_at_ = ~cycle_t{0};  ///< cycle of the pending EV_TICK
     std::vector<uint64_t> total_out_beats_;
-    std::vector<link_tap*> taps_;  ///< per output port; empty unless set_tap() was called
-    std::unique_ptr<sharp_an> an_;                ///< SHARP aggregation node, if enabled
+    std::vector<link_tap*> taps_;   ///< per output port; empty unless set_tap() was called
+    std::unique_ptr<sharp_an> an_;  ///< SHARP aggregation node, if enabled
     sharp_payloads* sharp_payloads_ = nullptr;
     uint8_t sharp_vl_ = 1;
-    std::vector<packet_queue> sharp_q_;           ///< per output: SHARP packets to send
-    uint64_t sharp_pending_ = 0;                  ///< outputs with SHARP packets waiting
-    std::vector<sharp_emit> sharp_emits_;         ///< emitted, not yet due
+    std::vector<packet_queue> sharp_q_;    ///< per output: SHARP packets to send
+    uint64_t sharp_pending_ = 0;           ///< outputs with SHARP packets waiting
+    std::vector<sharp_emit> sharp_emits_;  ///< emitted, not yet due
     std::vector<uint32_t> free_emits_;
     std::vector<sharp_emit> emit_scratch_;
     /// Cut-through: packets in the ingress pipeline, in arrival order (a constant delay, so

@@ -16,14 +16,14 @@ inline constexpr uint32_t NO_PACKET = 0xFFFFFFFFU;
 
 /// What a packet is, for the models that treat kinds differently (packet::kind).
 enum packet_kind : uint8_t {
-    PK_DATA = 0,     ///< RC data (RDMA WRITE / SEND) or synthetic traffic
-    PK_READ_REQ,     ///< RC RDMA READ request
-    PK_READ_RESP,    ///< RC RDMA READ response
-    PK_ACK,          ///< RC ACK
-    PK_NAK,          ///< RC NAK (PSN sequence error)
-    PK_SHARP_UP,     ///< SHARP aggregation packet towards the tree root (msg = tree, index = chunk)
-    PK_SHARP_DOWN,   ///< SHARP result packet towards the hosts
-    PK_CNP,          ///< RoCE congestion notification packet (DCQCN), qp = the flow's QP
+    PK_DATA = 0,    ///< RC data (RDMA WRITE / SEND) or synthetic traffic
+    PK_READ_REQ,    ///< RC RDMA READ request
+    PK_READ_RESP,   ///< RC RDMA READ response
+    PK_ACK,         ///< RC ACK
+    PK_NAK,         ///< RC NAK (PSN sequence error)
+    PK_SHARP_UP,    ///< SHARP aggregation packet towards the tree root (msg = tree, index = chunk)
+    PK_SHARP_DOWN,  ///< SHARP result packet towards the hosts
+    PK_CNP,         ///< RoCE congestion notification packet (DCQCN), qp = the flow's QP
 };
 
 /// One cache line (64 bytes, aligned): a packet record is visited several times on its way
@@ -40,20 +40,20 @@ struct alignas(64) packet {
     uint32_t qp = 0;          ///< HCA queue pair (the sender's; for ACK/NAK the acked QP)
     uint16_t wire_bytes = 0;  ///< LRH..VCRC (set through packet_bytes(): at most 65535)
     uint16_t payload_bytes = 0;
-    uint16_t blocks = 0;      ///< 64-byte credit blocks
-    uint16_t beats = 0;       ///< datapath beats = cycles on the wire
-    uint16_t src = 0;         ///< source endpoint
-    uint16_t dst = 0;         ///< destination endpoint (DLID = dst + 1)
-    uint8_t sl = 0;           ///< service level (end to end)
-    uint8_t vl = 0;           ///< VL on the link it is currently on / buffered from
-    uint8_t out_vl = 0;       ///< VL on the switch's output link (set by routing)
-    uint8_t out_port = 0;     ///< switch output port (set by routing)
-    uint8_t tagged = 0;       ///< created inside the measurement window
-    uint8_t live = 0;         ///< allocated (not freed)
-    uint8_t in_port = 0;      ///< switch input port it arrived on
-    uint8_t kind = 0;         ///< HCA traffic: data, read request/response, ACK, NAK
-    uint8_t opcode = 0;       ///< BTH opcode (golden/opcode.h)
-    uint8_t ecn_ce = 0;       ///< RoCE: IPv4 ECN Congestion Experienced (set by a switch)
+    uint16_t blocks = 0;   ///< 64-byte credit blocks
+    uint16_t beats = 0;    ///< datapath beats = cycles on the wire
+    uint16_t src = 0;      ///< source endpoint
+    uint16_t dst = 0;      ///< destination endpoint (DLID = dst + 1)
+    uint8_t sl = 0;        ///< service level (end to end)
+    uint8_t vl = 0;        ///< VL on the link it is currently on / buffered from
+    uint8_t out_vl = 0;    ///< VL on the switch's output link (set by routing)
+    uint8_t out_port = 0;  ///< switch output port (set by routing)
+    uint8_t tagged = 0;    ///< created inside the measurement window
+    uint8_t live = 0;      ///< allocated (not freed)
+    uint8_t in_port = 0;   ///< switch input port it arrived on
+    uint8_t kind = 0;      ///< HCA traffic: data, read request/response, ACK, NAK
+    uint8_t opcode = 0;    ///< BTH opcode (golden/opcode.h)
+    uint8_t ecn_ce = 0;    ///< RoCE: IPv4 ECN Congestion Experienced (set by a switch)
 };
 static_assert(sizeof(packet) == 64, "a packet record is one cache line");
 

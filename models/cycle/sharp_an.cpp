@@ -36,13 +36,15 @@ void sharp_an::send_down(const sharp_tree_node& n, cycle_t at, uint32_t chunk, u
     if (root_host != 0xFFFFFFFFU) {  // rooted op: only towards the root host
         const auto it = n.port_of_host.find(root_host);
         if (it == n.port_of_host.end()) return;
-        out.push_back(sharp_emit{it->second, at, true, n.tree, chunk, bytes, root_host,
-                                 data == 0xFFFFFFFFU ? data : payloads_->store(payloads_->get(data))});
+        out.push_back(
+            sharp_emit{it->second, at, true, n.tree, chunk, bytes, root_host,
+                       data == 0xFFFFFFFFU ? data : payloads_->store(payloads_->get(data))});
         return;
     }
     for (uint16_t p : n.child_ports) {
-        out.push_back(sharp_emit{p, at, true, n.tree, chunk, bytes, root_host,
-                                 data == 0xFFFFFFFFU ? data : payloads_->store(payloads_->get(data))});
+        out.push_back(
+            sharp_emit{p, at, true, n.tree, chunk, bytes, root_host,
+                       data == 0xFFFFFFFFU ? data : payloads_->store(payloads_->get(data))});
     }
 }
 
@@ -62,9 +64,9 @@ void sharp_an::on_packet(cycle_t t, uint16_t in, bool down, uint32_t tree, uint3
     }
     const auto child = std::find(n.child_ports.begin(), n.child_ports.end(), in);
     if (child == n.child_ports.end()) {
-        throw invariant_error(fmt::format(
-            "cycle {}: SHARP tree {} chunk {}: contribution on port {}, not a child", t, tree,
-            chunk, in));
+        throw invariant_error(
+            fmt::format("cycle {}: SHARP tree {} chunk {}: contribution on port {}, not a child", t,
+                        tree, chunk, in));
     }
     const uint64_t key = (uint64_t{tree} << 32) | chunk;
     auto [cit, fresh] = chunks_.try_emplace(key);

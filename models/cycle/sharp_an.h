@@ -19,18 +19,18 @@ namespace ndr::cycle {
 /// One tree as seen by one switch.
 struct sharp_tree_node {
     uint32_t tree = 0;
-    uint32_t level = 0;                  ///< 0 = leaf switch
-    std::vector<uint16_t> child_ports;   ///< hosts or child switches, in reduction order
-    int parent_port = -1;                ///< -1 = this switch is the root
+    uint32_t level = 0;                 ///< 0 = leaf switch
+    std::vector<uint16_t> child_ports;  ///< hosts or child switches, in reduction order
+    int parent_port = -1;               ///< -1 = this switch is the root
     /// For rooted ops (reduce): child port leading to each host of the tree (host -> port).
     std::unordered_map<uint32_t, uint16_t> port_of_host;
 };
 
 struct sharp_an_stats {
     uint64_t chunks_reduced = 0;
-    uint64_t alu_busy_cycles = 0;        ///< cycles the ALU spent reducing (bytes / line rate)
+    uint64_t alu_busy_cycles = 0;  ///< cycles the ALU spent reducing (bytes / line rate)
     uint32_t max_osts_in_use = 0;
-    uint64_t aggregation_cycles = 0;     ///< sum over chunks: first arrival -> result out
+    uint64_t aggregation_cycles = 0;  ///< sum over chunks: first arrival -> result out
 };
 
 /// A packet the node wants sent: out port, when, and what.
@@ -41,8 +41,8 @@ struct sharp_emit {
     uint32_t tree = 0;
     uint32_t chunk = 0;
     uint32_t bytes = 0;
-    uint32_t root_host = 0xFFFFFFFFU;    ///< rooted op: only towards this host
-    uint32_t data = 0xFFFFFFFFU;         ///< data-mode payload slot (see sharp_payloads)
+    uint32_t root_host = 0xFFFFFFFFU;  ///< rooted op: only towards this host
+    uint32_t data = 0xFFFFFFFFU;       ///< data-mode payload slot (see sharp_payloads)
 };
 
 /// Payload bytes of data-carrying SHARP packets, by slot (shared by HCAs and switches).
@@ -72,9 +72,8 @@ public:
     bool has_tree(uint32_t tree) const { return trees_.count(tree) != 0; }
     /// A SHARP packet finished arriving (its last beat at cycle t) on input port `in`.
     /// Appends the packets to send to `out`.
-    void on_packet(cycle_t t, uint16_t in, bool down, uint32_t tree, uint32_t chunk,
-                   uint32_t bytes, uint32_t root_host, uint32_t data, uint32_t beats,
-                   std::vector<sharp_emit>& out);
+    void on_packet(cycle_t t, uint16_t in, bool down, uint32_t tree, uint32_t chunk, uint32_t bytes,
+                   uint32_t root_host, uint32_t data, uint32_t beats, std::vector<sharp_emit>& out);
     const sharp_an_stats& stats() const { return stats_; }
     uint32_t osts_in_use() const { return in_use_; }
 

@@ -10,17 +10,17 @@
 namespace ndr::cycle {
 
 struct timing {
-    uint64_t cycle_ps = 0;          ///< one beat
-    uint32_t block_bytes = 64;      ///< credit block and beat size
-    uint32_t link_cycles = 0;       ///< FEC + cable: first beat sent -> first beat received
-    uint32_t switch_cycles = 0;     ///< header in -> header out at zero load (>= 2)
-    uint32_t fc_cycles = 0;         ///< buffer freed -> FCCL known at the sender
-    uint32_t refresh_cycles = 0;    ///< forced FC refresh period
+    uint64_t cycle_ps = 0;                ///< one beat
+    uint32_t block_bytes = 64;            ///< credit block and beat size
+    uint32_t link_cycles = 0;             ///< FEC + cable: first beat sent -> first beat received
+    uint32_t switch_cycles = 0;           ///< header in -> header out at zero load (>= 2)
+    uint32_t fc_cycles = 0;               ///< buffer freed -> FCCL known at the sender
+    uint32_t refresh_cycles = 0;          ///< forced FC refresh period
     uint32_t fc_min_interval_cycles = 0;  ///< at most one FC packet per (port, VL) per this
-    uint32_t rx_proc_cycles = 0;    ///< endpoint tail arrival -> credits freed
-    uint32_t buffer_blocks = 0;     ///< switch input buffer per port per VL
-    uint32_t ep_buffer_blocks = 0;  ///< endpoint receive buffer per VL
-    uint32_t outbuf_beats = 0;      ///< switch egress staging per output, in beats
+    uint32_t rx_proc_cycles = 0;          ///< endpoint tail arrival -> credits freed
+    uint32_t buffer_blocks = 0;           ///< switch input buffer per port per VL
+    uint32_t ep_buffer_blocks = 0;        ///< endpoint receive buffer per VL
+    uint32_t outbuf_beats = 0;            ///< switch egress staging per output, in beats
     double speedup = 1.0;
 };
 

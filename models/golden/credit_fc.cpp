@@ -27,18 +27,16 @@ uint32_t blocks_for_bytes(uint32_t wire_bytes, uint32_t block_bytes) {
     return wire_bytes / block_bytes + (wire_bytes % block_bytes != 0 ? 1U : 0U);
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // credit_sender
 
 credit_sender::credit_sender(uint32_t initial_fccl) : fctbs_(0), fccl_(initial_fccl) {
     if (initial_fccl > FC_MAX_OUTSTANDING) {
-        throw std::invalid_argument(fmt::format(
-            "credit_sender: initial FCCL {} is more than {} blocks ahead of FCTBS 0",
-            initial_fccl, FC_MAX_OUTSTANDING));
+        throw std::invalid_argument(
+            fmt::format("credit_sender: initial FCCL {} is more than {} blocks ahead of FCTBS 0",
+                        initial_fccl, FC_MAX_OUTSTANDING));
     }
 }
-
 
 void credit_sender::throw_underflow(uint32_t blocks) const {
     throw std::logic_error(fmt::format(
@@ -65,14 +63,14 @@ credit_receiver::credit_receiver(uint32_t capacity_blocks) : capacity_(capacity_
 
 void credit_receiver::throw_overflow(uint32_t blocks) const {
     throw std::logic_error(fmt::format(
-        "buffer overflow on receive: {} blocks arrived, {} free (capacity {}, occupied {})",
-        blocks, free_blocks(), capacity_, occupied_));
+        "buffer overflow on receive: {} blocks arrived, {} free (capacity {}, occupied {})", blocks,
+        free_blocks(), capacity_, occupied_));
 }
 
 void credit_receiver::throw_underflow(uint32_t blocks) const {
-    throw std::logic_error(fmt::format(
-        "buffer underflow on free: {} blocks freed, {} occupied (capacity {})", blocks, occupied_,
-        capacity_));
+    throw std::logic_error(
+        fmt::format("buffer underflow on free: {} blocks freed, {} occupied (capacity {})", blocks,
+                    occupied_, capacity_));
 }
 
 bool credit_receiver::on_fctbs(uint32_t fctbs) {

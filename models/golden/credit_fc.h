@@ -17,9 +17,13 @@ uint32_t blocks_for_bytes(uint32_t wire_bytes, uint32_t block_bytes = CREDIT_BLO
 
 /// (a - b) mod 4096, result in 0..4095. Inputs may be any value (only their low 12 bits count).
 /// Inline: called per packet on the simulators' hot paths.
-inline uint32_t fc_sub(uint32_t a, uint32_t b) { return (a - b) & (FC_COUNTER_MOD - 1); }
+inline uint32_t fc_sub(uint32_t a, uint32_t b) {
+    return (a - b) & (FC_COUNTER_MOD - 1);
+}
 /// (a + b) mod 4096, result in 0..4095.
-inline uint32_t fc_add(uint32_t a, uint32_t b) { return (a + b) & (FC_COUNTER_MOD - 1); }
+inline uint32_t fc_add(uint32_t a, uint32_t b) {
+    return (a + b) & (FC_COUNTER_MOD - 1);
+}
 
 /// Sender side of one VL: FCTBS (total blocks sent, mod 4096) and the last FCCL received.
 /// A packet of n blocks may go iff (FCCL - (FCTBS + n)) mod 4096 <= 2048.

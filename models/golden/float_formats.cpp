@@ -30,9 +30,13 @@ double double_from_bits(uint64_t u) {
     return d;
 }
 
-bool fp16_is_nan(uint16_t h) { return (h & 0x7FFFu) > 0x7C00u; }
+bool fp16_is_nan(uint16_t h) {
+    return (h & 0x7FFFu) > 0x7C00u;
+}
 
-bool bf16_is_nan(uint16_t b) { return (b & 0x7FFFu) > 0x7F80u; }
+bool bf16_is_nan(uint16_t b) {
+    return (b & 0x7FFFu) > 0x7F80u;
+}
 
 float fp16_to_float(uint16_t h) {
     const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
@@ -92,7 +96,9 @@ uint16_t float_to_fp16(float f) {
     return static_cast<uint16_t>(sign | h);
 }
 
-float bf16_to_float(uint16_t b) { return float_from_bits(static_cast<uint32_t>(b) << 16); }
+float bf16_to_float(uint16_t b) {
+    return float_from_bits(static_cast<uint32_t>(b) << 16);
+}
 
 uint16_t float_to_bf16(float f) {
     const uint32_t x = float_bits(f);

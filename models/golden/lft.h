@@ -22,18 +22,14 @@ public:
     /// permissive LIDs are not in the LFT).
     void set(uint16_t dlid, uint8_t port);
     /// Egress port for dlid, or LFT_NO_ROUTE if dlid is beyond the table or unset.
-    uint8_t port(uint16_t dlid) const {
-        return dlid < ports_.size() ? ports_[dlid] : LFT_NO_ROUTE;
-    }
+    uint8_t port(uint16_t dlid) const { return dlid < ports_.size() ? ports_[dlid] : LFT_NO_ROUTE; }
     uint16_t top_lid() const { return static_cast<uint16_t>(ports_.size() - 1); }
     /// 64-entry block b (IB SubnGet(LinearForwardingTable) granularity): entry i is the port of
     /// DLID 64*b + i; DLIDs beyond top_lid read LFT_NO_ROUTE. Throws std::invalid_argument if
     /// b >= LFT_MAX_BLOCKS (768). Not a hot-path call (allocates the returned vector).
     std::vector<uint8_t> block(uint16_t b) const;
     /// Blocks needed to cover DLIDs 0..top_lid: top_lid / 64 + 1.
-    uint16_t num_blocks() const {
-        return static_cast<uint16_t>(top_lid() / LFT_BLOCK_ENTRIES + 1);
-    }
+    uint16_t num_blocks() const { return static_cast<uint16_t>(top_lid() / LFT_BLOCK_ENTRIES + 1); }
 
 private:
     std::vector<uint8_t> ports_;  ///< index = DLID, size = top_lid + 1 (never empty)

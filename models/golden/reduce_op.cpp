@@ -30,7 +30,8 @@ constexpr std::array<const char*, 12> TYPE_NAMES = {"int8",  "uint8",  "int16", 
 template <typename U>
 U load_le(const uint8_t* p) {
     U v = 0;
-    for (size_t i = 0; i < sizeof(U); ++i) v = static_cast<U>(v | (static_cast<U>(p[i]) << (8 * i)));
+    for (size_t i = 0; i < sizeof(U); ++i)
+        v = static_cast<U>(v | (static_cast<U>(p[i]) << (8 * i)));
     return v;
 }
 
@@ -143,11 +144,13 @@ void minmax(uint8_t* acc, const uint8_t* in, size_t count) {
     using bits = typename T::bits;
     map_values<T>(acc, in, count, [](bits a, bits b) -> bits {
         switch (choose<T, want_max>(a, b)) {
-            case pick::b: return b;
+            case pick::b:
+                return b;
             case pick::nan:
                 if constexpr (T::is_float) return T::canonical_nan();
                 return a;  // unreachable for integers
-            default: return a;
+            default:
+                return a;
         }
     });
 }
@@ -167,12 +170,15 @@ void minmaxloc(uint8_t* acc, const uint8_t* in, size_t count) {
         bits v = a;
         uint32_t idx = ia;
         switch (choose<T, want_max>(a, b)) {
-            case pick::a: break;
+            case pick::a:
+                break;
             case pick::b:
                 v = b;
                 idx = ib;
                 break;
-            case pick::equal: idx = ia < ib ? ia : ib; break;
+            case pick::equal:
+                idx = ia < ib ? ia : ib;
+                break;
             case pick::nan:
                 if constexpr (T::is_float) {
                     v = T::canonical_nan();
@@ -191,23 +197,37 @@ template <typename T>
 void run(red_op op, uint8_t* acc, const uint8_t* in, size_t count) {
     using bits = typename T::bits;
     switch (op) {
-        case red_op::sum: map_values<T>(acc, in, count, [](bits a, bits b) { return T::add(a, b); }); return;
-        case red_op::min: minmax<T, false>(acc, in, count); return;
-        case red_op::max: minmax<T, true>(acc, in, count); return;
-        case red_op::minloc: minmaxloc<T, false>(acc, in, count); return;
-        case red_op::maxloc: minmaxloc<T, true>(acc, in, count); return;
-        default: break;
+        case red_op::sum:
+            map_values<T>(acc, in, count, [](bits a, bits b) { return T::add(a, b); });
+            return;
+        case red_op::min:
+            minmax<T, false>(acc, in, count);
+            return;
+        case red_op::max:
+            minmax<T, true>(acc, in, count);
+            return;
+        case red_op::minloc:
+            minmaxloc<T, false>(acc, in, count);
+            return;
+        case red_op::maxloc:
+            minmaxloc<T, true>(acc, in, count);
+            return;
+        default:
+            break;
     }
     if constexpr (!T::is_float) {
         switch (op) {
             case red_op::band:
-                map_values<T>(acc, in, count, [](bits a, bits b) { return static_cast<bits>(a & b); });
+                map_values<T>(acc, in, count,
+                              [](bits a, bits b) { return static_cast<bits>(a & b); });
                 return;
             case red_op::bor:
-                map_values<T>(acc, in, count, [](bits a, bits b) { return static_cast<bits>(a | b); });
+                map_values<T>(acc, in, count,
+                              [](bits a, bits b) { return static_cast<bits>(a | b); });
                 return;
             case red_op::bxor:
-                map_values<T>(acc, in, count, [](bits a, bits b) { return static_cast<bits>(a ^ b); });
+                map_values<T>(acc, in, count,
+                              [](bits a, bits b) { return static_cast<bits>(a ^ b); });
                 return;
             case red_op::land:
                 map_values<T>(acc, in, count,
@@ -218,10 +238,12 @@ void run(red_op op, uint8_t* acc, const uint8_t* in, size_t count) {
                               [](bits a, bits b) { return static_cast<bits>(a != 0 || b != 0); });
                 return;
             case red_op::lxor:
-                map_values<T>(acc, in, count,
-                              [](bits a, bits b) { return static_cast<bits>((a != 0) != (b != 0)); });
+                map_values<T>(acc, in, count, [](bits a, bits b) {
+                    return static_cast<bits>((a != 0) != (b != 0));
+                });
                 return;
-            default: break;
+            default:
+                break;
         }
     }
     // Unreachable: callers check supported() first.
@@ -266,17 +288,21 @@ red_type parse_red_type(std::string_view name) {
 size_t red_type_size(red_type type) {
     switch (type) {
         case red_type::int8:
-        case red_type::uint8: return 1;
+        case red_type::uint8:
+            return 1;
         case red_type::int16:
         case red_type::uint16:
         case red_type::fp16:
-        case red_type::bf16: return 2;
+        case red_type::bf16:
+            return 2;
         case red_type::int32:
         case red_type::uint32:
-        case red_type::fp32: return 4;
+        case red_type::fp32:
+            return 4;
         case red_type::int64:
         case red_type::uint64:
-        case red_type::fp64: return 8;
+        case red_type::fp64:
+            return 8;
     }
     throw std::invalid_argument("red_type_size: bad red_type");
 }
@@ -295,7 +321,9 @@ bool is_signed_type(red_type type) {
            type == red_type::int64 || is_float_type(type);
 }
 
-bool is_loc_op(red_op op) { return op == red_op::minloc || op == red_op::maxloc; }
+bool is_loc_op(red_op op) {
+    return op == red_op::minloc || op == red_op::maxloc;
+}
 
 bool supported(red_op op, red_type type) {
     if (static_cast<size_t>(op) >= ALL_RED_OPS.size() ||
@@ -308,8 +336,10 @@ bool supported(red_op op, red_type type) {
         case red_op::bxor:
         case red_op::land:
         case red_op::lor:
-        case red_op::lxor: return !is_float_type(type);
-        default: return true;
+        case red_op::lxor:
+            return !is_float_type(type);
+        default:
+            return true;
     }
 }
 
@@ -317,23 +347,47 @@ void reduce_elementwise(red_op op, red_type type, uint8_t* acc, const uint8_t* i
     if (!supported(op, type)) throw_unsupported(op, type);
     if (count == 0) return;
     switch (type) {
-        case red_type::int8: run<int_trait<int8_t>>(op, acc, in, count); return;
-        case red_type::uint8: run<int_trait<uint8_t>>(op, acc, in, count); return;
-        case red_type::int16: run<int_trait<int16_t>>(op, acc, in, count); return;
-        case red_type::uint16: run<int_trait<uint16_t>>(op, acc, in, count); return;
-        case red_type::int32: run<int_trait<int32_t>>(op, acc, in, count); return;
-        case red_type::uint32: run<int_trait<uint32_t>>(op, acc, in, count); return;
-        case red_type::int64: run<int_trait<int64_t>>(op, acc, in, count); return;
-        case red_type::uint64: run<int_trait<uint64_t>>(op, acc, in, count); return;
-        case red_type::fp16: run<fp16_trait>(op, acc, in, count); return;
-        case red_type::bf16: run<bf16_trait>(op, acc, in, count); return;
-        case red_type::fp32: run<fp32_trait>(op, acc, in, count); return;
-        case red_type::fp64: run<fp64_trait>(op, acc, in, count); return;
+        case red_type::int8:
+            run<int_trait<int8_t>>(op, acc, in, count);
+            return;
+        case red_type::uint8:
+            run<int_trait<uint8_t>>(op, acc, in, count);
+            return;
+        case red_type::int16:
+            run<int_trait<int16_t>>(op, acc, in, count);
+            return;
+        case red_type::uint16:
+            run<int_trait<uint16_t>>(op, acc, in, count);
+            return;
+        case red_type::int32:
+            run<int_trait<int32_t>>(op, acc, in, count);
+            return;
+        case red_type::uint32:
+            run<int_trait<uint32_t>>(op, acc, in, count);
+            return;
+        case red_type::int64:
+            run<int_trait<int64_t>>(op, acc, in, count);
+            return;
+        case red_type::uint64:
+            run<int_trait<uint64_t>>(op, acc, in, count);
+            return;
+        case red_type::fp16:
+            run<fp16_trait>(op, acc, in, count);
+            return;
+        case red_type::bf16:
+            run<bf16_trait>(op, acc, in, count);
+            return;
+        case red_type::fp32:
+            run<fp32_trait>(op, acc, in, count);
+            return;
+        case red_type::fp64:
+            run<fp64_trait>(op, acc, in, count);
+            return;
     }
 }
 
-void reduce_tree(red_op op, red_type type, const std::vector<const uint8_t*>& inputs,
-                 uint8_t* out, size_t count) {
+void reduce_tree(red_op op, red_type type, const std::vector<const uint8_t*>& inputs, uint8_t* out,
+                 size_t count) {
     if (!supported(op, type)) throw_unsupported(op, type);
     if (inputs.empty()) throw std::invalid_argument("reduce_tree: no inputs");
     if (count == 0) return;

@@ -55,11 +55,22 @@ namespace ndr::golden {
 enum class red_op : uint8_t { sum, min, max, band, bor, bxor, land, lor, lxor, minloc, maxloc };
 
 enum class red_type : uint8_t {
-    int8, uint8, int16, uint16, int32, uint32, int64, uint64, fp16, bf16, fp32, fp64
+    int8,
+    uint8,
+    int16,
+    uint16,
+    int32,
+    uint32,
+    int64,
+    uint64,
+    fp16,
+    bf16,
+    fp32,
+    fp64
 };
 
 inline constexpr std::array<red_op, 11> ALL_RED_OPS = {
-    red_op::sum,  red_op::min, red_op::max, red_op::band,   red_op::bor,   red_op::bxor,
+    red_op::sum,  red_op::min, red_op::max,  red_op::band,   red_op::bor,   red_op::bxor,
     red_op::land, red_op::lor, red_op::lxor, red_op::minloc, red_op::maxloc};
 
 inline constexpr std::array<red_type, 12> ALL_RED_TYPES = {
@@ -102,7 +113,7 @@ void reduce_elementwise(red_op op, red_type type, uint8_t* acc, const uint8_t* i
 /// A single input is copied unchanged (no op applied: no NaN canonicalisation, no logical 0/1
 /// normalisation). `out` may equal inputs[0] but must not overlap any other input. Throws
 /// std::invalid_argument for an empty `inputs` or an unsupported (op, type).
-void reduce_tree(red_op op, red_type type, const std::vector<const uint8_t*>& inputs,
-                 uint8_t* out, size_t count);
+void reduce_tree(red_op op, red_type type, const std::vector<const uint8_t*>& inputs, uint8_t* out,
+                 size_t count);
 
 }  // namespace ndr::golden

@@ -1,6 +1,6 @@
 // SL-to-VL mapping table (DOMAIN.md §3).
-#include "golden/table_parse.h"
 #include "golden/sl2vl.h"
+#include "golden/table_parse.h"
 
 #include <cctype>
 #include <cstddef>
@@ -20,7 +20,6 @@ void check_num_vls(unsigned num_data_vls) {
             fmt::format("sl2vl: number of data VLs must be 1..15, got {}", num_data_vls));
     }
 }
-
 
 }  // namespace
 
@@ -42,9 +41,8 @@ sl2vl_table sl2vl_table::parse(const std::string& csv, unsigned num_data_vls) {
     std::size_t start = 0;
     while (true) {
         const std::size_t comma = all.find(',', start);
-        tokens.push_back(trim(all.substr(start, comma == std::string_view::npos
-                                                    ? std::string_view::npos
-                                                    : comma - start)));
+        tokens.push_back(trim(all.substr(
+            start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
         if (comma == std::string_view::npos) break;
         start = comma + 1;
     }
@@ -74,10 +72,10 @@ void sl2vl_table::validate(unsigned num_data_vls) const {
         const unsigned v = map_[sl];
         if (v == SL2VL_DROP) continue;
         if (v >= num_data_vls) {
-            throw std::invalid_argument(fmt::format(
-                "sl2vl: SL {} maps to VL {}, but only {} data VL(s) exist (VL0..VL{}); "
-                "use 15 to drop",
-                sl, v, num_data_vls, num_data_vls - 1));
+            throw std::invalid_argument(
+                fmt::format("sl2vl: SL {} maps to VL {}, but only {} data VL(s) exist (VL0..VL{}); "
+                            "use 15 to drop",
+                            sl, v, num_data_vls, num_data_vls - 1));
         }
     }
 }

@@ -13,10 +13,11 @@ public:
     /// Default for n data VLs: SL s -> VL (s mod n). Throws std::invalid_argument unless
     /// 1 <= num_data_vls <= 15.
     static sl2vl_table modulo(unsigned num_data_vls);
-    /// Parses 16 comma-separated VLs, entry i = VL for SL i, e.g. "0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,15".
-    /// Whitespace around entries is ignored; an empty (or all-blank) string = modulo(n).
-    /// The result is validate()d against num_data_vls. Throws std::invalid_argument naming the
-    /// offending token / SL, or the entry count if it is not exactly 16.
+    /// Parses 16 comma-separated VLs, entry i = VL for SL i, e.g.
+    /// "0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,15". Whitespace around entries is ignored; an empty (or
+    /// all-blank) string = modulo(n). The result is validate()d against num_data_vls. Throws
+    /// std::invalid_argument naming the offending token / SL, or the entry count if it is not
+    /// exactly 16.
     static sl2vl_table parse(const std::string& csv, unsigned num_data_vls);
     explicit sl2vl_table(std::array<uint8_t, 16> map) : map_(map) {}
     uint8_t vl(uint8_t sl) const { return map_[sl & 0xF]; }

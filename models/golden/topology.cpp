@@ -31,9 +31,13 @@ uint32_t smallest_divisor_at_least(uint32_t n, uint32_t at_least) {
     return n;
 }
 
-uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+uint32_t ceil_div(uint32_t a, uint32_t b) {
+    return (a + b - 1) / b;
+}
 
-uint16_t port16(uint32_t p) { return static_cast<uint16_t>(p); }
+uint16_t port16(uint32_t p) {
+    return static_cast<uint16_t>(p);
+}
 
 void check_hosts(uint32_t hosts, uint64_t capacity, const std::string& what) {
     if (hosts == 0) throw std::invalid_argument(what + ": hosts must be >= 1");
@@ -43,8 +47,8 @@ void check_hosts(uint32_t hosts, uint64_t capacity, const std::string& what) {
     }
     if (hosts > LID_UNICAST_MAX) {
         throw std::invalid_argument(fmt::format(
-            "{}: {} hosts exceed the unicast LID space (host h has DLID h+1 <= 0x{:04X})",
-            what, hosts, LID_UNICAST_MAX));
+            "{}: {} hosts exceed the unicast LID space (host h has DLID h+1 <= 0x{:04X})", what,
+            hosts, LID_UNICAST_MAX));
     }
 }
 
@@ -85,7 +89,8 @@ void topology::connect(uint32_t a, uint16_t a_port, uint32_t b, uint16_t b_port)
             fmt::format("topology: no switch port {}/{} or {}/{}", a, a_port, b, b_port));
     }
     if (a == b && a_port == b_port) {
-        throw std::invalid_argument(fmt::format("topology: port {}/{} cabled to itself", a, a_port));
+        throw std::invalid_argument(
+            fmt::format("topology: port {}/{} cabled to itself", a, a_port));
     }
     topo_peer& pa = switches[a].peers[a_port];
     topo_peer& pb = switches[b].peers[b_port];
@@ -103,8 +108,9 @@ void topology::connect(uint32_t a, uint16_t a_port, uint32_t b, uint16_t b_port)
 }
 
 uint32_t topology::switches_at_level(uint32_t level) const {
-    return static_cast<uint32_t>(std::count_if(switches.begin(), switches.end(),
-                                               [level](const topo_switch& s) { return s.level == level; }));
+    return static_cast<uint32_t>(
+        std::count_if(switches.begin(), switches.end(),
+                      [level](const topo_switch& s) { return s.level == level; }));
 }
 
 uint32_t topology::switch_id(uint32_t level, uint32_t index_in_level) const {
@@ -119,17 +125,18 @@ uint32_t topology::switch_id(uint32_t level, uint32_t index_in_level) const {
 
 void topology::validate() const {
     if (host_attach.size() != hosts) {
-        throw std::invalid_argument(fmt::format(
-            "topology: host_attach has {} entries for {} hosts", host_attach.size(), hosts));
+        throw std::invalid_argument(fmt::format("topology: host_attach has {} entries for {} hosts",
+                                                host_attach.size(), hosts));
     }
     std::size_t host_ports = 0;
     std::size_t sw_ports = 0;
     for (std::size_t s = 0; s < switches.size(); ++s) {
         const topo_switch& sw = switches[s];
         if (sw.radix != radix || sw.peers.size() != radix) {
-            throw std::invalid_argument(fmt::format("topology: switch {} has radix {} / {} peers, "
-                                                    "topology radix {}",
-                                                    s, sw.radix, sw.peers.size(), radix));
+            throw std::invalid_argument(
+                fmt::format("topology: switch {} has radix {} / {} peers, "
+                            "topology radix {}",
+                            s, sw.radix, sw.peers.size(), radix));
         }
         for (uint32_t p = 0; p < sw.radix; ++p) {
             const topo_peer& pe = sw.peers[p];
@@ -138,8 +145,8 @@ void topology::validate() const {
                 if (pe.node >= hosts || host_attach[pe.node].node != s ||
                     host_attach[pe.node].port != p) {
                     throw std::invalid_argument(fmt::format(
-                        "topology: switch port {}/{} names host {} that is attached elsewhere",
-                        s, p, pe.node));
+                        "topology: switch port {}/{} names host {} that is attached elsewhere", s,
+                        p, pe.node));
                 }
             } else if (pe.kind == topo_peer_kind::sw) {
                 ++sw_ports;
@@ -149,23 +156,23 @@ void topology::validate() const {
                 }
                 const topo_peer& back = switches[pe.node].peers[pe.port];
                 if (back.kind != topo_peer_kind::sw || back.node != s || back.port != p) {
-                    throw std::invalid_argument(fmt::format(
-                        "topology: switch port {}/{} -> {}/{} is not symmetric", s, p, pe.node,
-                        pe.port));
+                    throw std::invalid_argument(
+                        fmt::format("topology: switch port {}/{} -> {}/{} is not symmetric", s, p,
+                                    pe.node, pe.port));
                 }
             }
         }
     }
     if (host_ports != hosts || links.size() != hosts + sw_ports / 2) {
-        throw std::invalid_argument(fmt::format(
-            "topology: {} host ports for {} hosts, {} links for {} cables", host_ports, hosts,
-            links.size(), hosts + sw_ports / 2));
+        throw std::invalid_argument(
+            fmt::format("topology: {} host ports for {} hosts, {} links for {} cables", host_ports,
+                        hosts, links.size(), hosts + sw_ports / 2));
     }
 }
 
 std::string topology::describe() const {
-    std::string out = fmt::format("{}: {} hosts, radix {}, {} switch level(s), {} switches\n",
-                                  name, hosts, radix, levels, switches.size());
+    std::string out = fmt::format("{}: {} hosts, radix {}, {} switch level(s), {} switches\n", name,
+                                  hosts, radix, levels, switches.size());
     uint32_t max_level = 0;
     for (const topo_switch& s : switches) max_level = std::max(max_level, s.level);
     for (uint32_t lv = 0; !switches.empty() && lv <= max_level; ++lv) {
@@ -175,9 +182,9 @@ std::string topology::describe() const {
         for (const topo_switch& s : switches) {
             if (s.level != lv) continue;
             ++n;
-            const auto used = static_cast<uint32_t>(std::count_if(
-                s.peers.begin(), s.peers.end(),
-                [](const topo_peer& pe) { return pe.kind != topo_peer_kind::none; }));
+            const auto used = static_cast<uint32_t>(
+                std::count_if(s.peers.begin(), s.peers.end(),
+                              [](const topo_peer& pe) { return pe.kind != topo_peer_kind::none; }));
             min_used = std::min(min_used, used);
             max_used = std::max(max_used, used);
         }
@@ -212,8 +219,8 @@ std::string topology::describe() const {
 
 topology build_single_switch(uint32_t hosts, uint32_t radix) {
     if (radix < 1 || radix > TOPO_MAX_RADIX) {
-        throw std::invalid_argument(fmt::format(
-            "build_single_switch: radix {} out of range 1..{}", radix, TOPO_MAX_RADIX));
+        throw std::invalid_argument(
+            fmt::format("build_single_switch: radix {} out of range 1..{}", radix, TOPO_MAX_RADIX));
     }
     check_hosts(hosts, radix, fmt::format("build_single_switch(radix {})", radix));
     topology t;
@@ -239,8 +246,7 @@ topology build_fat_tree(uint32_t hosts, uint32_t radix, uint32_t levels) {
     const uint32_t k = radix;
     const uint32_t h = k / 2;
     const uint64_t capacity = levels == 2 ? uint64_t{k} * k / 2 : uint64_t{k} * k * k / 4;
-    check_hosts(hosts, capacity,
-                fmt::format("build_fat_tree(radix {}, {} levels)", radix, levels));
+    check_hosts(hosts, capacity, fmt::format("build_fat_tree(radix {}, {} levels)", radix, levels));
 
     topology t;
     t.name = fmt::format("fat_tree({} hosts, radix {}, {} levels)", hosts, radix, levels);
@@ -286,8 +292,9 @@ topology build_fat_tree(uint32_t hosts, uint32_t radix, uint32_t levels) {
     t.levels = 2;
     if (n_pods == 1) return t;  // a single pod needs no cores
 
-    const uint32_t group = smallest_divisor_at_least(h, ceil_div(n_pods, 2));  // cores per aggr index
-    const uint32_t par_ac = h / group;  // parallel links per core-pod pair
+    const uint32_t group =
+        smallest_divisor_at_least(h, ceil_div(n_pods, 2));    // cores per aggr index
+    const uint32_t par_ac = h / group;                        // parallel links per core-pod pair
     std::vector<uint32_t> core(std::size_t{n_aggr} * group);  // [a * group + c]
     for (uint32_t i = 0; i < n_aggr * group; ++i) core[i] = t.add_switch(2, i);
     for (uint32_t pod = 0; pod < n_pods; ++pod) {

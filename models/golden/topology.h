@@ -68,17 +68,17 @@ struct topo_link {
 };
 
 struct topo_switch {
-    uint32_t level = 0;           ///< 0 = leaf (hosts attach here), 1, 2 upwards
-    uint32_t index_in_level = 0;  ///< 0.. within its level
-    uint32_t radix = 0;           ///< ports 0..radix-1
-    std::vector<topo_peer> peers; ///< one entry per port (size radix)
+    uint32_t level = 0;            ///< 0 = leaf (hosts attach here), 1, 2 upwards
+    uint32_t index_in_level = 0;   ///< 0.. within its level
+    uint32_t radix = 0;            ///< ports 0..radix-1
+    std::vector<topo_peer> peers;  ///< one entry per port (size radix)
 };
 
 struct topology {
-    std::string name;      ///< e.g. "fat_tree(128 hosts, radix 64, 2 levels)"
-    uint32_t hosts = 0;    ///< host h has DLID h + 1
-    uint32_t radix = 0;    ///< ports per switch
-    uint32_t levels = 0;   ///< switch levels actually built (pruned levels do not count)
+    std::string name;     ///< e.g. "fat_tree(128 hosts, radix 64, 2 levels)"
+    uint32_t hosts = 0;   ///< host h has DLID h + 1
+    uint32_t radix = 0;   ///< ports per switch
+    uint32_t levels = 0;  ///< switch levels actually built (pruned levels do not count)
     std::vector<topo_switch> switches;
     std::vector<topo_port_ref> host_attach;  ///< host h -> (switch, port); size hosts
     std::vector<topo_link> links;

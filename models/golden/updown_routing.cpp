@@ -15,7 +15,9 @@ namespace {
 
 constexpr int32_t NOT_ON_CHAIN = -1;
 
-uint16_t dlid_of(uint32_t host) { return static_cast<uint16_t>(host + 1); }
+uint16_t dlid_of(uint32_t host) {
+    return static_cast<uint16_t>(host + 1);
+}
 
 /// Checks the level structure up/down routing needs.
 void check_levels(const topology& t) {
@@ -39,8 +41,8 @@ void check_levels(const topology& t) {
 
 void check_lfts(const topology& t, const std::vector<lft>& lfts, const char* what) {
     if (lfts.size() != t.switches.size()) {
-        throw std::invalid_argument(fmt::format("{}: {} LFTs for {} switches", what, lfts.size(),
-                                                t.switches.size()));
+        throw std::invalid_argument(
+            fmt::format("{}: {} LFTs for {} switches", what, lfts.size(), t.switches.size()));
     }
 }
 
@@ -157,9 +159,9 @@ std::vector<route_hop> route(const topology& t, const std::vector<lft>& lfts, ui
     for (std::size_t step = 0; step < t.switches.size(); ++step) {
         const uint8_t out = lfts[sw].port(dlid);
         if (out == LFT_NO_ROUTE || out >= t.switches[sw].radix) {
-            throw std::runtime_error(fmt::format(
-                "route {} -> {}: switch {} has no valid port for DLID {} (entry {})", src_host,
-                dst_host, sw, dlid, out));
+            throw std::runtime_error(
+                fmt::format("route {} -> {}: switch {} has no valid port for DLID {} (entry {})",
+                            src_host, dst_host, sw, dlid, out));
         }
         hops.push_back(route_hop{sw, in_port, out});
         const topo_peer& pe = t.switches[sw].peers[out];
@@ -169,9 +171,9 @@ std::vector<route_hop> route(const topology& t, const std::vector<lft>& lfts, ui
         }
         if (pe.kind == topo_peer_kind::host) {
             if (pe.node != dst_host) {
-                throw std::runtime_error(fmt::format(
-                    "route {} -> {}: delivered to host {} by switch {} port {}", src_host,
-                    dst_host, pe.node, sw, out));
+                throw std::runtime_error(
+                    fmt::format("route {} -> {}: delivered to host {} by switch {} port {}",
+                                src_host, dst_host, pe.node, sw, out));
             }
             return hops;
         }

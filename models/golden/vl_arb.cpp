@@ -1,6 +1,6 @@
 // IB output-port VL arbitration (IB Vol.1 §7.6.9; DOMAIN.md §3). Semantics: see vl_arb.h.
-#include "golden/table_parse.h"
 #include "golden/vl_arb.h"
+#include "golden/table_parse.h"
 
 #include <cctype>
 #include <stdexcept>
@@ -30,9 +30,9 @@ void validate_entries(const std::vector<vl_arb_entry>& entries, const char* name
     }
     for (std::size_t i = 0; i < entries.size(); ++i) {
         if (entries[i].vl >= num_data_vls) {
-            throw std::invalid_argument(fmt::format(
-                "vl_arb {} table entry {}: VL {} is not a data VL (VL0..VL{})", name, i,
-                entries[i].vl, num_data_vls - 1));
+            throw std::invalid_argument(
+                fmt::format("vl_arb {} table entry {}: VL {} is not a data VL (VL0..VL{})", name, i,
+                            entries[i].vl, num_data_vls - 1));
         }
     }
 }
@@ -44,7 +44,6 @@ uint32_t vl_mask(const std::vector<vl_arb_entry>& entries) {
     }
     return m;
 }
-
 
 std::vector<vl_arb_entry> parse_entries(const std::string& text, const char* name) {
     std::vector<vl_arb_entry> out;

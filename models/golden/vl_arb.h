@@ -55,11 +55,11 @@
 
 namespace ndr::golden {
 
-inline constexpr std::size_t VL_ARB_MAX_ENTRIES = 64;  ///< per table (IB: up to 64)
-inline constexpr uint8_t VL_ARB_LIMIT_UNBOUNDED = 255; ///< LimitOfHighPriority: no limit
-inline constexpr uint32_t VL_ARB_WEIGHT_BYTES = 64;    ///< bytes per weight unit
+inline constexpr std::size_t VL_ARB_MAX_ENTRIES = 64;      ///< per table (IB: up to 64)
+inline constexpr uint8_t VL_ARB_LIMIT_UNBOUNDED = 255;     ///< LimitOfHighPriority: no limit
+inline constexpr uint32_t VL_ARB_WEIGHT_BYTES = 64;        ///< bytes per weight unit
 inline constexpr uint32_t VL_ARB_LIMIT_UNIT_BYTES = 4096;  ///< bytes per LimitOfHighPriority unit
-inline constexpr int VL_MGMT = 15;                     ///< VL15, subnet management
+inline constexpr int VL_MGMT = 15;                         ///< VL15, subnet management
 
 struct vl_arb_entry {
     uint8_t vl = 0;      ///< 0..14
@@ -146,8 +146,8 @@ private:
     int lo_vl_ = -1;                  ///< table_.low[lo_.idx].vl (-1: empty low table)
     uint64_t hi_sent_since_low_ = 0;  ///< high-priority bytes since low last had a turn
     table_state hi_;
-    uint64_t hi_limit_bytes_ = 1;     ///< max(L * 4096, 1)
-    bool hi_unbounded_ = false;       ///< L == 255
+    uint64_t hi_limit_bytes_ = 1;  ///< max(L * 4096, 1)
+    bool hi_unbounded_ = false;    ///< L == 255
     vl_arb_table table_;
 };
 

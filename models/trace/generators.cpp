@@ -8,7 +8,9 @@ namespace ndr::trace {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& what) { throw std::invalid_argument(what); }
+[[noreturn]] void bad(const std::string& what) {
+    throw std::invalid_argument(what);
+}
 
 /// Appends records while tracking each rank's record index (= its default id).
 class builder {
@@ -53,7 +55,8 @@ op_record compute_record(uint32_t rank, uint64_t ns) {
 
 std::vector<uint64_t> geometric_sizes(uint64_t min_bytes, uint64_t max_bytes, uint64_t factor) {
     if (min_bytes == 0) bad("size sweep: MIN must be at least 1 byte");
-    if (max_bytes < min_bytes) bad(fmt::format("size sweep: MAX {} is below MIN {}", max_bytes, min_bytes));
+    if (max_bytes < min_bytes)
+        bad(fmt::format("size sweep: MAX {} is below MIN {}", max_bytes, min_bytes));
     if (factor < 2 && min_bytes != max_bytes) bad("size sweep: FACTOR must be at least 2");
     std::vector<uint64_t> v;
     for (uint64_t s = min_bytes; s <= max_bytes; s *= factor) {
@@ -66,24 +69,30 @@ std::vector<uint64_t> geometric_sizes(uint64_t min_bytes, uint64_t max_bytes, ui
 uint64_t count_for_bytes(coll::op_kind op, uint64_t bytes, coll::dtype dt, uint32_t nranks) {
     const uint64_t elems = bytes / coll::dtype_bytes(dt);
     switch (op) {
-    case coll::op_kind::barrier: return 0;
-    case coll::op_kind::reduce_scatter:
-    case coll::op_kind::allgather: return elems / nranks;
-    case coll::op_kind::alltoall: return elems / nranks * nranks;
-    default: return elems;
+        case coll::op_kind::barrier:
+            return 0;
+        case coll::op_kind::reduce_scatter:
+        case coll::op_kind::allgather:
+            return elems / nranks;
+        case coll::op_kind::alltoall:
+            return elems / nranks * nranks;
+        default:
+            return elems;
     }
 }
 
 trace gen_collective(const collective_sweep& p) {
     if (is_point_to_point(p.op)) {
-        bad(fmt::format("op: {} is point-to-point; gen collective makes collectives (allreduce, "
+        bad(
+            fmt::format("op: {} is point-to-point; gen collective makes collectives (allreduce, "
                         "reduce_scatter, allgather, alltoall, broadcast, reduce, barrier)",
                         coll::name(p.op)));
     }
     trace t = world(p.nranks, p.name);
     if (p.sizes.empty() && p.op != coll::op_kind::barrier) bad("bytes: no sizes given");
     if (p.algos.empty()) bad("algo: no algorithm given");
-    if (p.iters < 1 || p.iters > 1'000'000) bad(fmt::format("iters: {} out of range (1..1000000)", p.iters));
+    if (p.iters < 1 || p.iters > 1'000'000)
+        bad(fmt::format("iters: {} out of range (1..1000000)", p.iters));
     if (has_root(p.op) && p.root >= p.nranks) {
         bad(fmt::format("root: {} out of range (0..{})", p.root, p.nranks - 1));
     }
@@ -96,10 +105,12 @@ trace gen_collective(const collective_sweep& p) {
             const uint64_t count = count_for_bytes(p.op, s, p.dt, p.nranks);
             if (count == 0 && p.op != coll::op_kind::barrier) {
                 bad(fmt::format("bytes: {} B is less than one {} element{} for {} on {} ranks", s,
-                                coll::name(p.dt), p.op == coll::op_kind::allreduce ? "" : " per rank",
+                                coll::name(p.dt),
+                                p.op == coll::op_kind::allreduce ? "" : " per rank",
                                 coll::name(p.op), p.nranks));
             }
-            if (count > max_count) bad(fmt::format("bytes: {} B is more than {} elements", s, max_count));
+            if (count > max_count)
+                bad(fmt::format("bytes: {} B is more than {} elements", s, max_count));
             for (uint32_t it = 0; it < p.iters; ++it, ++seq) {
                 for (uint32_t rank = 0; rank < p.nranks; ++rank) {
                     op_record r;
@@ -124,14 +135,19 @@ std::optional<ddp_model> find_ddp_model(std::string_view name) {
     // Parameter counts: DOMAIN.md §11. Compute times are *choices* (docs/trace_format.md): a
     // training step costs ~6 * params * tokens FLOPs, 1/3 forward and 2/3 backward, so the
     // backward is twice the forward.
-    if (name == "resnet50") return ddp_model{"resnet50", 25'557'032, 20'000'000, 40'000'000, 1'000'000};
-    if (name == "bert-large") return ddp_model{"bert-large", 340'000'000, 45'000'000, 90'000'000, 5'000'000};
+    if (name == "resnet50")
+        return ddp_model{"resnet50", 25'557'032, 20'000'000, 40'000'000, 1'000'000};
+    if (name == "bert-large")
+        return ddp_model{"bert-large", 340'000'000, 45'000'000, 90'000'000, 5'000'000};
     return std::nullopt;
 }
 
-std::string ddp_model_names() { return "resnet50, bert-large"; }
+std::string ddp_model_names() {
+    return "resnet50, bert-large";
+}
 
-std::vector<uint64_t> ddp_buckets(uint64_t grad_bytes, uint64_t first_bucket_bytes, uint64_t cap_bytes) {
+std::vector<uint64_t> ddp_buckets(uint64_t grad_bytes, uint64_t first_bucket_bytes,
+                                  uint64_t cap_bytes) {
     if (cap_bytes == 0) bad("buckets: the bucket cap must be at least 1 byte");
     std::vector<uint64_t> v;
     uint64_t left = grad_bytes;
@@ -149,19 +165,22 @@ std::vector<uint64_t> ddp_buckets(uint64_t grad_bytes, uint64_t first_bucket_byt
 trace gen_ddp(const ddp_params& p) {
     const ddp_model& m = p.model;
     if (m.params == 0) bad("model: no parameters");
-    if (p.steps < 1 || p.steps > 100'000) bad(fmt::format("steps: {} out of range (1..100000)", p.steps));
+    if (p.steps < 1 || p.steps > 100'000)
+        bad(fmt::format("steps: {} out of range (1..100000)", p.steps));
     const uint32_t es = coll::dtype_bytes(p.dt);
     if (p.bucket_cap_bytes == 0 || p.bucket_cap_bytes % es != 0) {
-        bad(fmt::format("buckets: the bucket cap ({} B) must be a positive multiple of the {} size {}",
-                        p.bucket_cap_bytes, coll::name(p.dt), es));
+        bad(fmt::format(
+            "buckets: the bucket cap ({} B) must be a positive multiple of the {} size {}",
+            p.bucket_cap_bytes, coll::name(p.dt), es));
     }
     if (p.first_bucket_bytes % es != 0) {
-        bad(fmt::format("first bucket: {} B is not a multiple of the {} size {}", p.first_bucket_bytes,
-                        coll::name(p.dt), es));
+        bad(fmt::format("first bucket: {} B is not a multiple of the {} size {}",
+                        p.first_bucket_bytes, coll::name(p.dt), es));
     }
     trace t = world(p.nranks, fmt::format("ddp {} {} ranks", m.name, p.nranks));
     const uint64_t grad = m.params * es;
-    const std::vector<uint64_t> buckets = ddp_buckets(grad, p.first_bucket_bytes, p.bucket_cap_bytes);
+    const std::vector<uint64_t> buckets =
+        ddp_buckets(grad, p.first_bucket_bytes, p.bucket_cap_bytes);
     // Backward slice k ends when the bytes of buckets 0..k are produced: cumulative rounding
     // keeps the slices summing to bwd_ns exactly.
     std::vector<uint64_t> slice_ns;
@@ -169,9 +188,9 @@ trace gen_ddp(const ddp_params& p) {
     for (uint64_t bb : buckets) {
         cum_bytes += bb;
         // bwd_ns * cum_bytes / grad without overflow: long double has a 64-bit mantissa here.
-        const auto end = static_cast<uint64_t>(
-            static_cast<long double>(m.bwd_ns) * static_cast<long double>(cum_bytes) /
-            static_cast<long double>(grad));
+        const auto end = static_cast<uint64_t>(static_cast<long double>(m.bwd_ns) *
+                                               static_cast<long double>(cum_bytes) /
+                                               static_cast<long double>(grad));
         slice_ns.push_back(end - cum_ns);
         cum_ns = end;
     }
@@ -184,7 +203,8 @@ trace gen_ddp(const ddp_params& p) {
         for (std::size_t k = 0; k < buckets.size(); ++k, ++seq) {
             for (uint32_t rank = 0; rank < p.nranks; ++rank) {
                 op_record s = compute_record(rank, slice_ns[k]);
-                if (k > 0) s.deps.push_back(last_slice[rank]);  // the previous record is an allreduce
+                if (k > 0)
+                    s.deps.push_back(last_slice[rank]);  // the previous record is an allreduce
                 last_slice[rank] = b.add(std::move(s));
             }
             for (uint32_t rank = 0; rank < p.nranks; ++rank) {

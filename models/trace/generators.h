@@ -29,20 +29,20 @@ struct collective_sweep {
     std::vector<uint64_t> sizes;                  ///< S in bytes (nccl-tests), rounded down
     std::vector<coll::algo_kind> algos{coll::algo_kind::auto_};
     coll::dtype dt = coll::dtype::fp32;
-    coll::redop rop = coll::redop::sum;           ///< reducing ops only
-    uint32_t root = 0;                            ///< broadcast/reduce
-    uint32_t iters = 1;                           ///< repetitions of each (algo, size), 1..10^6
-    std::string name;                             ///< header name
+    coll::redop rop = coll::redop::sum;  ///< reducing ops only
+    uint32_t root = 0;                   ///< broadcast/reduce
+    uint32_t iters = 1;                  ///< repetitions of each (algo, size), 1..10^6
+    std::string name;                    ///< header name
 };
 trace gen_collective(const collective_sweep& p);
 
 /// A model for `ndrsim gen ddp`. Compute times are choices (see docs/trace_format.md).
 struct ddp_model {
     std::string name;
-    uint64_t params = 0;    ///< parameter count = gradient elements (DOMAIN.md §11)
-    uint64_t fwd_ns = 0;    ///< forward pass per step
-    uint64_t bwd_ns = 0;    ///< backward pass per step (split over the buckets)
-    uint64_t opt_ns = 0;    ///< optimizer step
+    uint64_t params = 0;  ///< parameter count = gradient elements (DOMAIN.md §11)
+    uint64_t fwd_ns = 0;  ///< forward pass per step
+    uint64_t bwd_ns = 0;  ///< backward pass per step (split over the buckets)
+    uint64_t opt_ns = 0;  ///< optimizer step
 };
 /// "resnet50" or "bert-large"; nullopt otherwise.
 std::optional<ddp_model> find_ddp_model(std::string_view name);
@@ -58,15 +58,16 @@ inline constexpr uint64_t ddp_default_first_bucket_bytes = 1ull << 20;
 /// Bucket sizes in bytes, in the order backward fills them, for `grad_bytes` of gradients
 /// modelled as a continuous stream (no tensor boundaries): first bucket min(first, grad),
 /// then buckets of `cap`, the last holding the rest. first = 0: no special first bucket.
-std::vector<uint64_t> ddp_buckets(uint64_t grad_bytes, uint64_t first_bucket_bytes, uint64_t cap_bytes);
+std::vector<uint64_t> ddp_buckets(uint64_t grad_bytes, uint64_t first_bucket_bytes,
+                                  uint64_t cap_bytes);
 
 struct ddp_params {
     ddp_model model;
-    uint32_t nranks = 8;                                          ///< 2..max_ranks
-    uint64_t bucket_cap_bytes = ddp_default_bucket_bytes;         ///< multiple of dtype size
-    uint64_t first_bucket_bytes = ddp_default_first_bucket_bytes; ///< 0 = none
-    uint32_t steps = 1;                                           ///< 1..10^5
-    coll::dtype dt = coll::dtype::fp32;                           ///< gradient dtype
+    uint32_t nranks = 8;                                           ///< 2..max_ranks
+    uint64_t bucket_cap_bytes = ddp_default_bucket_bytes;          ///< multiple of dtype size
+    uint64_t first_bucket_bytes = ddp_default_first_bucket_bytes;  ///< 0 = none
+    uint32_t steps = 1;                                            ///< 1..10^5
+    coll::dtype dt = coll::dtype::fp32;                            ///< gradient dtype
     coll::algo_kind algo = coll::algo_kind::auto_;
 };
 /// Per step and rank: forward compute; backward compute in one slice per bucket (duration

@@ -36,11 +36,13 @@ std::vector<std::string> split(std::string_view s) {
 std::optional<uint64_t> to_u64(const std::string& s, int base) {
     if (s.empty()) return std::nullopt;
     std::string digits = s;
-    if (base == 16 && digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+    if (base == 16 && digits.size() > 2 && digits[0] == '0' &&
+        (digits[1] == 'x' || digits[1] == 'X')) {
         digits = digits.substr(2);
     }
     for (char ch : digits) {
-        if (!(base == 16 ? std::isxdigit(static_cast<unsigned char>(ch)) : std::isdigit(static_cast<unsigned char>(ch)))) {
+        if (!(base == 16 ? std::isxdigit(static_cast<unsigned char>(ch))
+                         : std::isdigit(static_cast<unsigned char>(ch)))) {
             return std::nullopt;
         }
     }
@@ -88,14 +90,16 @@ std::optional<std::string> after(const std::vector<std::string>& w, std::string_
 }
 
 bool looks_like_nccl(const std::string& raw) {
-    for (const char* lvl : {" NCCL INFO", " NCCL WARN", " NCCL TRACE", " NCCL ABORT", " NCCL VERSION"}) {
+    for (const char* lvl :
+         {" NCCL INFO", " NCCL WARN", " NCCL TRACE", " NCCL ABORT", " NCCL VERSION"}) {
         if (raw.find(lvl) != std::string::npos) return true;
     }
     return raw.rfind("NCCL ", 0) == 0;
 }
 
 bool is_coll(const nccl_line& l) {
-    return l.words.size() >= 2 && l.words[0].size() > 1 && l.words[0].back() == ':' && l.words[1] == "opCount";
+    return l.words.size() >= 2 && l.words[0].size() > 1 && l.words[0].back() == ':' &&
+           l.words[1] == "opCount";
 }
 
 bool is_init(const nccl_line& l) {
@@ -176,11 +180,15 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
         auto nr_text = after(l->words, "nRanks");
         if (!nr_text) nr_text = after(l->words, "nranks");
         const auto nr = to_u64(*nr_text, 10);
-        if (!rank) fail(path, no, "rank", fmt::format("expected a decimal rank, got '{}'", *after(l->words, "rank")));
+        if (!rank)
+            fail(path, no, "rank",
+                 fmt::format("expected a decimal rank, got '{}'", *after(l->words, "rank")));
         if (!nr || *nr == 0 || *nr > max_ranks) {
-            fail(path, no, "nRanks", fmt::format("expected a rank count 1..{}, got '{}'", max_ranks, *nr_text));
+            fail(path, no, "nRanks",
+                 fmt::format("expected a rank count 1..{}, got '{}'", max_ranks, *nr_text));
         }
-        if (*rank >= *nr) fail(path, no, "rank", fmt::format("rank {} is not below nRanks {}", *rank, *nr));
+        if (*rank >= *nr)
+            fail(path, no, "rank", fmt::format("rank {} is not below nRanks {}", *rank, *nr));
         c.rank = static_cast<uint32_t>(*rank);
         c.nranks = static_cast<uint32_t>(*nr);
         if (auto id = after(l->words, "commId")) c.comm_id = *id;
@@ -194,10 +202,11 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
         local_comm& old = locals[it->second];
         if (old.rank != c.rank || old.nranks != c.nranks || old.dev != c.dev ||
             (!old.comm_id.empty() && !c.comm_id.empty() && old.comm_id != c.comm_id)) {
-            fail(path, no, "comm", fmt::format("INIT line for comm {} in process '{}' says rank {} of {} "
-                                               "[{}], line {} said rank {} of {} [{}]",
-                                               c.ptr, c.process, c.rank, c.nranks, c.dev, old.line, old.rank,
-                                               old.nranks, old.dev));
+            fail(path, no, "comm",
+                 fmt::format("INIT line for comm {} in process '{}' says rank {} of {} "
+                             "[{}], line {} said rank {} of {} [{}]",
+                             c.ptr, c.process, c.rank, c.nranks, c.dev, old.line, old.rank,
+                             old.nranks, old.dev));
         }
         if (old.comm_id.empty()) old.comm_id = c.comm_id;
     }
@@ -221,25 +230,29 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
     for (std::size_t i = 0; i < locals.size(); ++i) {
         local_comm& c = locals[i];
         const uint32_t ord = ordinal[{c.process, c.dev}]++;
-        const std::string key = !c.comm_id.empty() ? "id " + c.comm_id : fmt::format("n {} #{}", c.nranks, ord);
+        const std::string key =
+            !c.comm_id.empty() ? "id " + c.comm_id : fmt::format("n {} #{}", c.nranks, ord);
         auto it = global_of.find(key);
         if (it == global_of.end()) {
             it = global_of.emplace(key, static_cast<uint32_t>(globals.size())).first;
             global_comm g;
             g.locals.assign(c.nranks, none);
             g.line = c.line;
-            g.label = !c.comm_id.empty() ? "commId " + c.comm_id
-                                         : fmt::format("communicator #{} of {} ranks (no commId)", ord, c.nranks);
+            g.label = !c.comm_id.empty()
+                          ? "commId " + c.comm_id
+                          : fmt::format("communicator #{} of {} ranks (no commId)", ord, c.nranks);
             globals.push_back(std::move(g));
         }
         global_comm& g = globals[it->second];
         if (g.locals.size() != c.nranks) {
-            fail(path, c.line, "nRanks", fmt::format("{} has {} ranks (line {}), this INIT line says {}",
-                                                     g.label, g.locals.size(), g.line, c.nranks));
+            fail(path, c.line, "nRanks",
+                 fmt::format("{} has {} ranks (line {}), this INIT line says {}", g.label,
+                             g.locals.size(), g.line, c.nranks));
         }
         if (g.locals[c.rank] != none) {
-            fail(path, c.line, "rank", fmt::format("{}: rank {} initialised twice (also line {})", g.label, c.rank,
-                                                   locals[g.locals[c.rank]].line));
+            fail(path, c.line, "rank",
+                 fmt::format("{}: rank {} initialised twice (also line {})", g.label, c.rank,
+                             locals[g.locals[c.rank]].line));
         }
         g.locals[c.rank] = static_cast<uint32_t>(i);
         c.global = it->second;
@@ -252,9 +265,10 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
         if (!missing.empty()) {
             std::string m;
             for (const auto& x : missing) m += (m.empty() ? "" : ", ") + x;
-            fail(path, g.line, "comm", fmt::format("{}: no INIT line for rank{} {} (the log must hold every "
-                                                   "rank's lines)",
-                                                   g.label, missing.size() > 1 ? "s" : "", m));
+            fail(path, g.line, "comm",
+                 fmt::format("{}: no INIT line for rank{} {} (the log must hold every "
+                             "rank's lines)",
+                             g.label, missing.size() > 1 ? "s" : "", m));
         }
     }
 
@@ -276,7 +290,9 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
         }
     }
     for (const local_comm& c : locals) {
-        if (global_rank.emplace(endpoint_key{c.process, c.dev}, static_cast<uint32_t>(endpoints.size())).second) {
+        if (global_rank
+                .emplace(endpoint_key{c.process, c.dev}, static_cast<uint32_t>(endpoints.size()))
+                .second) {
             endpoints.push_back({c.process, c.dev});
         }
     }
@@ -291,12 +307,12 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
             c.ranks.push_back(global_rank.at({locals[li].process, locals[li].dev}));
         }
         t.comms.push_back(std::move(c));
-        res.comments.push_back(fmt::format("comm {} = {} (first INIT at log line {})", gi, globals[gi].label,
-                                           globals[gi].line));
+        res.comments.push_back(fmt::format("comm {} = {} (first INIT at log line {})", gi,
+                                           globals[gi].label, globals[gi].line));
     }
     for (std::size_t r = 0; r < endpoints.size(); ++r) {
-        res.comments.push_back(fmt::format("rank {} = process '{}' cudaDev {}", r, endpoints[r].process,
-                                           endpoints[r].dev));
+        res.comments.push_back(fmt::format("rank {} = process '{}' cudaDev {}", r,
+                                           endpoints[r].process, endpoints[r].dev));
     }
 
     // Pass 2: COLL lines.
@@ -305,9 +321,10 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
         const auto& w = l.words;
         const auto op = nccl_op(w[0]);
         if (!op) {
-            fail(path, no, "op", fmt::format("unsupported NCCL operation '{}' (supported: AllReduce, "
-                                             "ReduceScatter, AllGather, AlltoAll, Broadcast, Reduce, Send, Recv)",
-                                             w[0].substr(0, w[0].size() - 1)));
+            fail(path, no, "op",
+                 fmt::format("unsupported NCCL operation '{}' (supported: AllReduce, "
+                             "ReduceScatter, AllGather, AlltoAll, Broadcast, Reduce, Send, Recv)",
+                             w[0].substr(0, w[0].size() - 1)));
         }
         const auto need = [&](const char* key) {
             auto v = after(w, key);
@@ -317,21 +334,26 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
         const auto number = [&](const char* key, int base) {
             const std::string v = need(key);
             auto n = to_u64(v, base);
-            if (!n) fail(path, no, key, fmt::format("expected a {} number, got '{}'", base == 16 ? "hex" : "decimal", v));
+            if (!n)
+                fail(path, no, key,
+                     fmt::format("expected a {} number, got '{}'", base == 16 ? "hex" : "decimal",
+                                 v));
             return *n;
         };
         const std::string ptr = need("comm");
         const auto it = local_of.find({l.process, ptr});
         if (it == local_of.end()) {
-            fail(path, no, "comm", fmt::format("no INIT line for comm {} in process '{}'", ptr, l.process));
+            fail(path, no, "comm",
+                 fmt::format("no INIT line for comm {} in process '{}'", ptr, l.process));
         }
         const local_comm& lc = locals[it->second];
         for (const std::string& word : w) {
             if (word.rfind("[nranks=", 0) == 0 && word.back() == ']') {
                 const auto n = to_u64(word.substr(8, word.size() - 9), 10);
                 if (!n || *n != lc.nranks) {
-                    fail(path, no, "nranks", fmt::format("{} disagrees with the INIT line (line {}: nRanks {})",
-                                                         word, lc.line, lc.nranks));
+                    fail(path, no, "nranks",
+                         fmt::format("{} disagrees with the INIT line (line {}: nRanks {})", word,
+                                     lc.line, lc.nranks));
                 }
             }
         }
@@ -344,24 +366,28 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
         const uint64_t count = number("count", 10);
         const uint64_t dt = number("datatype", 10);
         const auto d = coll::dtype_from_nccl(static_cast<int>(std::min<uint64_t>(dt, 1000)));
-        if (!d) fail(path, no, "datatype", fmt::format("unknown NCCL datatype {} (0..11, DOMAIN.md §12.1)", dt));
+        if (!d)
+            fail(path, no, "datatype",
+                 fmt::format("unknown NCCL datatype {} (0..11, DOMAIN.md §12.1)", dt));
         r.dt = *d;
         r.count = *op == coll::op_kind::alltoall ? count * lc.nranks : count;
         if (has_redop(*op)) {
             const uint64_t o = number("op", 10);
             const auto rop = coll::redop_from_nccl(static_cast<int>(std::min<uint64_t>(o, 1000)));
             if (!rop) {
-                fail(path, no, "op", fmt::format("unsupported NCCL reduction {} (0 sum, 1 prod, 2 max, 3 min, "
-                                                 "4 avg; user-defined ops are not modelled)",
-                                                 o));
+                fail(path, no, "op",
+                     fmt::format("unsupported NCCL reduction {} (0 sum, 1 prod, 2 max, 3 min, "
+                                 "4 avg; user-defined ops are not modelled)",
+                                 o));
             }
             r.rop = *rop;
         }
         if (has_root(*op) || is_point_to_point(*op)) {
             const uint64_t root = number("root", 10);
             if (root >= lc.nranks) {
-                fail(path, no, "root", fmt::format("{} {} out of range for a communicator of {} ranks",
-                                                   is_point_to_point(*op) ? "peer" : "root", root, lc.nranks));
+                fail(path, no, "root",
+                     fmt::format("{} {} out of range for a communicator of {} ranks",
+                                 is_point_to_point(*op) ? "peer" : "root", root, lc.nranks));
             }
             r.root = static_cast<uint32_t>(root);
         }

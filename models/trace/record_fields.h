@@ -23,7 +23,7 @@ inline constexpr uint32_t none = std::numeric_limits<uint32_t>::max();
 inline constexpr uint64_t max_bytes = uint64_t{1} << 62;
 
 [[noreturn]] inline void fail_at(const std::string& path, uint32_t line, std::string_view field,
-                          const std::string& reason) {
+                                 const std::string& reason) {
     std::string msg = fmt::format("{}:{}: {}: {}", path, line, field, reason);
     std::replace(msg.begin(), msg.end(), '\n', ' ');
     throw trace_error(msg);
@@ -56,22 +56,20 @@ std::string allowed_names(const std::array<E, N>& all) {
 }
 
 constexpr std::array<coll::op_kind, 11> all_ops{
-    coll::op_kind::allreduce, coll::op_kind::reduce_scatter, coll::op_kind::allgather,
-    coll::op_kind::alltoall,  coll::op_kind::broadcast,      coll::op_kind::reduce,
-    coll::op_kind::barrier,   coll::op_kind::send,           coll::op_kind::recv,
+    coll::op_kind::allreduce,  coll::op_kind::reduce_scatter, coll::op_kind::allgather,
+    coll::op_kind::alltoall,   coll::op_kind::broadcast,      coll::op_kind::reduce,
+    coll::op_kind::barrier,    coll::op_kind::send,           coll::op_kind::recv,
     coll::op_kind::rdma_write, coll::op_kind::rdma_read};
 constexpr std::array<coll::algo_kind, 7> all_algos{
-    coll::algo_kind::auto_, coll::algo_kind::ring,   coll::algo_kind::tree,
-    coll::algo_kind::rhd,   coll::algo_kind::pairwise, coll::algo_kind::direct,
-    coll::algo_kind::sharp};
+    coll::algo_kind::auto_,    coll::algo_kind::ring,   coll::algo_kind::tree, coll::algo_kind::rhd,
+    coll::algo_kind::pairwise, coll::algo_kind::direct, coll::algo_kind::sharp};
 constexpr std::array<coll::dtype, 14> all_dtypes{
-    coll::dtype::int8,  coll::dtype::uint8, coll::dtype::int16,   coll::dtype::uint16,
-    coll::dtype::int32, coll::dtype::uint32, coll::dtype::int64,  coll::dtype::uint64,
-    coll::dtype::fp16,  coll::dtype::bf16,  coll::dtype::fp32,    coll::dtype::fp64,
+    coll::dtype::int8,    coll::dtype::uint8,  coll::dtype::int16, coll::dtype::uint16,
+    coll::dtype::int32,   coll::dtype::uint32, coll::dtype::int64, coll::dtype::uint64,
+    coll::dtype::fp16,    coll::dtype::bf16,   coll::dtype::fp32,  coll::dtype::fp64,
     coll::dtype::fp8e4m3, coll::dtype::fp8e5m2};
-constexpr std::array<coll::redop, 5> all_redops{coll::redop::sum, coll::redop::prod,
-                                                coll::redop::max, coll::redop::min,
-                                                coll::redop::avg};
+constexpr std::array<coll::redop, 5> all_redops{
+    coll::redop::sum, coll::redop::prod, coll::redop::max, coll::redop::min, coll::redop::avg};
 
 /// The fields of one JSON object, read by name; remembers which ones exist for the
 /// unknown-field check and reports problems against this line.
@@ -98,10 +96,11 @@ public:
             if (!allowed_list.empty()) allowed_list += ", ";
             allowed_list += std::string(a);
         }
-        fail(unknown.front(), fmt::format("unknown field{} {} in a {} record (allowed: {})",
-                                          unknown.size() > 1 ? "s" : "",
-                                          join(unknown, [](const std::string& k) { return "'" + k + "'"; }),
-                                          type, allowed_list));
+        fail(unknown.front(),
+             fmt::format("unknown field{} {} in a {} record (allowed: {})",
+                         unknown.size() > 1 ? "s" : "",
+                         join(unknown, [](const std::string& k) { return "'" + k + "'"; }), type,
+                         allowed_list));
     }
 
     bool has(const char* key) const { return obj_.contains(key); }
@@ -109,7 +108,8 @@ public:
     const json& need(const char* key, std::string_view why = {}) const {
         auto it = obj_.find(key);
         if (it == obj_.end()) {
-            fail(key, why.empty() ? std::string("missing field") : fmt::format("missing field ({})", why));
+            fail(key, why.empty() ? std::string("missing field")
+                                  : fmt::format("missing field ({})", why));
         }
         return *it;
     }
@@ -117,15 +117,18 @@ public:
     uint64_t to_u64(const json& j, std::string_view field, uint64_t max) const {
         if (j.is_number_unsigned()) {
             const auto v = j.get<uint64_t>();
-            if (v > max) fail(field, fmt::format("out of range: {} > {} (the largest allowed)", v, max));
+            if (v > max)
+                fail(field, fmt::format("out of range: {} > {} (the largest allowed)", v, max));
             return v;
         }
         if (j.is_number_integer()) {
             fail(field, fmt::format("must not be negative, got {}", j.get<int64_t>()));
         }
         if (j.is_number_float()) {
-            fail(field, fmt::format("expected a non-negative integer, got {} (a float or out of range "
-                                    "of 64 bits)", j.dump()));
+            fail(field,
+                 fmt::format("expected a non-negative integer, got {} (a float or out of range "
+                             "of 64 bits)",
+                             j.dump()));
         }
         fail(field, fmt::format("expected a non-negative integer, got {}", describe(j)));
     }
@@ -155,7 +158,8 @@ public:
 
     std::vector<uint32_t> u32_list(const char* key, uint64_t max) const {
         const json& j = need(key);
-        if (!j.is_array()) fail(key, fmt::format("expected a list of integers, got {}", describe(j)));
+        if (!j.is_array())
+            fail(key, fmt::format("expected a list of integers, got {}", describe(j)));
         std::vector<uint32_t> out;
         for (std::size_t i = 0; i < j.size(); ++i) {
             out.push_back(static_cast<uint32_t>(to_u64(j[i], fmt::format("{}[{}]", key, i), max)));
@@ -196,13 +200,16 @@ inline json parse_line(const std::string& text, const std::string& path, uint32_
         std::string what = e.what();
         // "[json.exception.parse_error.101] parse error at line 1, column 7: syntax error ..."
         const std::string marker = "parse error at line 1, ";
-        if (auto p = what.find(marker); p != std::string::npos) what = what.substr(p + marker.size());
-        else if (auto q = what.find("] "); q != std::string::npos) what = what.substr(q + 2);
+        if (auto p = what.find(marker); p != std::string::npos)
+            what = what.substr(p + marker.size());
+        else if (auto q = what.find("] "); q != std::string::npos)
+            what = what.substr(q + 2);
         fail_at(path, line, "json", "malformed JSON: " + what);
     }
     if (!dup.empty()) fail_at(path, line, dup, "field given twice in one record");
     if (!j.is_object()) {
-        fail_at(path, line, "json", fmt::format("expected one JSON object per line, got {}", describe(j)));
+        fail_at(path, line, "json",
+                fmt::format("expected one JSON object per line, got {}", describe(j)));
     }
     return j;
 }

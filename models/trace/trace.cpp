@@ -24,7 +24,9 @@ using namespace detail;  // NOLINT: the loader's own helpers (record_fields.h)
 struct coll_key {
     uint32_t comm;
     uint64_t seq;
-    bool operator<(const coll_key& o) const { return std::tie(comm, seq) < std::tie(o.comm, o.seq); }
+    bool operator<(const coll_key& o) const {
+        return std::tie(comm, seq) < std::tie(o.comm, o.seq);
+    }
 };
 
 /// What a (comm, seq) is used for: one collective, or any number of point-to-point records.
@@ -51,18 +53,21 @@ struct loader {
     trace t;
     bool have_header = false;
     uint32_t header_line = 0;
-    std::map<uint32_t, uint32_t> comm_index;       ///< comm id -> index in t.comms
-    std::vector<uint32_t> comm_line;               ///< per comm: its line
-    std::vector<std::unordered_map<uint32_t, uint32_t>> comm_rank_of;  ///< per comm: global -> comm rank
+    std::map<uint32_t, uint32_t> comm_index;  ///< comm id -> index in t.comms
+    std::vector<uint32_t> comm_line;          ///< per comm: its line
+    std::vector<std::unordered_map<uint32_t, uint32_t>>
+        comm_rank_of;                               ///< per comm: global -> comm rank
     std::vector<std::map<uint32_t, uint32_t>> ids;  ///< per rank: id -> record index
     std::vector<uint32_t> rank_count;               ///< per rank: records so far
     std::map<coll_key, seq_use> seqs;
-    std::map<p2p_key, uint32_t> p2p;               ///< -> instance index
+    std::map<p2p_key, uint32_t> p2p;  ///< -> instance index
 
     void header(const fields& f, uint32_t line) {
         f.only({"type", "version", "nranks", "name"}, "header");
         const uint64_t v = f.u64("version", std::numeric_limits<uint32_t>::max());
-        if (v != 1) f.fail("version", fmt::format("unsupported version {} (this build reads version 1)", v));
+        if (v != 1)
+            f.fail("version",
+                   fmt::format("unsupported version {} (this build reads version 1)", v));
         t.version = 1;
         const uint32_t n = f.u32("nranks", max_ranks);
         if (n == 0) f.fail("nranks", "must be at least 1");
@@ -91,8 +96,9 @@ struct loader {
                                    t.nranks, t.nranks - 1));
             }
             if (!pos.emplace(ranks[i], static_cast<uint32_t>(i)).second) {
-                f.fail(fmt::format("ranks[{}]", i),
-                       fmt::format("rank {} listed twice (also ranks[{}])", ranks[i], pos[ranks[i]]));
+                f.fail(
+                    fmt::format("ranks[{}]", i),
+                    fmt::format("rank {} listed twice (also ranks[{}])", ranks[i], pos[ranks[i]]));
             }
         }
         comm_index[id] = static_cast<uint32_t>(t.comms.size());
@@ -105,8 +111,8 @@ struct loader {
     void common(const fields& f, op_record& r) {
         r.rank = f.u32("rank");
         if (r.rank >= t.nranks) {
-            f.fail("rank", fmt::format("rank {} out of range (header nranks {}: ranks 0..{})", r.rank,
-                                       t.nranks, t.nranks - 1));
+            f.fail("rank", fmt::format("rank {} out of range (header nranks {}: ranks 0..{})",
+                                       r.rank, t.nranks, t.nranks - 1));
         }
         const uint32_t index = rank_count[r.rank];
         if (f.has("id")) {
@@ -127,8 +133,9 @@ struct loader {
         if (f.has("deps")) {
             r.deps = f.u32_list("deps", std::numeric_limits<uint32_t>::max());
             if (r.deps.empty()) {
-                f.fail("deps", "empty list: omit deps to follow the previous record, or give "
-                               "issue_ns for an absolute start");
+                f.fail("deps",
+                       "empty list: omit deps to follow the previous record, or give "
+                       "issue_ns for an absolute start");
             }
             std::set<uint32_t> seen;
             for (uint32_t d : r.deps) {
@@ -137,8 +144,10 @@ struct loader {
         }
         if (auto g = f.opt_u64("gap_ns", max_time_ns)) r.gap_ns = *g;
         if (f.has("issue_ns")) {
-            if (f.has("deps")) f.fail("issue_ns", "not allowed together with deps (issue_ns is absolute)");
-            if (f.has("gap_ns")) f.fail("issue_ns", "not allowed together with gap_ns (issue_ns is absolute)");
+            if (f.has("deps"))
+                f.fail("issue_ns", "not allowed together with deps (issue_ns is absolute)");
+            if (f.has("gap_ns"))
+                f.fail("issue_ns", "not allowed together with gap_ns (issue_ns is absolute)");
             r.issue_ns = f.u64("issue_ns", max_time_ns);
         }
     }
@@ -161,8 +170,8 @@ struct loader {
     }
 
     void op(const fields& f, uint32_t line) {
-        f.only({"type", "rank", "comm", "seq", "op", "count", "dtype", "redop", "root", "peer", "algo",
-                "id", "deps", "gap_ns", "issue_ns"},
+        f.only({"type", "rank", "comm", "seq", "op", "count", "dtype", "redop", "root", "peer",
+                "algo", "id", "deps", "gap_ns", "issue_ns"},
                "op");
         op_record r;
         r.line = line;
@@ -182,9 +191,11 @@ struct loader {
         const auto& rank_of = comm_rank_of[ci->second];
         const auto me = rank_of.find(r.rank);
         if (me == rank_of.end()) {
-            f.fail("rank", fmt::format("rank {} is not a member of communicator {} (ranks {}; line {})",
-                                       r.rank, r.comm, join(c.ranks, [](uint32_t x) { return std::to_string(x); }),
-                                       comm_line[ci->second]));
+            f.fail("rank",
+                   fmt::format("rank {} is not a member of communicator {} (ranks {}; line {})",
+                               r.rank, r.comm,
+                               join(c.ranks, [](uint32_t x) { return std::to_string(x); }),
+                               comm_line[ci->second]));
         }
         const uint32_t my_crank = me->second;
         const auto n = static_cast<uint32_t>(c.ranks.size());
@@ -208,9 +219,10 @@ struct loader {
         if (has_root(r.op)) {
             r.root = f.u32("root");
             if (r.root >= n) {
-                f.fail("root", fmt::format("root {} out of range: communicator {} has {} ranks (root is "
-                                           "a communicator rank, 0..{})",
-                                           r.root, r.comm, n, n - 1));
+                f.fail("root",
+                       fmt::format("root {} out of range: communicator {} has {} ranks (root is "
+                                   "a communicator rank, 0..{})",
+                                   r.root, r.comm, n, n - 1));
             }
         } else {
             f.forbid("root", fmt::format("{} has no root (remove root{})", opname,
@@ -219,16 +231,19 @@ struct loader {
         if (is_point_to_point(r.op)) {
             r.root = f.u32("peer");
             if (r.root >= n) {
-                f.fail("peer", fmt::format("peer {} out of range: communicator {} has {} ranks (peer is "
-                                           "a communicator rank, 0..{})",
-                                           r.root, r.comm, n, n - 1));
+                f.fail("peer",
+                       fmt::format("peer {} out of range: communicator {} has {} ranks (peer is "
+                                   "a communicator rank, 0..{})",
+                                   r.root, r.comm, n, n - 1));
             }
             if (r.root == my_crank) {
-                f.fail("peer", fmt::format("peer {} is the record's own communicator rank", r.root));
+                f.fail("peer",
+                       fmt::format("peer {} is the record's own communicator rank", r.root));
             }
         } else {
-            f.forbid("peer", fmt::format("{} has no peer (peer is for send, recv, rdma_write, rdma_read)",
-                                         opname));
+            f.forbid("peer",
+                     fmt::format("{} has no peer (peer is for send, recv, rdma_write, rdma_read)",
+                                 opname));
         }
         if (f.has("algo")) r.algo = f.named("algo", coll::parse_algo, all_algos, "algo");
         if (r.op == coll::op_kind::alltoall && r.count % n != 0) {
@@ -239,8 +254,9 @@ struct loader {
         if (!barrier) {
             // count <= 2^48 and size <= 8, so count * size <= 2^51 cannot overflow.
             const uint64_t per = r.count * coll::dtype_bytes(r.dt);
-            const uint64_t mult = (r.op == coll::op_kind::reduce_scatter ||
-                                   r.op == coll::op_kind::allgather) ? n : 1u;
+            const uint64_t mult =
+                (r.op == coll::op_kind::reduce_scatter || r.op == coll::op_kind::allgather) ? n
+                                                                                            : 1u;
             if (per > max_bytes / mult) {
                 f.fail("count", fmt::format("too large: S = count * size{} exceeds 2^62 bytes",
                                             mult > 1 ? " * n" : ""));
@@ -256,8 +272,8 @@ struct loader {
         add_record(std::move(r));
     }
 
-    void match_collective(const fields& f, const op_record& r, const communicator& c, uint32_t my_crank,
-                          uint32_t idx) {
+    void match_collective(const fields& f, const op_record& r, const communicator& c,
+                          uint32_t my_crank, uint32_t idx) {
         const coll_key key{r.comm, r.seq};
         auto it = seqs.find(key);
         if (it == seqs.end()) {
@@ -283,32 +299,40 @@ struct loader {
         }
         const seq_use& u = it->second;
         if (!u.collective) {
-            f.fail("seq", fmt::format("(comm {}, seq {}) is used by point-to-point records (first at "
-                                      "line {}); a collective needs its own seq",
-                                      r.comm, r.seq, u.first_line));
+            f.fail("seq",
+                   fmt::format("(comm {}, seq {}) is used by point-to-point records (first at "
+                               "line {}); a collective needs its own seq",
+                               r.comm, r.seq, u.first_line));
         }
         collective_instance& ci = t.collectives[u.instance];
         if (ci.records[my_crank] != none) {
-            f.fail("seq", fmt::format("duplicate (comm {}, seq {}) on rank {} (first at line {})", r.comm,
-                                      r.seq, r.rank, t.records[ci.records[my_crank]].line));
+            f.fail("seq", fmt::format("duplicate (comm {}, seq {}) on rank {} (first at line {})",
+                                      r.comm, r.seq, r.rank, t.records[ci.records[my_crank]].line));
         }
         // Compare with the first record of the collective.
         uint32_t first = none;
         for (uint32_t x : ci.records) {
-            if (x != none && (first == none || t.records[x].line < t.records[first].line)) first = x;
+            if (x != none && (first == none || t.records[x].line < t.records[first].line))
+                first = x;
         }
         const op_record& a = t.records[first];
-        const auto differs = [&](std::string_view field, const std::string& mine, const std::string& theirs) {
-            f.fail(field, fmt::format("members of (comm {}, seq {}) disagree: {} here, {} at line {} "
-                                      "(rank {})",
-                                      r.comm, r.seq, mine, theirs, a.line, a.rank));
+        const auto differs = [&](std::string_view field, const std::string& mine,
+                                 const std::string& theirs) {
+            f.fail(field,
+                   fmt::format("members of (comm {}, seq {}) disagree: {} here, {} at line {} "
+                               "(rank {})",
+                               r.comm, r.seq, mine, theirs, a.line, a.rank));
         };
-        if (a.op != r.op) differs("op", std::string(coll::name(r.op)), std::string(coll::name(a.op)));
+        if (a.op != r.op)
+            differs("op", std::string(coll::name(r.op)), std::string(coll::name(a.op)));
         if (a.count != r.count) differs("count", std::to_string(r.count), std::to_string(a.count));
-        if (a.dt != r.dt) differs("dtype", std::string(coll::name(r.dt)), std::string(coll::name(a.dt)));
-        if (a.rop != r.rop) differs("redop", std::string(coll::name(r.rop)), std::string(coll::name(a.rop)));
+        if (a.dt != r.dt)
+            differs("dtype", std::string(coll::name(r.dt)), std::string(coll::name(a.dt)));
+        if (a.rop != r.rop)
+            differs("redop", std::string(coll::name(r.rop)), std::string(coll::name(a.rop)));
         if (a.root != r.root) differs("root", std::to_string(r.root), std::to_string(a.root));
-        if (a.algo != r.algo) differs("algo", std::string(coll::name(r.algo)), std::string(coll::name(a.algo)));
+        if (a.algo != r.algo)
+            differs("algo", std::string(coll::name(r.algo)), std::string(coll::name(a.algo)));
         ci.records[my_crank] = idx;
     }
 
@@ -317,9 +341,10 @@ struct loader {
         const coll_key key{r.comm, r.seq};
         auto it = seqs.find(key);
         if (it != seqs.end() && it->second.collective) {
-            f.fail("seq", fmt::format("(comm {}, seq {}) is the {} at line {}; a {} needs its own seq",
-                                      r.comm, r.seq, coll::name(it->second.op), it->second.first_line,
-                                      coll::name(r.op)));
+            f.fail("seq",
+                   fmt::format("(comm {}, seq {}) is the {} at line {}; a {} needs its own seq",
+                               r.comm, r.seq, coll::name(it->second.op), it->second.first_line,
+                               coll::name(r.op)));
         }
         if (it == seqs.end()) {
             seq_use u;
@@ -358,18 +383,24 @@ struct loader {
         const std::size_t slot = recv ? 1 : 0;
         if (kind != coll::op_kind::send || ci.records[slot] != none) {
             const uint32_t other = kind != coll::op_kind::send ? ci.records[0] : ci.records[slot];
-            f.fail("seq", fmt::format("duplicate {} with peer {} at (comm {}, seq {}) on rank {} (first at "
-                                      "line {})",
-                                      coll::name(r.op), r.root, r.comm, r.seq, r.rank, t.records[other].line));
+            f.fail("seq",
+                   fmt::format(
+                       "duplicate {} with peer {} at (comm {}, seq {}) on rank {} (first at "
+                       "line {})",
+                       coll::name(r.op), r.root, r.comm, r.seq, r.rank, t.records[other].line));
         }
         const op_record& a = t.records[ci.records[1 - slot]];
-        const auto differs = [&](std::string_view field, const std::string& mine, const std::string& theirs) {
-            f.fail(field, fmt::format("{} does not match its {} at line {} (rank {}): {} here, {} there",
-                                      coll::name(r.op), coll::name(a.op), a.line, a.rank, mine, theirs));
+        const auto differs = [&](std::string_view field, const std::string& mine,
+                                 const std::string& theirs) {
+            f.fail(field,
+                   fmt::format("{} does not match its {} at line {} (rank {}): {} here, {} there",
+                               coll::name(r.op), coll::name(a.op), a.line, a.rank, mine, theirs));
         };
         if (a.count != r.count) differs("count", std::to_string(r.count), std::to_string(a.count));
-        if (a.dt != r.dt) differs("dtype", std::string(coll::name(r.dt)), std::string(coll::name(a.dt)));
-        if (a.algo != r.algo) differs("algo", std::string(coll::name(r.algo)), std::string(coll::name(a.algo)));
+        if (a.dt != r.dt)
+            differs("dtype", std::string(coll::name(r.dt)), std::string(coll::name(a.dt)));
+        if (a.algo != r.algo)
+            differs("algo", std::string(coll::name(r.algo)), std::string(coll::name(a.algo)));
         ci.records[slot] = idx;
     }
 
@@ -378,7 +409,8 @@ struct loader {
         const fields f(j, path, line_no);
         const std::string type = f.str("type");
         if (type == "header") {
-            if (have_header) f.fail("type", fmt::format("second header (first at line {})", header_line));
+            if (have_header)
+                f.fail("type", fmt::format("second header (first at line {})", header_line));
             if (!t.records.empty() || !t.comms.empty()) {
                 f.fail("type", "the header must be the first record");
             }
@@ -386,20 +418,27 @@ struct loader {
             return;
         }
         if (type != "comm" && type != "op" && type != "compute") {
-            f.fail("type", fmt::format("unknown record type '{}' (allowed: header, comm, op, compute)", type));
+            f.fail(
+                "type",
+                fmt::format("unknown record type '{}' (allowed: header, comm, op, compute)", type));
         }
         if (!have_header) {
             f.fail("type", fmt::format("the first record must be the header, got '{}'", type));
         }
-        if (type == "comm") comm(f, line_no);
-        else if (type == "op") op(f, line_no);
-        else compute(f, line_no);
+        if (type == "comm")
+            comm(f, line_no);
+        else if (type == "op")
+            op(f, line_no);
+        else
+            compute(f, line_no);
     }
 
     /// Checks done once every line is read: missing members, unmatched point-to-point records,
     /// dependencies.
     void finish(uint32_t last_line) {
-        if (!have_header) fail_at(path, std::max(last_line, 1u), "type", "missing header record (the file has no records)");
+        if (!have_header)
+            fail_at(path, std::max(last_line, 1u), "type",
+                    "missing header record (the file has no records)");
         // Missing collective members / unmatched p2p, reported in line order.
         uint32_t worst = none;
         std::string field, reason;
@@ -414,20 +453,24 @@ struct loader {
                 const bool no_recv = missing.front() == 1;
                 const op_record& r = t.records[ci.records[no_recv ? 0 : 1]];
                 field = "peer";
-                reason = no_recv
-                             ? fmt::format("send to comm rank {} (global rank {}) at (comm {}, seq {}) has "
-                                           "no matching recv",
-                                           r.root, ci.ranks[1], ci.comm, ci.seq)
-                             : fmt::format("recv from comm rank {} (global rank {}) at (comm {}, seq {}) has "
-                                           "no matching send",
-                                           r.root, ci.ranks[0], ci.comm, ci.seq);
+                reason =
+                    no_recv
+                        ? fmt::format(
+                              "send to comm rank {} (global rank {}) at (comm {}, seq {}) has "
+                              "no matching recv",
+                              r.root, ci.ranks[1], ci.comm, ci.seq)
+                        : fmt::format(
+                              "recv from comm rank {} (global rank {}) at (comm {}, seq {}) has "
+                              "no matching send",
+                              r.root, ci.ranks[0], ci.comm, ci.seq);
             } else {
                 field = "seq";
-                reason = fmt::format("{} (comm {}, seq {}) has no record for global rank{} {} (members of "
-                                     "comm {}: {})",
-                                     coll::name(ci.op), ci.comm, ci.seq, missing.size() > 1 ? "s" : "",
-                                     join(missing, [&](uint32_t m) { return std::to_string(ci.ranks[m]); }),
-                                     ci.comm, join(ci.ranks, [](uint32_t x) { return std::to_string(x); }));
+                reason = fmt::format(
+                    "{} (comm {}, seq {}) has no record for global rank{} {} (members of "
+                    "comm {}: {})",
+                    coll::name(ci.op), ci.comm, ci.seq, missing.size() > 1 ? "s" : "",
+                    join(missing, [&](uint32_t m) { return std::to_string(ci.ranks[m]); }), ci.comm,
+                    join(ci.ranks, [](uint32_t x) { return std::to_string(x); }));
             }
         }
         if (worst != none) fail_at(path, worst, field, reason);
@@ -445,9 +488,12 @@ struct loader {
                 for (uint32_t d : r.deps) {
                     auto it = ids[r.rank].find(d);
                     if (it == ids[r.rank].end()) {
-                        fail_at(path, r.line, "deps", fmt::format("no record with id {} on rank {}", d, r.rank));
+                        fail_at(path, r.line, "deps",
+                                fmt::format("no record with id {} on rank {}", d, r.rank));
                     }
-                    if (it->second == i) fail_at(path, r.line, "deps", fmt::format("record depends on itself (id {})", d));
+                    if (it->second == i)
+                        fail_at(path, r.line, "deps",
+                                fmt::format("record depends on itself (id {})", d));
                     preds[i].push_back(it->second);
                 }
             } else if (!r.issue_ns && prev[r.rank] != none) {
@@ -463,18 +509,21 @@ struct loader {
             indeg[i] = static_cast<uint32_t>(preds[i].size());
         }
         std::vector<uint32_t> ready;
-        for (uint32_t i = 0; i < nrec; ++i) if (indeg[i] == 0) ready.push_back(i);
+        for (uint32_t i = 0; i < nrec; ++i)
+            if (indeg[i] == 0) ready.push_back(i);
         uint32_t done = 0;
         while (!ready.empty()) {
             const uint32_t x = ready.back();
             ready.pop_back();
             ++done;
-            for (uint32_t s : succs[x]) if (--indeg[s] == 0) ready.push_back(s);
+            for (uint32_t s : succs[x])
+                if (--indeg[s] == 0) ready.push_back(s);
         }
         if (done == nrec) return;
         // Walk predecessors inside the remainder until a record repeats: that is a cycle.
         uint32_t start = none;
-        for (uint32_t i = 0; i < nrec && start == none; ++i) if (indeg[i] != 0) start = i;
+        for (uint32_t i = 0; i < nrec && start == none; ++i)
+            if (indeg[i] != 0) start = i;
         std::vector<uint32_t> seen_at(nrec, none);
         std::vector<uint32_t> path_recs;
         uint32_t x = start;
@@ -490,24 +539,27 @@ struct loader {
         }
         std::vector<uint32_t> cyc(path_recs.begin() + seen_at[x], path_recs.end());
         std::reverse(cyc.begin(), cyc.end());
-        const auto first = std::min_element(cyc.begin(), cyc.end(),
-                                            [&](uint32_t a, uint32_t b) { return t.records[a].line < t.records[b].line; });
+        const auto first = std::min_element(cyc.begin(), cyc.end(), [&](uint32_t a, uint32_t b) {
+            return t.records[a].line < t.records[b].line;
+        });
         std::rotate(cyc.begin(), first, cyc.end());
         std::string chain;
-        for (uint32_t c : cyc) chain += fmt::format("line {} (id {}) -> ", t.records[c].line, t.records[c].id);
+        for (uint32_t c : cyc)
+            chain += fmt::format("line {} (id {}) -> ", t.records[c].line, t.records[c].id);
         chain += fmt::format("line {}", t.records[cyc.front()].line);
         fail_at(path, t.records[cyc.front()].line, "deps",
-             fmt::format("dependency cycle on rank {}: {} (a record without deps follows the previous "
-                         "record of its rank)",
-                         t.records[cyc.front()].rank, chain));
+                fmt::format(
+                    "dependency cycle on rank {}: {} (a record without deps follows the previous "
+                    "record of its rank)",
+                    t.records[cyc.front()].rank, chain));
     }
 };
 
 }  // namespace
 
 bool is_point_to_point(coll::op_kind op) {
-    return op == coll::op_kind::send || op == coll::op_kind::recv || op == coll::op_kind::rdma_write ||
-           op == coll::op_kind::rdma_read;
+    return op == coll::op_kind::send || op == coll::op_kind::recv ||
+           op == coll::op_kind::rdma_write || op == coll::op_kind::rdma_read;
 }
 
 bool has_redop(coll::op_kind op) {
@@ -522,10 +574,13 @@ bool has_root(coll::op_kind op) {
 uint64_t collective_bytes(coll::op_kind op, uint64_t count, coll::dtype dt, uint32_t comm_size) {
     const uint64_t b = count * coll::dtype_bytes(dt);
     switch (op) {
-    case coll::op_kind::barrier: return 0;
-    case coll::op_kind::reduce_scatter:
-    case coll::op_kind::allgather: return b * comm_size;
-    default: return b;
+        case coll::op_kind::barrier:
+            return 0;
+        case coll::op_kind::reduce_scatter:
+        case coll::op_kind::allgather:
+            return b * comm_size;
+        default:
+            return b;
     }
 }
 

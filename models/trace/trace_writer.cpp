@@ -65,7 +65,8 @@ std::string to_jsonl(const trace& t, const std::vector<std::string>& comments) {
     return out;
 }
 
-void write_trace(const trace& t, const std::string& path, const std::vector<std::string>& comments) {
+void write_trace(const trace& t, const std::string& path,
+                 const std::vector<std::string>& comments) {
     std::ofstream out(path);
     out << to_jsonl(t, comments);
     out.close();

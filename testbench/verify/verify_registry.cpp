@@ -3,8 +3,8 @@
 
 #include "verify/credit_fc_check.h"
 #include "verify/sharp_alu_check.h"
-#include "verify/switch_core_check.h"
 #include "verify/switch_alloc_check.h"
+#include "verify/switch_core_check.h"
 #include "verify/vl_arb_check.h"
 #include "verify/xbar_check.h"
 
@@ -16,8 +16,10 @@ const std::vector<registered_check>& registered_checks() {
         {"vl_arb", &check_vl_arb, "rtl/vl_arb vs golden vl_arbiter (high/low, limit)"},
         {"switch_alloc", &check_switch_alloc, "rtl/switch_alloc vs cycle-model iSLIP/RR rules"},
         {"xbar", &check_xbar, "rtl/xbar (allocator-driven) vs beat scoreboard"},
-        {"switch", &check_switch_core, "rtl/ib_switch_core vs the TLM scoreboard (payload, order, credits)"},
-        {"sharp_alu", &check_sharp_alu, "rtl/sharp_alu vs golden reduce_elementwise (108 op x dtype)"},
+        {"switch", &check_switch_core,
+         "rtl/ib_switch_core vs the TLM scoreboard (payload, order, credits)"},
+        {"sharp_alu", &check_sharp_alu,
+         "rtl/sharp_alu vs golden reduce_elementwise (108 op x dtype)"},
     };
     return checks;
 }

@@ -167,8 +167,9 @@ TEST_CASE("file errors name file, line, key and reason", "[config]") {
               "test.yaml:3: switch.buffer_per_vl: must hold one MTU packet: switch.mtu 4096B + "
               "126B headers rounded up to 64-byte blocks = 4224B (66 blocks), got 4KiB");
         // The same buffer is fine with a smaller MTU set later in the file.
-        const temp_yaml ok("switch:\n  buffer_per_vl: 4KiB\n  output_buffer: 4KiB\n"
-                           "  mtu: 2048\ntraffic.size: 2048\nendpoint.rx_buffer_per_vl: 2240\n");
+        const temp_yaml ok(
+            "switch:\n  buffer_per_vl: 4KiB\n  output_buffer: 4KiB\n"
+            "  mtu: 2048\ntraffic.size: 2048\nendpoint.rx_buffer_per_vl: 2240\n");
         CHECK(load_config(ok.path(), {}).sw.buffer_per_vl.count == 4096);
         CHECK(yaml_error("endpoint:\n  rx_buffer_per_vl: 4160\n") ==
               "test.yaml:2: endpoint.rx_buffer_per_vl: must hold one MTU packet: switch.mtu "
@@ -252,12 +253,14 @@ TEST_CASE("validate() of a config built in code names the field", "[config]") {
     CHECK_THROWS_WITH(validate(c), Catch::StartsWith("switch.output_buffer: must hold one MTU"));
     c = config{};
     c.sw.buffer_per_vl = bytes_t{5000};
-    CHECK_THROWS_WITH(validate(c), "switch.buffer_per_vl: must be a whole number of 64-byte "
-                                   "credit blocks, got 5KB");
+    CHECK_THROWS_WITH(validate(c),
+                      "switch.buffer_per_vl: must be a whole number of 64-byte "
+                      "credit blocks, got 5KB");
     c = config{};
     c.traffic.incast_sources = 64;
-    CHECK_THROWS_WITH(validate(c), "traffic.incast_sources: must be at most switch.ports - 1 = "
-                                   "63, got 64");
+    CHECK_THROWS_WITH(validate(c),
+                      "traffic.incast_sources: must be at most switch.ports - 1 = "
+                      "63, got 64");
     c = config{};
     c.traffic.sl = "0@1,16@1";
     CHECK_THROWS_WITH(validate(c), Catch::StartsWith("traffic.sl: value 16"));

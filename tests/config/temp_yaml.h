@@ -13,9 +13,9 @@ class temp_yaml {
 public:
     explicit temp_yaml(const std::string& text, const std::string& stem = "cfg") {
         static std::atomic<int> counter{0};
-        path_ = std::filesystem::temp_directory_path() /
-                (stem + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) +
-                 ".yaml");
+        path_ =
+            std::filesystem::temp_directory_path() /
+            (stem + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".yaml");
         std::ofstream(path_) << text;
     }
     ~temp_yaml() {

@@ -50,13 +50,16 @@ TEST_CASE("rates and lengths parse exactly", "[config]") {
 }
 
 TEST_CASE("malformed or inexact unit values are rejected", "[config]") {
-    CHECK_THROWS_AS(parse_time("32"), config_error);         // a time needs a unit
+    CHECK_THROWS_AS(parse_time("32"), config_error);  // a time needs a unit
     CHECK_THROWS_WITH(parse_time("32"), Catch::Contains("needs a unit"));
     CHECK_THROWS_WITH(parse_time("-5ns"), Catch::Contains("negative"));
     CHECK_THROWS_WITH(parse_time("1.2345ps"), Catch::Contains("not a whole number of picoseconds"));
-    CHECK_THROWS_WITH(parse_bytes("12XB"), Catch::Contains("expected a size like 32KiB, got '12XB'"));
-    CHECK_THROWS_WITH(parse_rate("400Gb"), Catch::Contains("expected a rate like 400Gbps, got '400Gb'"));
-    CHECK_THROWS_WITH(parse_bytes("32KB/s"), Catch::Contains("expected a size like 32KiB, got '32KB/s'"));
+    CHECK_THROWS_WITH(parse_bytes("12XB"),
+                      Catch::Contains("expected a size like 32KiB, got '12XB'"));
+    CHECK_THROWS_WITH(parse_rate("400Gb"),
+                      Catch::Contains("expected a rate like 400Gbps, got '400Gb'"));
+    CHECK_THROWS_WITH(parse_bytes("32KB/s"),
+                      Catch::Contains("expected a size like 32KiB, got '32KB/s'"));
     CHECK_THROWS_AS(parse_bytes("0.5B"), config_error);
     CHECK_THROWS_AS(parse_bytes(""), config_error);
     CHECK_THROWS_AS(parse_bytes("KiB"), config_error);
@@ -92,8 +95,24 @@ TEST_CASE("values print in the nicest exact unit and parse back", "[config]") {
     CHECK(format_length(length_mm_t{255}) == "25.5cm");
     CHECK(format_length(length_mm_t{1500000}) == "1.5km");
 
-    const uint64_t samples[] = {0, 1, 7, 63, 64, 999, 1000, 1023, 1024, 1280, 4096, 4224, 65536,
-                                131072, 300000, 4096000, 123456789, 1000000000000ULL,
+    const uint64_t samples[] = {0,
+                                1,
+                                7,
+                                63,
+                                64,
+                                999,
+                                1000,
+                                1023,
+                                1024,
+                                1280,
+                                4096,
+                                4224,
+                                65536,
+                                131072,
+                                300000,
+                                4096000,
+                                123456789,
+                                1000000000000ULL,
                                 18446744073709551615ULL};
     for (uint64_t v : samples) {
         CAPTURE(v);

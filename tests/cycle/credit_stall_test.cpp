@@ -30,12 +30,14 @@
 //   accepted in [floor(W/P) * 65 / W, ceil(W/P) * 65 / W] = [0.05265, 0.05330].
 #include "cycle_test_util.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 TEST_CASE("credit stall: minimum buffer (66 blocks), 100 m link: one packet per credit RTT",
           "[cycle][credit]") {
     using ndr::test::ceil_div;
-    const uint64_t cyc = 1280;                                  // ps, 64 B at 400 Gb/s
+    const uint64_t cyc = 1280;                                   // ps, 64 B at 400 Gb/s
     const uint64_t link = ceil_div(100'000 + 100 * 5'000, cyc);  // 469
     const uint64_t sw = ceil_div(300'000, cyc);                  // 235
     const uint64_t fc = ceil_div(5'000, cyc) + link;             // 473
@@ -53,17 +55,16 @@ TEST_CASE("credit stall: minimum buffer (66 blocks), 100 m link: one packet per 
     REQUIRE(period == 1228);
     const uint64_t window = 100'000;
     const double lo = static_cast<double>(window / period * blocks) / static_cast<double>(window);
-    const double hi = static_cast<double>(ceil_div(window, period) * blocks) /
-                      static_cast<double>(window);
+    const double hi =
+        static_cast<double>(ceil_div(window, period) * blocks) / static_cast<double>(window);
     const double loose = static_cast<double>(buf_blocks) / static_cast<double>(link + sw + fc);
 
     const auto r = ndr::test::run_point(
         {"switch.ports=2", "traffic.pattern=permutation", "traffic.arrivals=backlogged",
          "traffic.size=4096", "switch.buffer_per_vl=4224B", "link.cable_length=100m",
          "link.fec_latency=100ns", "link.propagation_per_m=5ns", "link.fc_processing=5ns",
-         "link.fc_min_interval=0ns",
-         "switch.latency=300ns", "switch.speedup=1.25", "switch.cut_through=true",
-         "sim.warmup_cycles=20000", "sim.measure_cycles=100000"});
+         "link.fc_min_interval=0ns", "switch.latency=300ns", "switch.speedup=1.25",
+         "switch.cut_through=true", "sim.warmup_cycles=20000", "sim.measure_cycles=100000"});
     INFO("ports = " << r["ports"].dump());
     INFO("exact band [" << lo << ", " << hi << "], loose bound " << loose);
     REQUIRE(r["buffer_occupancy"][0]["capacity_blocks"].get<uint64_t>() == buf_blocks);

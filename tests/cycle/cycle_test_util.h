@@ -37,14 +37,20 @@ inline nlohmann::json run_point(const std::vector<std::string>& sets) {
 }
 
 /// ceil(a / b) for positive integers.
-constexpr uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+constexpr uint64_t ceil_div(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
 
 /// Wire bytes of an RC SEND-only packet without GRH, per IBA vol. 1 ch. 7: LRH 8 + BTH 12 +
 /// payload padded to 4 bytes + ICRC 4 + VCRC 2 (= payload + 26 B when already 4-aligned).
-constexpr uint64_t ib_wire_bytes(uint64_t payload) { return 8 + 12 + ceil_div(payload, 4) * 4 + 4 + 2; }
+constexpr uint64_t ib_wire_bytes(uint64_t payload) {
+    return 8 + 12 + ceil_div(payload, 4) * 4 + 4 + 2;
+}
 
 /// Beats (cycles on a link) of a packet: one beat = 64 B.
-constexpr uint64_t beats_of(uint64_t payload) { return ceil_div(ib_wire_bytes(payload), 64); }
+constexpr uint64_t beats_of(uint64_t payload) {
+    return ceil_div(ib_wire_bytes(payload), 64);
+}
 
 /// Report value (a time in ns) converted back to whole cycles of `cycle_ps`; REQUIREs that the
 /// value is a whole number of cycles (to 1e-6 ns).

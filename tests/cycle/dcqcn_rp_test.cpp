@@ -80,8 +80,8 @@ TEST_CASE("dcqcn: a CNP halves a line-rate QP and each increase halves the gap t
 TEST_CASE("dcqcn: a second CNP cuts by alpha/2 from the current rate", "[roce][dcqcn]") {
     const dcqcn_params p = params();
     dcqcn_rp rp;
-    rp.on_cnp(0, p);          // Rc 200, Rt 400, alpha 1
-    rp.advance(2 * T, p);     // two timer events: Rc 300 then 350
+    rp.on_cnp(0, p);       // Rc 200, Rt 400, alpha 1
+    rp.advance(2 * T, p);  // two timer events: Rc 300 then 350
     const double a = std::pow(1.0 - G, static_cast<double>(2 * T / K));  // 599 periods
     REQUIRE(rp.alpha() == Approx(a));
     rp.on_cnp(2 * T + 10, p);  // no alpha period ends in between (600 K > 2 T + 10)

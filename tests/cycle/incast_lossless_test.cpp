@@ -12,7 +12,9 @@
 
 #include "cycle/invariant_error.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 TEST_CASE("incast 63:1 at load 1.0 for 300k cycles: lossless, hot port at line rate",
           "[cycle][incast][lossless]") {

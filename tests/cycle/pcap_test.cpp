@@ -60,7 +60,9 @@
 #include "run_sim.h"
 #include "trace/trace.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
@@ -142,8 +144,7 @@ pcap_file read_pcap(const std::string& path) {
 /// ERF fixed-point timestamp -> picoseconds (nearest).
 uint64_t erf_ts_to_ps(uint64_t ts) {
     const long double frac = static_cast<long double>(ts & 0xFFFFFFFFULL) / 4294967296.0L;
-    return (ts >> 32) * 1'000'000'000'000ULL +
-           static_cast<uint64_t>(std::llround(frac * 1e12L));
+    return (ts >> 32) * 1'000'000'000'000ULL + static_cast<uint64_t>(std::llround(frac * 1e12L));
 }
 
 // ---- expectations ------------------------------------------------------------------------
@@ -160,10 +161,18 @@ struct expect_pkt {
 // ---- harness ----------------------------------------------------------------------------
 std::vector<std::string> base_sets() {
     // Every number the expectations use, set explicitly (see the file comment).
-    return {"link.rate=400Gbps",         "switch.datapath_width=64B", "hca.tx_latency=250ns",
-            "hca.rx_latency=250ns",      "link.fec_latency=100ns",    "link.cable_length=3m",
-            "link.propagation_per_m=5ns", "switch.latency=300ns",     "switch.cut_through=true",
-            "hca.mtu=4096B",             "hca.ack_coalesce=16",       "fault.icrc_error_rate=0",
+    return {"link.rate=400Gbps",
+            "switch.datapath_width=64B",
+            "hca.tx_latency=250ns",
+            "hca.rx_latency=250ns",
+            "link.fec_latency=100ns",
+            "link.cable_length=3m",
+            "link.propagation_per_m=5ns",
+            "switch.latency=300ns",
+            "switch.cut_through=true",
+            "hca.mtu=4096B",
+            "hca.ack_coalesce=16",
+            "fault.icrc_error_rate=0",
             "fabric.topology=single_switch"};
 }
 
@@ -226,7 +235,7 @@ void check_capture(const std::string& pcap, const std::vector<expect_pkt>& want)
         CHECK(r.wlen == r.packet.size());
         CHECK(r.rlen == 16 + r.wlen);
         CHECK(r.wlen == w.wire);
-        CHECK(r.type == 21);           // ERF TYPE_INFINIBAND, no extension header
+        CHECK(r.type == 21);  // ERF TYPE_INFINIBAND, no extension header
         CHECK((r.flags & 0x03) == w.iface);
         CHECK((r.flags & 0x04) != 0);  // varying-length record
         CHECK((r.flags & 0xF8) == 0);  // no truncation/error bits
@@ -271,8 +280,7 @@ void check_capture(const std::string& pcap, const std::vector<expect_pkt>& want)
     for (std::size_t i = 0; i < f.records.size(); ++i) {
         const expect_pkt& w = want[i];
         if (w.opcode == ndr::golden::RC_ACKNOWLEDGE && w.psn == 2) {
-            CHECK(ndr::golden::parse_packet(f.records[i].packet).fields.bth_hdr.destqp ==
-                  data_qp);
+            CHECK(ndr::golden::parse_packet(f.records[i].packet).fields.bth_hdr.destqp == data_qp);
         }
     }
 
@@ -284,7 +292,8 @@ void check_capture(const std::string& pcap, const std::vector<expect_pkt>& want)
     const std::string out = pcap + ".tshark.txt";
     const std::string cmd = "tshark -r '" + pcap +
                             "' -T fields -e infiniband.lrh.dlid -e infiniband.bth.opcode "
-                            "-e infiniband.bth.psn > '" + out + "' 2>/dev/null";
+                            "-e infiniband.bth.psn > '" +
+                            out + "' 2>/dev/null";
     REQUIRE(std::system(cmd.c_str()) == 0);
     std::ifstream in(out);
     REQUIRE(in.is_open());
@@ -317,12 +326,9 @@ TEST_CASE("pcap: host 0's uplink, both directions, CRCs verify, tshark agrees", 
     using namespace ndr::golden;
     // In file (= time) order; see the file comment for the derivation. Interface 0 = host0->sw.
     const std::vector<expect_pkt> want = {
-        {0, 2, 1, RC_RDMA_WRITE_FIRST, 0, 4138, 197},
-        {0, 2, 1, RC_RDMA_WRITE_MIDDLE, 1, 4122, 262},
-        {0, 2, 1, RC_RDMA_WRITE_LAST, 2, 1834, 327},
-        {1, 1, 2, RC_ACKNOWLEDGE, 2, 30, 1096},
-        {1, 1, 2, RC_SEND_ONLY, 0, 126, 1709},
-        {0, 2, 1, RC_ACKNOWLEDGE, 0, 30, 1801},
+        {0, 2, 1, RC_RDMA_WRITE_FIRST, 0, 4138, 197}, {0, 2, 1, RC_RDMA_WRITE_MIDDLE, 1, 4122, 262},
+        {0, 2, 1, RC_RDMA_WRITE_LAST, 2, 1834, 327},  {1, 1, 2, RC_ACKNOWLEDGE, 2, 30, 1096},
+        {1, 1, 2, RC_SEND_ONLY, 0, 126, 1709},        {0, 2, 1, RC_ACKNOWLEDGE, 0, 30, 1801},
     };
     check_capture(pcap, want);
     std::remove(pcap.c_str());
@@ -337,12 +343,9 @@ TEST_CASE("pcap: a named switch-side link is interface 0, its reverse interface 
     using namespace ndr::golden;
     // Host 1's cable: interface 0 = sw -> host1, interface 1 = host1 -> sw (file comment).
     const std::vector<expect_pkt> want = {
-        {0, 2, 1, RC_RDMA_WRITE_FIRST, 0, 4138, 522},
-        {0, 2, 1, RC_RDMA_WRITE_MIDDLE, 1, 4122, 587},
-        {0, 2, 1, RC_RDMA_WRITE_LAST, 2, 1834, 652},
-        {1, 1, 2, RC_ACKNOWLEDGE, 2, 30, 771},
-        {1, 1, 2, RC_SEND_ONLY, 0, 126, 1384},
-        {0, 2, 1, RC_ACKNOWLEDGE, 0, 30, 2126},
+        {0, 2, 1, RC_RDMA_WRITE_FIRST, 0, 4138, 522}, {0, 2, 1, RC_RDMA_WRITE_MIDDLE, 1, 4122, 587},
+        {0, 2, 1, RC_RDMA_WRITE_LAST, 2, 1834, 652},  {1, 1, 2, RC_ACKNOWLEDGE, 2, 30, 771},
+        {1, 1, 2, RC_SEND_ONLY, 0, 126, 1384},        {0, 2, 1, RC_ACKNOWLEDGE, 0, 30, 2126},
     };
     check_capture(pcap, want);
     std::remove(pcap.c_str());
@@ -382,8 +385,7 @@ TEST_CASE("pcap_writer: errors name the path, ERF timestamps round to 2^-32 s", 
     CHECK(ndr::tb::pcap_writer::erf_timestamp(1'999'999'999'999ULL) == (2ULL << 32));
 }
 
-TEST_CASE("pcap bytes: every HCA packet kind encodes, CRCs verify, NAK syndrome 0x60",
-          "[pcap]") {
+TEST_CASE("pcap bytes: every HCA packet kind encodes, CRCs verify, NAK syndrome 0x60", "[pcap]") {
     using namespace ndr::golden;
     struct kind_case {
         uint8_t kind;  // ndr::tb::hca_packet_kind

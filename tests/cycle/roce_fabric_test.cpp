@@ -177,12 +177,12 @@ TEST_CASE("roce incast: DCQCN lowers the egress queue and settles near the fair 
     //  - "off": DCQCN off (PFC alone).
     constexpr uint32_t N = 4;
     constexpr uint64_t bytes = 16 * MIB;
-    const auto c_paper = roce_config(
-        {"switch.ports=8", "dcqcn.enabled=true", "ecn.enabled=true", "ecn.kmin=5KiB",
-         "ecn.kmax=200KiB", "ecn.pmax=0.01", "dcqcn.g=0.00390625", "dcqcn.cnp_interval=50us",
-         "dcqcn.alpha_timer=55us", "dcqcn.rate_timer=55us", "dcqcn.byte_counter=10000000B",
-         "dcqcn.fast_recovery_steps=5", "dcqcn.rate_ai=40Mbps", "dcqcn.rate_hai=400Mbps",
-         "dcqcn.min_rate=100Mbps"});
+    const auto c_paper =
+        roce_config({"switch.ports=8", "dcqcn.enabled=true", "ecn.enabled=true", "ecn.kmin=5KiB",
+                     "ecn.kmax=200KiB", "ecn.pmax=0.01", "dcqcn.g=0.00390625",
+                     "dcqcn.cnp_interval=50us", "dcqcn.alpha_timer=55us", "dcqcn.rate_timer=55us",
+                     "dcqcn.byte_counter=10000000B", "dcqcn.fast_recovery_steps=5",
+                     "dcqcn.rate_ai=40Mbps", "dcqcn.rate_hai=400Mbps", "dcqcn.min_rate=100Mbps"});
     const auto c_fw = roce_config({"switch.ports=8", "dcqcn.enabled=true", "ecn.enabled=true"});
     const auto c_off = roce_config({"switch.ports=8", "dcqcn.enabled=false", "ecn.enabled=true"});
     ndr::tb::fabric on(c_paper, 8);
@@ -245,8 +245,8 @@ TEST_CASE("roce incast: DCQCN lowers the egress queue and settles near the fair 
          << h_on.cnps_sent << ", end " << end_on << "; firmware defaults max "
          << s_fw.egress_max_bytes[0] << " B mean " << s_fw.egress_mean_bytes[0] << " B, CNPs "
          << h_fw.cnps_sent << ", end " << end_fw << "; off max " << s_off.egress_max_bytes[0]
-         << " B mean " << s_off.egress_mean_bytes[0] << " B, end " << end_off << " (bound "
-         << bound << ")");
+         << " B mean " << s_off.egress_mean_bytes[0] << " B, end " << end_off << " (bound " << bound
+         << ")");
     // Without DCQCN the queue sits at the PFC XOFF level of every input; DCQCN keeps it
     // near its marking band, so the time-mean must be far lower. The maximum is the start-up
     // burst (all N at line rate until the first CNPs, one round trip later) in both runs: it

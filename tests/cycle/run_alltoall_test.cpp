@@ -39,22 +39,34 @@
 #include "run_sim.h"
 #include "trace/trace.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
 constexpr uint64_t CYCLE_PS = 64ULL * 8 * 1'000'000'000'000ULL / 400'000'000'000ULL;  // 1280
-constexpr uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+constexpr uint64_t ceil_div(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
 constexpr uint64_t TX = ceil_div(250'000, CYCLE_PS);                           // 196
 constexpr uint64_t LINK = ceil_div(100'000 + 3'000 * 5'000 / 1000, CYCLE_PS);  // 90
 constexpr uint64_t SW = ceil_div(300'000, CYCLE_PS);                           // 235
 constexpr double CYCLE_NS = static_cast<double>(CYCLE_PS) / 1000.0;
 
 std::vector<std::string> base_sets() {
-    return {"link.rate=400Gbps",         "switch.datapath_width=64B", "hca.tx_latency=250ns",
-            "hca.rx_latency=250ns",      "link.fec_latency=100ns",    "link.cable_length=3m",
-            "link.propagation_per_m=5ns", "switch.latency=300ns",     "switch.cut_through=true",
-            "hca.mtu=4096B",             "collective.chunk=1MiB",     "hca.ack_coalesce=16",
+    return {"link.rate=400Gbps",
+            "switch.datapath_width=64B",
+            "hca.tx_latency=250ns",
+            "hca.rx_latency=250ns",
+            "link.fec_latency=100ns",
+            "link.cable_length=3m",
+            "link.propagation_per_m=5ns",
+            "switch.latency=300ns",
+            "switch.cut_through=true",
+            "hca.mtu=4096B",
+            "collective.chunk=1MiB",
+            "hca.ack_coalesce=16",
             "fabric.topology=single_switch"};
 }
 
@@ -71,8 +83,10 @@ TEST_CASE("run alltoall: 16 ranks x 64 KiB per pair: every byte exactly once", "
 
     std::string ranks;
     for (uint32_t r = 0; r < n; ++r) ranks += (r ? "," : "") + std::to_string(r);
-    std::string text = "{\"type\":\"header\",\"version\":1,\"nranks\":16,\"name\":\"a2a\"}\n"
-                       "{\"type\":\"comm\",\"id\":0,\"ranks\":[" + ranks + "]}\n";
+    std::string text =
+        "{\"type\":\"header\",\"version\":1,\"nranks\":16,\"name\":\"a2a\"}\n"
+        "{\"type\":\"comm\",\"id\":0,\"ranks\":[" +
+        ranks + "]}\n";
     for (uint32_t r = 0; r < n; ++r) {
         text += "{\"type\":\"op\",\"rank\":" + std::to_string(r) +
                 ",\"comm\":0,\"seq\":0,\"op\":\"alltoall\",\"count\":" + std::to_string(count) +
@@ -118,7 +132,7 @@ TEST_CASE("run alltoall: 16 ranks x 64 KiB per pair: every byte exactly once", "
         }
     }
     CHECK(wrong == 0);
-    CHECK(o.hca.payload_bytes_delivered == n * (n - 1) * per_pair);  // 15728640
+    CHECK(o.hca.payload_bytes_delivered == n * (n - 1) * per_pair);     // 15728640
     CHECK(o.hca.data_packets_sent == n * (n - 1) * (per_pair / 4096));  // 3840
     CHECK(o.hca.messages_posted == n * (n - 1));
     CHECK(o.hca.messages_delivered == n * (n - 1));
@@ -134,8 +148,8 @@ TEST_CASE("run alltoall: 16 ranks x 64 KiB per pair: every byte exactly once", "
     const double t = cj["time_ns"].get<double>();
     const double lo = static_cast<double>((n - 1) * step) * CYCLE_NS;
     const double hi = static_cast<double>((n - 1) * (step + 64)) * CYCLE_NS;
-    WARN("alltoall time " << t << " ns, expected " << lo << " .. " << hi << " ns, wall "
-                          << o.wall_s << " s");
+    WARN("alltoall time " << t << " ns, expected " << lo << " .. " << hi << " ns, wall " << o.wall_s
+                          << " s");
     CHECK(t >= static_cast<double>((n - 1) * 16 * 65) * CYCLE_NS);
     CHECK(t >= lo - CYCLE_NS);
     CHECK(t <= hi + CYCLE_NS);

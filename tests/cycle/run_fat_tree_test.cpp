@@ -57,21 +57,25 @@
 #include "run_sim.h"
 #include "trace/trace.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
 constexpr uint64_t CYCLE_PS = 64ULL * 8 * 1'000'000'000'000ULL / 400'000'000'000ULL;  // 1280
 constexpr double CYCLE_NS = static_cast<double>(CYCLE_PS) / 1000.0;
-constexpr uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-constexpr uint64_t TX = ceil_div(250'000, CYCLE_PS);                            // 196
-constexpr uint64_t RX = ceil_div(250'000, CYCLE_PS);                            // 196
+constexpr uint64_t ceil_div(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
+constexpr uint64_t TX = ceil_div(250'000, CYCLE_PS);                             // 196
+constexpr uint64_t RX = ceil_div(250'000, CYCLE_PS);                             // 196
 constexpr uint64_t LINK0 = ceil_div(100'000 + 3'000 * 5'000 / 1000, CYCLE_PS);   // 90
 constexpr uint64_t LINK1 = ceil_div(100'000 + 30'000 * 5'000 / 1000, CYCLE_PS);  // 196
-constexpr uint64_t SW = ceil_div(300'000, CYCLE_PS);                            // 235
+constexpr uint64_t SW = ceil_div(300'000, CYCLE_PS);                             // 235
 static_assert(TX == 196 && LINK0 == 90 && LINK1 == 196 && SW == 235);
-constexpr uint64_t INTRA = LINK0 + SW + LINK0;                             // 415
-constexpr uint64_t CROSS = LINK0 + SW + LINK1 + SW + LINK1 + SW + LINK0;   // 1277
+constexpr uint64_t INTRA = LINK0 + SW + LINK0;                            // 415
+constexpr uint64_t CROSS = LINK0 + SW + LINK1 + SW + LINK1 + SW + LINK0;  // 1277
 static_assert(INTRA == 415 && CROSS == 1277);
 constexpr uint64_t PKT_BEATS = 65;  // full-MTU RDMA WRITE packets (4122..4142 B)
 
@@ -99,10 +103,10 @@ result run_fat_tree(const fabric_case& fc) {
                        ",\"name\":\"fat tree ring\"}\n{\"type\":\"comm\",\"id\":0,\"ranks\":[" +
                        ranks + "]}\n";
     for (uint32_t r = 0; r < n; ++r) {
-        text += "{\"type\":\"op\",\"rank\":" + std::to_string(r) +
-                ",\"comm\":0,\"seq\":0,\"op\":\"allreduce\",\"count\":" +
-                std::to_string(fc.bytes / 4) +
-                ",\"dtype\":\"fp32\",\"redop\":\"sum\",\"algo\":\"ring\"}\n";
+        text +=
+            "{\"type\":\"op\",\"rank\":" + std::to_string(r) +
+            ",\"comm\":0,\"seq\":0,\"op\":\"allreduce\",\"count\":" + std::to_string(fc.bytes / 4) +
+            ",\"dtype\":\"fp32\",\"redop\":\"sum\",\"algo\":\"ring\"}\n";
     }
     const std::string path = "/tmp/ndrsim_run_fattree_" + std::to_string(fc.ports) + "_" +
                              std::to_string(static_cast<long>(::getpid())) + ".jsonl";
@@ -112,13 +116,13 @@ result run_fat_tree(const fabric_case& fc) {
         REQUIRE(f.good());
     }
     const ndr::cfg::config c = ndr::cfg::load_config(
-        "", {"fabric.topology=fat_tree", "fabric.levels=2",
-             "switch.ports=" + std::to_string(fc.ports), "link.rate=400Gbps",
-             "switch.datapath_width=64B", "hca.tx_latency=250ns", "hca.rx_latency=250ns",
-             "link.fec_latency=100ns", "link.cable_length=3m", "link.propagation_per_m=5ns",
-             "fabric.tier1_cable_length=30m", "switch.latency=300ns", "switch.cut_through=true",
-             "hca.mtu=4096B", "hca.ack_coalesce=16", "collective.chunk=1MiB",
-             "sim.check_invariants=true", "fault.icrc_error_rate=0"});
+        "",
+        {"fabric.topology=fat_tree", "fabric.levels=2", "switch.ports=" + std::to_string(fc.ports),
+         "link.rate=400Gbps", "switch.datapath_width=64B", "hca.tx_latency=250ns",
+         "hca.rx_latency=250ns", "link.fec_latency=100ns", "link.cable_length=3m",
+         "link.propagation_per_m=5ns", "fabric.tier1_cable_length=30m", "switch.latency=300ns",
+         "switch.cut_through=true", "hca.mtu=4096B", "hca.ack_coalesce=16", "collective.chunk=1MiB",
+         "sim.check_invariants=true", "fault.icrc_error_rate=0"});
     const ndr::trace::trace tr = ndr::trace::load_trace(path);
     std::remove(path.c_str());
     result r;
@@ -177,8 +181,7 @@ result run_fat_tree(const fabric_case& fc) {
     WARN("fat tree k=" << fc.ports << " " << n << " hosts: time "
                        << r.rep["collectives"][0]["time_ns"].get<double>() << " ns, tier-1 "
                        << tier1 << " B on " << tier1_used << " of " << tier1_links
-                       << " directed links, tier-0 " << tier0 << " B, wall " << r.o.wall_s
-                       << " s");
+                       << " directed links, tier-0 " << tier0 << " B, wall " << r.o.wall_s << " s");
     CHECK(tier1_links == 2ULL * fc.leaves * (fc.ports / 2));
     CHECK(tier1 > 0);
     CHECK(tier1 == cross_edges * 2 * steps * msg_beats * 64);

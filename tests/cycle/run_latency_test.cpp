@@ -54,7 +54,9 @@
 #include "run_sim.h"
 #include "trace/trace.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
@@ -67,8 +69,12 @@ constexpr uint64_t CABLE_MM = 3'000;
 constexpr uint64_t PROP_PS_PER_M = 5'000;
 constexpr uint64_t SWITCH_PS = 300'000;
 
-constexpr uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-constexpr uint64_t pad4(uint64_t p) { return ceil_div(p, 4) * 4; }
+constexpr uint64_t ceil_div(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
+constexpr uint64_t pad4(uint64_t p) {
+    return ceil_div(p, 4) * 4;
+}
 
 constexpr uint64_t TX = ceil_div(TX_PS, CYCLE_PS);
 constexpr uint64_t RX = ceil_div(RX_PS, CYCLE_PS);
@@ -77,10 +83,16 @@ constexpr uint64_t SW = ceil_div(SWITCH_PS, CYCLE_PS);
 static_assert(CYCLE_PS == 1280 && TX == 196 && RX == 196 && LINK == 90 && SW == 235,
               "hand-derived timing");
 
-constexpr uint64_t write_only_imm_wire(uint64_t p) { return pad4(p) + 8 + 12 + 16 + 4 + 4 + 2; }
-constexpr uint64_t send_only_wire(uint64_t p) { return pad4(p) + 8 + 12 + 4 + 2; }
+constexpr uint64_t write_only_imm_wire(uint64_t p) {
+    return pad4(p) + 8 + 12 + 16 + 4 + 4 + 2;
+}
+constexpr uint64_t send_only_wire(uint64_t p) {
+    return pad4(p) + 8 + 12 + 4 + 2;
+}
 constexpr uint64_t ACK_WIRE = 8 + 12 + 4 + 4 + 2;
-constexpr uint64_t beats(uint64_t wire) { return ceil_div(wire, 64); }
+constexpr uint64_t beats(uint64_t wire) {
+    return ceil_div(wire, 64);
+}
 static_assert(beats(write_only_imm_wire(8)) == 1 && beats(write_only_imm_wire(4096)) == 65);
 static_assert(beats(send_only_wire(8)) == 1 && beats(send_only_wire(4096)) == 65);
 static_assert(beats(ACK_WIRE) == 1);
@@ -102,10 +114,17 @@ constexpr double CYCLE_NS = static_cast<double>(CYCLE_PS) / 1000.0;
 // ---- harness ----------------------------------------------------------------------------
 std::vector<std::string> base_sets() {
     // Every number used above, set explicitly so a change of defaults cannot move the test.
-    return {"link.rate=400Gbps",         "switch.datapath_width=64B", "hca.tx_latency=250ns",
-            "hca.rx_latency=250ns",      "link.fec_latency=100ns",    "link.cable_length=3m",
-            "link.propagation_per_m=5ns", "switch.latency=300ns",     "switch.cut_through=true",
-            "hca.mtu=4096B",             "fabric.topology=single_switch"};
+    return {"link.rate=400Gbps",
+            "switch.datapath_width=64B",
+            "hca.tx_latency=250ns",
+            "hca.rx_latency=250ns",
+            "link.fec_latency=100ns",
+            "link.cable_length=3m",
+            "link.propagation_per_m=5ns",
+            "switch.latency=300ns",
+            "switch.cut_through=true",
+            "hca.mtu=4096B",
+            "fabric.topology=single_switch"};
 }
 
 struct sim_run {
@@ -150,10 +169,11 @@ std::string send_recv_trace(uint64_t bytes) {
     const std::string n = std::to_string(bytes);
     return "{\"type\":\"header\",\"version\":1,\"nranks\":2,\"name\":\"send recv\"}\n"
            "{\"type\":\"comm\",\"id\":0,\"ranks\":[0,1]}\n"
-           "{\"type\":\"op\",\"rank\":0,\"comm\":0,\"seq\":0,\"op\":\"send\",\"count\":" + n +
+           "{\"type\":\"op\",\"rank\":0,\"comm\":0,\"seq\":0,\"op\":\"send\",\"count\":" +
+           n +
            ",\"dtype\":\"uint8\",\"peer\":1}\n"
-           "{\"type\":\"op\",\"rank\":1,\"comm\":0,\"seq\":0,\"op\":\"recv\",\"count\":" + n +
-           ",\"dtype\":\"uint8\",\"peer\":0}\n";
+           "{\"type\":\"op\",\"rank\":1,\"comm\":0,\"seq\":0,\"op\":\"recv\",\"count\":" +
+           n + ",\"dtype\":\"uint8\",\"peer\":0}\n";
 }
 
 /// Checks shared by every case: one collective, done, one message each way, clean counters.
@@ -235,8 +255,7 @@ TEST_CASE("run latency: RDMA WRITE 4096 B one-way = tx+link+switch+link+ser+rx (
     check_time(r, one_way(65, rx));
 }
 
-TEST_CASE("run latency: send/recv 8 B: recv ends one-way, send ends at the ACK",
-          "[run][latency]") {
+TEST_CASE("run latency: send/recv 8 B: recv ends one-way, send ends at the ACK", "[run][latency]") {
     const sim_run r = simulate("s8", send_recv_trace(8));
     check_common(r, "send", 8);
     check_time(r, std::max(one_way(1), initiator_done(1)));

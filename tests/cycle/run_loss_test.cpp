@@ -34,7 +34,9 @@
 #include "run_sim.h"
 #include "trace/trace.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
@@ -42,21 +44,30 @@ constexpr uint64_t CYCLE_PS = 64ULL * 8 * 1'000'000'000'000ULL / 400'000'000'000
 constexpr double CYCLE_NS = static_cast<double>(CYCLE_PS) / 1000.0;
 constexpr uint32_t N = 8;
 constexpr uint64_t S = 8ULL << 20;
-constexpr uint64_t BLOCK = S / N;                     // 1 MiB
-constexpr uint64_t PKTS_PER_BLOCK = BLOCK / 4096;     // 256
+constexpr uint64_t BLOCK = S / N;                  // 1 MiB
+constexpr uint64_t PKTS_PER_BLOCK = BLOCK / 4096;  // 256
 constexpr uint64_t PKT_BEATS = 65;
 constexpr uint64_t ALPHA_CYCLES = 872;
-constexpr uint64_t STEPS = 2 * (N - 1);               // 14
+constexpr uint64_t STEPS = 2 * (N - 1);  // 14
 constexpr uint64_t BETA_CYCLES = STEPS * PKTS_PER_BLOCK * PKT_BEATS;
 static_assert(BETA_CYCLES == 232960);
 constexpr double BOUND_NS = static_cast<double>(BETA_CYCLES + STEPS * ALPHA_CYCLES) * CYCLE_NS;
 
 std::vector<std::string> sets_with_loss(const std::string& rate) {
-    return {"link.rate=400Gbps",          "switch.datapath_width=64B", "hca.tx_latency=250ns",
-            "hca.rx_latency=250ns",       "link.fec_latency=100ns",    "link.cable_length=3m",
-            "link.propagation_per_m=5ns", "switch.latency=300ns",      "hca.mtu=4096B",
-            "collective.chunk=1MiB",      "hca.ack_timeout=20us",      "hca.retry_count=7",
-            "sim.seed=1",                 "fault.icrc_error_rate=" + rate};
+    return {"link.rate=400Gbps",
+            "switch.datapath_width=64B",
+            "hca.tx_latency=250ns",
+            "hca.rx_latency=250ns",
+            "link.fec_latency=100ns",
+            "link.cable_length=3m",
+            "link.propagation_per_m=5ns",
+            "switch.latency=300ns",
+            "hca.mtu=4096B",
+            "collective.chunk=1MiB",
+            "hca.ack_timeout=20us",
+            "hca.retry_count=7",
+            "sim.seed=1",
+            "fault.icrc_error_rate=" + rate};
 }
 
 ndr::tb::run_outcome run_lossy(const std::string& rate) {
@@ -65,8 +76,10 @@ ndr::tb::run_outcome run_lossy(const std::string& rate) {
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     std::string ranks;
     for (uint32_t r = 0; r < N; ++r) ranks += (r ? "," : "") + std::to_string(r);
-    std::string text = "{\"type\":\"header\",\"version\":1,\"nranks\":8,\"name\":\"loss\"}\n"
-                       "{\"type\":\"comm\",\"id\":0,\"ranks\":[" + ranks + "]}\n";
+    std::string text =
+        "{\"type\":\"header\",\"version\":1,\"nranks\":8,\"name\":\"loss\"}\n"
+        "{\"type\":\"comm\",\"id\":0,\"ranks\":[" +
+        ranks + "]}\n";
     for (uint32_t r = 0; r < N; ++r) {
         text += "{\"type\":\"op\",\"rank\":" + std::to_string(r) +
                 ",\"comm\":0,\"seq\":0,\"op\":\"allreduce\",\"count\":" + std::to_string(S / 4) +
@@ -97,8 +110,8 @@ ndr::tb::run_outcome run_lossy(const std::string& rate) {
     WARN("icrc_error_rate " << rate << ": time " << t << " ns (loss-free alpha-beta bound "
                             << BOUND_NS << " ns, +" << (t / BOUND_NS - 1.0) * 100.0
                             << " %), icrc_drops " << h.icrc_drops << ", retransmitted "
-                            << h.retransmitted_packets << ", timeouts " << h.timeouts
-                            << ", naks " << h.naks_sent << ", wall " << o.wall_s << " s");
+                            << h.retransmitted_packets << ", timeouts " << h.timeouts << ", naks "
+                            << h.naks_sent << ", wall " << o.wall_s << " s");
 
     CHECK(h.icrc_drops > 0);
     CHECK(h.retransmitted_packets > 0);

@@ -4,9 +4,10 @@
 // Hand derivation (raw config numbers set explicitly below; no model helper is used):
 //   cycle c = 64 B * 8 / 400 Gb/s = 1.28 ns
 //   Every data packet of a 1 MiB chunk (collective.chunk) carries MTU = 4096 B:
-//     RDMA WRITE FIRST        4096 + LRH 8 + BTH 12 + RETH 16 + ICRC 4 + VCRC 2 = 4138 B -> 65 beats
-//     RDMA WRITE MIDDLE       4096 + 8 + 12 + 4 + 2                            = 4122 B -> 65 beats
-//     RDMA WRITE LAST w/ IMM  4096 + 8 + 12 + ImmDt 4 + 4 + 2                  = 4126 B -> 65 beats
+//     RDMA WRITE FIRST        4096 + LRH 8 + BTH 12 + RETH 16 + ICRC 4 + VCRC 2 = 4138 B -> 65
+//     beats RDMA WRITE MIDDLE       4096 + 8 + 12 + 4 + 2                            = 4122 B -> 65
+//     beats RDMA WRITE LAST w/ IMM  4096 + 8 + 12 + ImmDt 4 + 4 + 2                  = 4126 B -> 65
+//     beats
 //   so B_eff = 4096 B / (65 * 1.28 ns) = 49.2308 B/ns (98.46 % of 50 B/ns: header overhead).
 //   beta term  = 2(n-1) * (S/n) / B_eff   (every rank's uplink carries 2(n-1) blocks of S/n)
 //   alpha      = TX 196 + LINK 90 + SW 235 + LINK 90 + one MTU packet 65 + RX 196
@@ -45,16 +46,20 @@
 #include "run_sim.h"
 #include "trace/trace.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
 constexpr uint64_t CYCLE_PS = 64ULL * 8 * 1'000'000'000'000ULL / 400'000'000'000ULL;  // 1280
-constexpr uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-constexpr uint64_t TX = ceil_div(250'000, CYCLE_PS);                    // 196
-constexpr uint64_t RX = ceil_div(250'000, CYCLE_PS);                    // 196
+constexpr uint64_t ceil_div(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
+constexpr uint64_t TX = ceil_div(250'000, CYCLE_PS);                           // 196
+constexpr uint64_t RX = ceil_div(250'000, CYCLE_PS);                           // 196
 constexpr uint64_t LINK = ceil_div(100'000 + 3'000 * 5'000 / 1000, CYCLE_PS);  // 90
-constexpr uint64_t SW = ceil_div(300'000, CYCLE_PS);                    // 235
+constexpr uint64_t SW = ceil_div(300'000, CYCLE_PS);                           // 235
 constexpr uint64_t MTU = 4096;
 constexpr uint64_t FIRST_BEATS = ceil_div(MTU + 8 + 12 + 16 + 4 + 2, 64);
 constexpr uint64_t MIDDLE_BEATS = ceil_div(MTU + 8 + 12 + 4 + 2, 64);
@@ -68,10 +73,12 @@ constexpr double CYCLE_NS = static_cast<double>(CYCLE_PS) / 1000.0;
 constexpr double B_EFF = static_cast<double>(MTU) / (static_cast<double>(PKT_BEATS) * CYCLE_NS);
 
 std::vector<std::string> base_sets() {
-    return {"link.rate=400Gbps",         "switch.datapath_width=64B", "hca.tx_latency=250ns",
-            "hca.rx_latency=250ns",      "link.fec_latency=100ns",    "link.cable_length=3m",
-            "link.propagation_per_m=5ns", "switch.latency=300ns",     "switch.cut_through=true",
-            "hca.mtu=4096B",             "collective.chunk=1MiB",     "fabric.topology=single_switch"};
+    return {"link.rate=400Gbps",          "switch.datapath_width=64B",
+            "hca.tx_latency=250ns",       "hca.rx_latency=250ns",
+            "link.fec_latency=100ns",     "link.cable_length=3m",
+            "link.propagation_per_m=5ns", "switch.latency=300ns",
+            "switch.cut_through=true",    "hca.mtu=4096B",
+            "collective.chunk=1MiB",      "fabric.topology=single_switch"};
 }
 
 std::string ring_allreduce_trace(uint32_t n, uint64_t bytes) {
@@ -117,9 +124,10 @@ void run_ring_bound(const std::string& tag, uint64_t S) {
     const auto& cj = rep["collectives"][0];
     const double t = cj["time_ns"].get<double>();
     const double dev = (t - bound_ns) / bound_ns;
-    WARN(std::fixed << std::setprecision(2) << tag << ": S=" << S << " B: time " << t << " ns, beta " << beta_ns << " ns, bound "
-             << bound_ns << " ns, deviation " << dev * 100.0 << " %, wall " << o.wall_s
-             << " s, busbw " << cj["busbw_GBps"].get<double>() << " GB/s");
+    WARN(std::fixed << std::setprecision(2) << tag << ": S=" << S << " B: time " << t
+                    << " ns, beta " << beta_ns << " ns, bound " << bound_ns << " ns, deviation "
+                    << dev * 100.0 << " %, wall " << o.wall_s << " s, busbw "
+                    << cj["busbw_GBps"].get<double>() << " GB/s");
     CHECK(cj["op"] == "allreduce");
     CHECK(cj["algo"] == "ring");
     CHECK(cj["bytes"].get<uint64_t>() == S);

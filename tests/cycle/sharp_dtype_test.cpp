@@ -33,7 +33,9 @@
 
 #include "sharp_test_util.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
@@ -42,10 +44,11 @@ void run_dtype(const std::string& tag, const std::string& dtype, const std::stri
                uint64_t elem_bytes, uint64_t count, uint64_t chunk_bytes) {
     constexpr uint32_t n = 8;
     const uint64_t S = count * elem_bytes;
-    const sim_run r = simulate(tag, header(n, "sharp " + dtype) + comm(0, 0, n) +
-                                        allreduce(0, 0, n, 0, count, dtype, redop, "sharp"),
-                               {"switch.ports=64", "fabric.topology=single_switch",
-                                "sharp.data=on"});
+    const sim_run r =
+        simulate(tag,
+                 header(n, "sharp " + dtype) + comm(0, 0, n) +
+                     allreduce(0, 0, n, 0, count, dtype, redop, "sharp"),
+                 {"switch.ports=64", "fabric.topology=single_switch", "sharp.data=on"});
     INFO("collectives = " << r.report["collectives"].dump());
     INFO("sharp = " << r.report["sharp"].dump());
     REQUIRE(r.out.collectives.size() == 1);

@@ -32,24 +32,28 @@
 
 #include "sharp_test_util.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
 using namespace sharp_test;  // NOLINT: test-local helpers
-bool host_algo(const nlohmann::json& c) { return c["algo"] == "ring" || c["algo"] == "tree"; }
+bool host_algo(const nlohmann::json& c) {
+    return c["algo"] == "ring" || c["algo"] == "tree";
+}
 
 }  // namespace
 
 TEST_CASE("sharp fallback: sharp.max_trees=1, second communicator falls back", "[run][sharp]") {
     constexpr uint32_t half = 8;
     constexpr uint64_t count = (64 * 1024) / 4;
-    const sim_run r = simulate(
-        "sharp_fb_trees",
-        header(2 * half, "sharp max_trees") + comm(0, 0, half) + comm(1, half, half) +
-            allreduce(0, 0, half, 0, count, "fp32", "sum", "sharp") +
-            allreduce(1, half, half, 0, count, "fp32", "sum", "sharp"),
-        {"switch.ports=64", "fabric.topology=single_switch", "sharp.max_trees=1"});
+    const sim_run r =
+        simulate("sharp_fb_trees",
+                 header(2 * half, "sharp max_trees") + comm(0, 0, half) + comm(1, half, half) +
+                     allreduce(0, 0, half, 0, count, "fp32", "sum", "sharp") +
+                     allreduce(1, half, half, 0, count, "fp32", "sum", "sharp"),
+                 {"switch.ports=64", "fabric.topology=single_switch", "sharp.max_trees=1"});
     INFO("collectives = " << r.report["collectives"].dump());
     INFO("sharp = " << r.report["sharp"].dump());
     REQUIRE(r.out.collectives.size() == 2);

@@ -34,7 +34,9 @@
 
 #include "sharp_test_util.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
@@ -51,10 +53,11 @@ TEST_CASE("sharp fat tree: 1 MiB allreduce on 64 hosts, 2-level tree, data check
     constexpr uint64_t S = 1ULL << 20;
     constexpr uint64_t CHUNKS = S / SAT_CHUNK;
     static_assert(CHUNKS == 256);
-    const sim_run r = simulate("sharp_ft", header(n, "sharp fat tree") + comm(0, 0, n) +
-                                               allreduce(0, 0, n, 0, S / 4, "fp32", "sum", "sharp"),
-                               {"fabric.topology=fat_tree", "fabric.levels=2", "switch.ports=16",
-                                "sharp.data=on"});
+    const sim_run r = simulate(
+        "sharp_ft",
+        header(n, "sharp fat tree") + comm(0, 0, n) +
+            allreduce(0, 0, n, 0, S / 4, "fp32", "sum", "sharp"),
+        {"fabric.topology=fat_tree", "fabric.levels=2", "switch.ports=16", "sharp.data=on"});
     INFO("collectives = " << r.report["collectives"].dump());
     INFO("sharp = " << r.report["sharp"].dump());
     INFO("fabric = " << r.report["fabric"].dump());

@@ -53,7 +53,9 @@
 
 #include "sharp_test_util.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
@@ -66,15 +68,15 @@ constexpr uint64_t ALU = ceil_div(50'000, CYCLE_PS);
 constexpr uint64_t BEATS = beats(sharp_wire(8));
 static_assert(TX == 196 && RX == 196 && LINK == 90 && SW == 235 && ALU == 40);
 static_assert(sharp_wire(8) == 58 && BEATS == 1);
-constexpr uint64_t T_READY = TX;                       // 196
-constexpr uint64_t T_HDR_SW = T_READY + LINK;          // 286
-constexpr uint64_t T_ELIG = T_HDR_SW + SW - 1;         // 520
+constexpr uint64_t T_READY = TX;                                         // 196
+constexpr uint64_t T_HDR_SW = T_READY + LINK;                            // 286
+constexpr uint64_t T_ELIG = T_HDR_SW + SW - 1;                           // 520
 constexpr uint64_t T_SHARP_IN = std::max(T_ELIG + 1, T_HDR_SW + BEATS);  // 521
-constexpr uint64_t T_DONE = T_SHARP_IN + ALU;          // 561
-constexpr uint64_t T_LINK_START = T_DONE + 1;          // 562
-constexpr uint64_t T_HDR_HOST = T_LINK_START + LINK;   // 652
-constexpr uint64_t T_TAIL = T_HDR_HOST + BEATS;        // 653
-constexpr uint64_t T_PLACED = T_TAIL + RX;             // 849
+constexpr uint64_t T_DONE = T_SHARP_IN + ALU;                            // 561
+constexpr uint64_t T_LINK_START = T_DONE + 1;                            // 562
+constexpr uint64_t T_HDR_HOST = T_LINK_START + LINK;                     // 652
+constexpr uint64_t T_TAIL = T_HDR_HOST + BEATS;                          // 653
+constexpr uint64_t T_PLACED = T_TAIL + RX;                               // 849
 static_assert(T_SHARP_IN == 521 && T_DONE == 561 && T_PLACED == 849);
 
 }  // namespace
@@ -82,10 +84,10 @@ static_assert(T_SHARP_IN == 521 && T_DONE == 561 && T_PLACED == 849);
 TEST_CASE("sharp LLT: 8 B allreduce on 64 hosts, one switch, hand-computed latency",
           "[run][sharp]") {
     constexpr uint32_t n = 64;
-    const sim_run r = simulate("sharp_llt", header(n, "sharp llt") + comm(0, 0, n) +
-                                                allreduce(0, 0, n, 0, 2, "fp32", "sum", "sharp"),
-                               {"switch.ports=64", "fabric.topology=single_switch",
-                                "sharp.data=auto"});
+    const sim_run r = simulate(
+        "sharp_llt",
+        header(n, "sharp llt") + comm(0, 0, n) + allreduce(0, 0, n, 0, 2, "fp32", "sum", "sharp"),
+        {"switch.ports=64", "fabric.topology=single_switch", "sharp.data=auto"});
     INFO("collectives = " << r.report["collectives"].dump());
     INFO("sharp = " << r.report["sharp"].dump());
     REQUIRE(r.out.collectives.size() == 1);

@@ -35,7 +35,9 @@
 
 #include "sharp_test_util.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
@@ -51,10 +53,11 @@ TEST_CASE("sharp SAT: 64 MiB allreduce on 16 hosts runs at >= 90% of link payloa
           "[run][sharp]") {
     constexpr uint32_t n = 16;
     constexpr uint64_t S = 64ULL << 20;
-    const sim_run r = simulate("sharp_sat", header(n, "sharp sat") + comm(0, 0, n) +
-                                                allreduce(0, 0, n, 0, S / 4, "fp32", "sum", "sharp"),
-                               {"switch.ports=64", "fabric.topology=single_switch",
-                                "sharp.data=auto"});
+    const sim_run r =
+        simulate("sharp_sat",
+                 header(n, "sharp sat") + comm(0, 0, n) +
+                     allreduce(0, 0, n, 0, S / 4, "fp32", "sum", "sharp"),
+                 {"switch.ports=64", "fabric.topology=single_switch", "sharp.data=auto"});
     INFO("collectives = " << r.report["collectives"].dump());
     INFO("sharp = " << r.report["sharp"].dump());
     REQUIRE(r.out.collectives.size() == 1);
@@ -68,10 +71,9 @@ TEST_CASE("sharp SAT: 64 MiB allreduce on 16 hosts runs at >= 90% of link payloa
     const double t = c["time_ns"].get<double>();
     const double algbw = c["algbw_GBps"].get<double>();
     WARN(std::fixed << std::setprecision(3) << "SAT 64 MiB on 16 hosts: time " << t
-                    << " ns (S/B = " << static_cast<double>(S) / B_LINK << " ns), algbw "
-                    << algbw << " GB/s = " << 100.0 * algbw / B_LINK << " % of " << B_LINK
-                    << " GB/s, busbw " << c["busbw_GBps"].get<double>() << " GB/s, wall "
-                    << r.out.wall_s << " s");
+                    << " ns (S/B = " << static_cast<double>(S) / B_LINK << " ns), algbw " << algbw
+                    << " GB/s = " << 100.0 * algbw / B_LINK << " % of " << B_LINK << " GB/s, busbw "
+                    << c["busbw_GBps"].get<double>() << " GB/s, wall " << r.out.wall_s << " s");
     CHECK(algbw == Approx(static_cast<double>(S) / t).epsilon(1e-9));
     CHECK(t >= static_cast<double>(S) / B_LINK);  // physical bound: S over one link
     CHECK(algbw >= 0.90 * B_LINK);

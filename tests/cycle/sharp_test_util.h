@@ -2,9 +2,9 @@
 // the explicit config they use, trace-text builders and a one-simulation runner. Included by
 // one test file per process (SystemC elaborates once per process).
 #pragma once
+#include <unistd.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -22,24 +22,46 @@ namespace sharp_test {
 
 // ---- raw numbers --------------------------------------------------------------------------
 constexpr uint64_t CYCLE_PS = 64ULL * 8 * 1'000'000'000'000ULL / 400'000'000'000ULL;  // 1280
-constexpr uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-constexpr uint64_t pad4(uint64_t p) { return ceil_div(p, 4) * 4; }
+constexpr uint64_t ceil_div(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
+constexpr uint64_t pad4(uint64_t p) {
+    return ceil_div(p, 4) * 4;
+}
 constexpr double CYCLE_NS = static_cast<double>(CYCLE_PS) / 1000.0;
-constexpr double ns_of(uint64_t cycles) { return static_cast<double>(cycles * CYCLE_PS) / 1000.0; }
+constexpr double ns_of(uint64_t cycles) {
+    return static_cast<double>(cycles * CYCLE_PS) / 1000.0;
+}
 /// SHARP packet: LRH 8 + BTH 12 + DETH 8 + SHARP header 16 + pad4(payload) + ICRC 4 + VCRC 2.
-constexpr uint64_t sharp_wire(uint64_t payload) { return 8 + 12 + 8 + 16 + pad4(payload) + 4 + 2; }
-constexpr uint64_t beats(uint64_t wire) { return ceil_div(wire, 64); }
+constexpr uint64_t sharp_wire(uint64_t payload) {
+    return 8 + 12 + 8 + 16 + pad4(payload) + 4 + 2;
+}
+constexpr uint64_t beats(uint64_t wire) {
+    return ceil_div(wire, 64);
+}
 
 // ---- harness ------------------------------------------------------------------------------
 std::vector<std::string> base_sets() {
     // Every number used in the hand derivation, set explicitly so a change of defaults cannot
     // move the test.
-    return {"link.rate=400Gbps",          "switch.datapath_width=64B", "hca.tx_latency=250ns",
-            "hca.rx_latency=250ns",       "link.fec_latency=100ns",    "link.cable_length=3m",
-            "link.propagation_per_m=5ns", "switch.latency=300ns",      "switch.cut_through=true",
-            "hca.mtu=4096B",              "sharp.vl=1",                "sharp.ost_bytes=2048B",
-            "sharp.osts=256",             "sharp.osts_per_tree=64",    "sharp.sat_threshold=16KiB",
-            "sharp.sat_chunk=4096B",      "sharp.alu_latency=50ns",    "sharp.max_trees=511"};
+    return {"link.rate=400Gbps",
+            "switch.datapath_width=64B",
+            "hca.tx_latency=250ns",
+            "hca.rx_latency=250ns",
+            "link.fec_latency=100ns",
+            "link.cable_length=3m",
+            "link.propagation_per_m=5ns",
+            "switch.latency=300ns",
+            "switch.cut_through=true",
+            "hca.mtu=4096B",
+            "sharp.vl=1",
+            "sharp.ost_bytes=2048B",
+            "sharp.osts=256",
+            "sharp.osts_per_tree=64",
+            "sharp.sat_threshold=16KiB",
+            "sharp.sat_chunk=4096B",
+            "sharp.alu_latency=50ns",
+            "sharp.max_trees=511"};
 }
 
 std::string ranks_list(uint32_t first, uint32_t n) {
@@ -60,14 +82,13 @@ std::string comm(uint32_t id, uint32_t first, uint32_t n) {
 
 /// One op record per member of comm `id` (global ranks first..first+n-1).
 std::string allreduce(uint32_t id, uint32_t first, uint32_t n, uint32_t seq, uint64_t count,
-                      const std::string& dtype, const std::string& redop,
-                      const std::string& algo) {
+                      const std::string& dtype, const std::string& redop, const std::string& algo) {
     std::string t;
     for (uint32_t r = 0; r < n; ++r) {
-        t += "{\"type\":\"op\",\"rank\":" + std::to_string(first + r) + ",\"comm\":" +
-             std::to_string(id) + ",\"seq\":" + std::to_string(seq) +
-             ",\"op\":\"allreduce\",\"count\":" + std::to_string(count) + ",\"dtype\":\"" +
-             dtype + "\",\"redop\":\"" + redop + "\",\"algo\":\"" + algo + "\"}\n";
+        t += "{\"type\":\"op\",\"rank\":" + std::to_string(first + r) +
+             ",\"comm\":" + std::to_string(id) + ",\"seq\":" + std::to_string(seq) +
+             ",\"op\":\"allreduce\",\"count\":" + std::to_string(count) + ",\"dtype\":\"" + dtype +
+             "\",\"redop\":\"" + redop + "\",\"algo\":\"" + algo + "\"}\n";
     }
     return t;
 }
@@ -86,8 +107,8 @@ sim_run simulate(const std::string& tag, const std::string& trace_text,
     std::vector<std::string> sets = base_sets();
     sets.insert(sets.end(), extra.begin(), extra.end());
     const ndr::cfg::config c = ndr::cfg::load_config("", sets);
-    const std::string path = "/tmp/ndrsim_" + tag + "_" +
-                             std::to_string(static_cast<long>(::getpid())) + ".jsonl";
+    const std::string path =
+        "/tmp/ndrsim_" + tag + "_" + std::to_string(static_cast<long>(::getpid())) + ".jsonl";
     {
         std::ofstream f(path);
         f << trace_text;

@@ -43,7 +43,9 @@
 
 #include "sharp_test_util.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
@@ -63,8 +65,7 @@ constexpr double B_EFF = 4096.0 / (PKT_BEATS * CYCLE_NS);
 
 }  // namespace
 
-TEST_CASE("sharp vs ring: 256 MiB allreduce on 64 hosts, SHARP >= 1.8x faster",
-          "[run][sharp]") {
+TEST_CASE("sharp vs ring: 256 MiB allreduce on 64 hosts, SHARP >= 1.8x faster", "[run][sharp]") {
     constexpr uint32_t n = 64;
     constexpr uint64_t S = 256ULL << 20;
     const sim_run r = simulate("sharp_vs_ring",
@@ -88,11 +89,10 @@ TEST_CASE("sharp vs ring: 256 MiB allreduce on 64 hosts, SHARP >= 1.8x faster",
     const double t_ring = 2.0 * (n - 1) / n * SB + 2.0 * (n - 1) * ns_of(ALPHA);
     const double t_sharp = SB + ns_of(SHARP_LAT);
     const double ratio = trg / ts;
-    WARN(std::fixed << std::setprecision(2) << "256 MiB on 64 hosts: SHARP " << ts
-                    << " ns (model " << t_sharp << "), ring " << trg << " ns (model " << t_ring
-                    << "), ratio " << std::setprecision(4) << ratio << " (model "
-                    << t_ring / t_sharp << "), wall " << std::setprecision(2) << r.out.wall_s
-                    << " s");
+    WARN(std::fixed << std::setprecision(2) << "256 MiB on 64 hosts: SHARP " << ts << " ns (model "
+                    << t_sharp << "), ring " << trg << " ns (model " << t_ring << "), ratio "
+                    << std::setprecision(4) << ratio << " (model " << t_ring / t_sharp << "), wall "
+                    << std::setprecision(2) << r.out.wall_s << " s");
     CHECK(ratio >= 1.8);
     CHECK(ts >= SB);
     CHECK(std::fabs(ts - t_sharp) <= 0.03 * t_sharp);

@@ -20,7 +20,9 @@
 // real load.
 #include "cycle_test_util.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
@@ -31,7 +33,9 @@ using ndr::test::run_point;
 
 constexpr uint64_t PS_PER_S = 1'000'000'000'000ULL;
 
-constexpr uint64_t cycle_ps_at(uint64_t rate_bps) { return 64 * 8 * PS_PER_S / rate_bps; }
+constexpr uint64_t cycle_ps_at(uint64_t rate_bps) {
+    return 64 * 8 * PS_PER_S / rate_bps;
+}
 
 /// Checks that every measured packet had exactly `expect_cycles` of latency and that there
 /// were at least `min_samples` of them.
@@ -55,8 +59,8 @@ void require_exact_latency(const nlohmann::json& r, uint64_t cycle_ps, uint64_t 
 // Sets shared by the 4 KiB cases: 8 ports, permutation, very low Bernoulli load (see the file
 // comment), 10M-cycle window: 8 sources * 10M * 0.0003/65 ~= 370 packets.
 std::vector<std::string> low_load_4k(std::vector<std::string> extra) {
-    std::vector<std::string> s = {"switch.ports=8",        "traffic.pattern=permutation",
-                                  "traffic.load=0.0003",   "traffic.size=4096",
+    std::vector<std::string> s = {"switch.ports=8",         "traffic.pattern=permutation",
+                                  "traffic.load=0.0003",    "traffic.size=4096",
                                   "sim.warmup_cycles=2000", "sim.measure_cycles=10000000"};
     s.insert(s.end(), extra.begin(), extra.end());
     return s;
@@ -102,10 +106,10 @@ TEST_CASE("latency: zero load, even numbers: 256 ns switch, no FEC, no cable, 1-
     REQUIRE(beats == 1);
     // 2*1 + 200 + 1 = 203 cycles = 259.84 ns. 1-beat packets never queue at the source (a gap
     // is >= 1 cycle), so a real load is fine: 8 * 100k * 0.1 = 80k samples.
-    const auto r = run_point({"switch.ports=8", "traffic.pattern=permutation", "traffic.load=0.1",
-                              "traffic.size=36", "switch.latency=256ns", "link.fec_latency=0ns",
-                              "link.cable_length=0m", "sim.warmup_cycles=2000",
-                              "sim.measure_cycles=100000"});
+    const auto r =
+        run_point({"switch.ports=8", "traffic.pattern=permutation", "traffic.load=0.1",
+                   "traffic.size=36", "switch.latency=256ns", "link.fec_latency=0ns",
+                   "link.cable_length=0m", "sim.warmup_cycles=2000", "sim.measure_cycles=100000"});
     require_exact_latency(r, cyc, 2 * link + sw + beats, 50'000);
 }
 
@@ -129,9 +133,9 @@ TEST_CASE("latency: zero load at 200 Gb/s (2.56 ns cycle), 4 KiB = 273 cycles",
     REQUIRE(cyc == 2560);
     const uint64_t link = ceil_div(115'000, cyc);  // 44.92 -> 45
     REQUIRE(link == 45);
-    const uint64_t sw = ceil_div(300'000, cyc);    // 117.19 -> 118
+    const uint64_t sw = ceil_div(300'000, cyc);  // 117.19 -> 118
     REQUIRE(sw == 118);
-    const uint64_t beats = beats_of(4096);         // 65 (64 B per beat at any rate)
+    const uint64_t beats = beats_of(4096);  // 65 (64 B per beat at any rate)
     // 2*45 + 118 + 65 = 273 cycles = 698.88 ns.
     const auto r = run_point(low_load_4k({"link.rate=200Gbps"}));
     require_exact_latency(r, cyc, 2 * link + sw + beats, 200);
@@ -149,9 +153,9 @@ TEST_CASE("latency: 38 B payload is padded to 40 B: 66 B on the wire = 2 beats",
     REQUIRE(ndr::test::ib_wire_bytes(38) == 66);
     const uint64_t beats = beats_of(38);
     REQUIRE(beats == 2);
-    const auto r = run_point({"switch.ports=8", "traffic.pattern=permutation",
-                              "traffic.load=0.0001", "traffic.size=38", "switch.latency=256ns",
-                              "link.fec_latency=0ns", "link.cable_length=0m",
-                              "sim.warmup_cycles=2000", "sim.measure_cycles=4000000"});
+    const auto r =
+        run_point({"switch.ports=8", "traffic.pattern=permutation", "traffic.load=0.0001",
+                   "traffic.size=38", "switch.latency=256ns", "link.fec_latency=0ns",
+                   "link.cable_length=0m", "sim.warmup_cycles=2000", "sim.measure_cycles=4000000"});
     require_exact_latency(r, cyc, 2 * 1 + 200 + beats, 500);
 }

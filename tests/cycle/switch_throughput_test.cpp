@@ -5,7 +5,9 @@
 // averaged over all ports for traffic.accepted_load). One 64 B beat per cycle is line rate.
 #include "cycle_test_util.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
@@ -22,10 +24,10 @@ TEST_CASE("throughput: permutation, VOQ, backlogged, 64 ports, 4 KiB: every port
     // A permutation has no output contention: each output has one source, so every port should
     // run at line rate less the delivered-in-window quantisation (<= one 65-beat packet per
     // window: 65/20000 = 0.33 %). Deterministic pattern, so 20k cycles suffice.
-    const auto r = run_point({"switch.ports=64", "traffic.pattern=permutation",
-                              "traffic.arrivals=backlogged", "traffic.size=4096",
-                              "switch.queueing=voq", "sim.warmup_cycles=5000",
-                              "sim.measure_cycles=20000"});
+    const auto r =
+        run_point({"switch.ports=64", "traffic.pattern=permutation", "traffic.arrivals=backlogged",
+                   "traffic.size=4096", "switch.queueing=voq", "sim.warmup_cycles=5000",
+                   "sim.measure_cycles=20000"});
     const auto& ports = r["ports"];
     REQUIRE(ports.size() == 64);
     for (const auto& p : ports) {
@@ -53,11 +55,11 @@ TEST_CASE("throughput: FIFO input queueing saturates at 2 - sqrt(2) (Karol et al
     // [0.576, 0.600]. Statistical error over 64 ports x 20k cycles: seeds 1..3 gave 0.5903,
     // 0.5896, 0.5893 (spread 0.001), so 2 % (~0.012) is >10 sigma of noise and still far from
     // the neighbouring regimes it must exclude (0.618 at N=8, ~1.0 for VOQ).
-    const auto r = run_point({"switch.ports=64", "traffic.pattern=uniform",
-                              "traffic.arrivals=backlogged", ONE_BEAT, "traffic.sl=0",
-                              "switch.queueing=fifo", "switch.speedup=1.0",
-                              "switch.buffer_per_vl=128KiB", "endpoint.rx_buffer_per_vl=128KiB",
-                              "sim.warmup_cycles=5000", "sim.measure_cycles=20000"});
+    const auto r =
+        run_point({"switch.ports=64", "traffic.pattern=uniform", "traffic.arrivals=backlogged",
+                   ONE_BEAT, "traffic.sl=0", "switch.queueing=fifo", "switch.speedup=1.0",
+                   "switch.buffer_per_vl=128KiB", "endpoint.rx_buffer_per_vl=128KiB",
+                   "sim.warmup_cycles=5000", "sim.measure_cycles=20000"});
     const double acc = r["traffic"]["accepted_load"].get<double>();
     const double asymptote = 2.0 - std::sqrt(2.0);  // 0.585786...
     INFO("accepted_load = " << acc << ", 2 - sqrt(2) = " << asymptote);
@@ -79,12 +81,11 @@ TEST_CASE("throughput: VOQ + iSLIP, uniform, backlogged 1-beat cells, 64 ports: 
     // (~330 usable blocks after the credit loop, ~5 per VOQ) it stays at ~0.915 (see the test
     // report). 95 % leaves ~3 points of margin for the warm-up transient; noise over 64 ports x
     // 20k cycles is ~0.001.
-    const auto r = run_point({"switch.ports=64", "traffic.pattern=uniform",
-                              "traffic.arrivals=backlogged", ONE_BEAT, "traffic.sl=0",
-                              "switch.queueing=voq", "switch.allocator=islip",
-                              "switch.islip_iterations=2", "switch.speedup=1.0",
-                              "switch.buffer_per_vl=128KiB", "endpoint.rx_buffer_per_vl=128KiB",
-                              "sim.warmup_cycles=5000", "sim.measure_cycles=20000"});
+    const auto r = run_point(
+        {"switch.ports=64", "traffic.pattern=uniform", "traffic.arrivals=backlogged", ONE_BEAT,
+         "traffic.sl=0", "switch.queueing=voq", "switch.allocator=islip",
+         "switch.islip_iterations=2", "switch.speedup=1.0", "switch.buffer_per_vl=128KiB",
+         "endpoint.rx_buffer_per_vl=128KiB", "sim.warmup_cycles=5000", "sim.measure_cycles=20000"});
     const double acc = r["traffic"]["accepted_load"].get<double>();
     INFO("accepted_load = " << acc);
     CHECK(acc >= 0.95);
@@ -101,9 +102,8 @@ TEST_CASE("fairness: uniform Bernoulli 0.8, 4 KiB, 64 ports: each port within 5 
     // window would give sd 2.3 % and an expected worst port of ~5.5 %: too short for 5 %.
     // 4 KiB packets make this window cheap (~2-3 s).
     const auto r = run_point({"switch.ports=64", "traffic.pattern=uniform",
-                              "traffic.arrivals=bernoulli", "traffic.load=0.8",
-                              "traffic.size=4096", "sim.warmup_cycles=20000",
-                              "sim.measure_cycles=1200000"});
+                              "traffic.arrivals=bernoulli", "traffic.load=0.8", "traffic.size=4096",
+                              "sim.warmup_cycles=20000", "sim.measure_cycles=1200000"});
     const auto& ports = r["ports"];
     REQUIRE(ports.size() == 64);
     for (const auto& p : ports) {

@@ -52,10 +52,10 @@ TEST_CASE("presets derive the intended link rate, radix and cycle", "[presets]")
         uint32_t ports;
         uint64_t cycle_ps;
     };
-    for (const expect& e : {expect{"ndr", 400'000'000'000ULL, 64, 1280},
-                            expect{"hdr", 200'000'000'000ULL, 40, 2560},
-                            expect{"xdr", 800'000'000'000ULL, 64, 640},
-                            expect{"edr", 100'000'000'000ULL, 36, 5120}}) {
+    for (const expect& e :
+         {expect{"ndr", 400'000'000'000ULL, 64, 1280}, expect{"hdr", 200'000'000'000ULL, 40, 2560},
+          expect{"xdr", 800'000'000'000ULL, 64, 640},
+          expect{"edr", 100'000'000'000ULL, 36, 5120}}) {
         INFO(e.name);
         const ndr::cfg::config c = resolve(e.name);
         CHECK(c.link.rate.bps == e.bps);
@@ -65,7 +65,8 @@ TEST_CASE("presets derive the intended link rate, radix and cycle", "[presets]")
     CHECK(resolve("edr").sharp.ost_bytes.count == 256);  // Switch-IB 2 OST (DOMAIN.md §7)
 }
 
-TEST_CASE("presets: set overrides a preset value, an unknown preset is a config error", "[presets]") {
+TEST_CASE("presets: set overrides a preset value, an unknown preset is a config error",
+          "[presets]") {
     const ndr::cfg::config c = resolve("edr", {"link.rate=200Gbps"});
     CHECK(c.link.rate.bps == 200'000'000'000ULL);
     CHECK(c.sw.ports == 36);  // still from the preset

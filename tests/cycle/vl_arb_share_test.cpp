@@ -27,7 +27,9 @@
 // once every VL is backlogged, so 2 % leaves a wide margin for the warm-up transient.
 #include "cycle_test_util.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 

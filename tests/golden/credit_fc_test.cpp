@@ -20,7 +20,7 @@ TEST_CASE("blocks_for_bytes rounds up to 64-byte blocks", "[credit]") {
     CHECK(blocks_for_bytes(65) == 2);
     CHECK(blocks_for_bytes(1) == 1);
     CHECK(blocks_for_bytes(0) == 0);
-    CHECK(blocks_for_bytes(100, 32) == 4);  // negotiated credit size
+    CHECK(blocks_for_bytes(100, 32) == 4);               // negotiated credit size
     CHECK(blocks_for_bytes(0xFFFFFFFFU) == 0x4000000U);  // no overflow in the rounding
     CHECK_THROWS_AS(blocks_for_bytes(64, 0), std::invalid_argument);
 }
@@ -97,8 +97,8 @@ TEST_CASE("sender: at most 2048 blocks ahead", "[credit]") {
     CHECK_FALSE(s.can_send(4096));
     CHECK_FALSE(s.can_send(6144));
 
-    s.on_send(100);          // FCTBS 100
-    s.on_fccl(2148);         // exactly 2048 ahead: accepted
+    s.on_send(100);   // FCTBS 100
+    s.on_fccl(2148);  // exactly 2048 ahead: accepted
     CHECK(s.available() == 2048);
     CHECK_THROWS_WITH(s.on_fccl(2149), Contains("2049 blocks ahead of FCTBS 100"));
     CHECK_THROWS_AS(s.on_fccl(99), std::logic_error);  // behind FCTBS = 4095 ahead
@@ -229,10 +229,10 @@ void run_random_link(uint32_t capacity, uint32_t seed, bool with_loss) {
     link_fifo<fc_item> back;
 
     // Independent model: plain unbounded integers.
-    uint64_t sent_u = 0;       // blocks sent (FCTBS unbounded)
+    uint64_t sent_u = 0;  // blocks sent (FCTBS unbounded)
     uint64_t fccl_known_u = std::min<uint64_t>(capacity, FC_MAX_OUTSTANDING);
-    uint64_t abr_u = 0;        // receiver's ABR, unbounded
-    uint64_t occupied_u = 0;   // blocks in the receive buffer
+    uint64_t abr_u = 0;               // receiver's ABR, unbounded
+    uint64_t occupied_u = 0;          // blocks in the receive buffer
     std::deque<uint32_t> rx_packets;  // packets in the buffer, in arrival order
     uint64_t sends = 0, refused = 0, repairs = 0;
 
@@ -298,7 +298,7 @@ void run_random_link(uint32_t capacity, uint32_t seed, bool with_loss) {
         }
         while (back.ready(now)) {
             const fc_item f = back.pop();
-            tx.on_fccl(f.fccl);  // throws if out of range: it never is
+            tx.on_fccl(f.fccl);                 // throws if out of range: it never is
             REQUIRE(f.fccl_u >= fccl_known_u);  // limits never move backwards
             fccl_known_u = f.fccl_u;
         }
@@ -313,9 +313,19 @@ void run_random_link(uint32_t capacity, uint32_t seed, bool with_loss) {
 }  // namespace
 
 TEST_CASE("random sender/receiver pair over 16 counter wraps never overflows", "[credit]") {
-    SECTION("buffer-limited, 512 blocks") { run_random_link(512, 1, false); }
-    SECTION("2048-limited, 3000 blocks") { run_random_link(3000, 2, false); }
-    SECTION("small buffer, 65 blocks (one MTU)") { run_random_link(65, 3, false); }
-    SECTION("with lost data packets and FCTBS repair") { run_random_link(512, 4, true); }
-    SECTION("2048-limited with loss") { run_random_link(3000, 5, true); }
+    SECTION("buffer-limited, 512 blocks") {
+        run_random_link(512, 1, false);
+    }
+    SECTION("2048-limited, 3000 blocks") {
+        run_random_link(3000, 2, false);
+    }
+    SECTION("small buffer, 65 blocks (one MTU)") {
+        run_random_link(65, 3, false);
+    }
+    SECTION("with lost data packets and FCTBS repair") {
+        run_random_link(512, 4, true);
+    }
+    SECTION("2048-limited with loss") {
+        run_random_link(3000, 5, true);
+    }
 }

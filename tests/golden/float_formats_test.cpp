@@ -14,7 +14,9 @@ namespace o = reduce_oracle;
 
 namespace {
 
-float fb(uint32_t u) { return g::float_from_bits(u); }
+float fb(uint32_t u) {
+    return g::float_from_bits(u);
+}
 
 }  // namespace
 
@@ -22,9 +24,9 @@ TEST_CASE("fp16 hand-computed bit patterns", "[reduce][fp16]") {
     CHECK(g::float_to_fp16(1.0f) == 0x3C00);
     CHECK(g::float_to_fp16(-2.0f) == 0xC000);
     CHECK(g::float_to_fp16(0.5f) == 0x3800);
-    CHECK(g::float_to_fp16(65504.0f) == 0x7BFF);       // max finite
-    CHECK(g::float_to_fp16(std::ldexp(1.0f, -14)) == 0x0400);  // min normal
-    CHECK(g::float_to_fp16(std::ldexp(1.0f, -24)) == 0x0001);  // min subnormal
+    CHECK(g::float_to_fp16(65504.0f) == 0x7BFF);                  // max finite
+    CHECK(g::float_to_fp16(std::ldexp(1.0f, -14)) == 0x0400);     // min normal
+    CHECK(g::float_to_fp16(std::ldexp(1.0f, -24)) == 0x0001);     // min subnormal
     CHECK(g::float_to_fp16(std::ldexp(1023.0f, -24)) == 0x03FF);  // max subnormal
     CHECK(g::float_to_fp16(0.0f) == 0x0000);
     CHECK(g::float_to_fp16(-0.0f) == 0x8000);
@@ -116,7 +118,8 @@ TEST_CASE("fp16 and bf16 to float are exact for all 65536 encodings", "[reduce][
     }
 }
 
-TEST_CASE("float to fp16/bf16 rounding matches the oracle on random floats", "[reduce][fp16][bf16]") {
+TEST_CASE("float to fp16/bf16 rounding matches the oracle on random floats",
+          "[reduce][fp16][bf16]") {
     std::mt19937_64 rng(0x5AA5F00Du);
     size_t bad = 0;
     size_t checked = 0;
@@ -134,8 +137,7 @@ TEST_CASE("float to fp16/bf16 rounding matches the oracle on random floats", "[r
         }
         if (!ok && bad++ < 5) {
             FAIL_CHECK("float bits " << u << " -> fp16 " << h << " bf16 " << b << ", oracle fp16 "
-                                     << o::round_double(static_cast<double>(x), o::FP16)
-                                     << " bf16 "
+                                     << o::round_double(static_cast<double>(x), o::FP16) << " bf16 "
                                      << o::round_double(static_cast<double>(x), o::BF16));
         }
     };

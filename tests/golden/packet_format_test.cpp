@@ -84,7 +84,6 @@ uint32_t vector_value(const std::string& kind, const std::string& name) {
     return static_cast<uint32_t>(std::stoul(it->second.at(0), nullptr, 16));
 }
 
-
 // ----- the packets of gen_ib_vectors.py, built field by field -----
 
 bytes payload_37() {

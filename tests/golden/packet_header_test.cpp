@@ -293,4 +293,3 @@ TEST_CASE("Opcode table: extended headers and header lengths", "[packet]") {
     }
     CHECK(supported == 23 + 12 + 2);
 }
-

@@ -29,20 +29,28 @@ namespace {
 size_t vsize(red_type t) {
     switch (t) {
         case red_type::int8:
-        case red_type::uint8: return 1;
+        case red_type::uint8:
+            return 1;
         case red_type::int16:
         case red_type::uint16:
         case red_type::fp16:
-        case red_type::bf16: return 2;
+        case red_type::bf16:
+            return 2;
         case red_type::int32:
         case red_type::uint32:
-        case red_type::fp32: return 4;
-        default: return 8;
+        case red_type::fp32:
+            return 4;
+        default:
+            return 8;
     }
 }
 
-bool is_loc(red_op op) { return op == red_op::minloc || op == red_op::maxloc; }
-size_t esize(red_op op, red_type t) { return vsize(t) + (is_loc(op) ? 4 : 0); }
+bool is_loc(red_op op) {
+    return op == red_op::minloc || op == red_op::maxloc;
+}
+size_t esize(red_op op, red_type t) {
+    return vsize(t) + (is_loc(op) ? 4 : 0);
+}
 
 struct elem {
     uint64_t v = 0;
@@ -108,9 +116,12 @@ int compare(uint64_t a, uint64_t b, red_type t, bool want_max) {
         const double x = fdecode(a, t);
         const double y = fdecode(b, t);
         if (std::isnan(x) || std::isnan(y)) return 2;
-        if (x < y) c = -1;
-        else if (x > y) c = 1;
-        else if (std::signbit(x) != std::signbit(y)) c = std::signbit(x) ? -1 : 1;
+        if (x < y)
+            c = -1;
+        else if (x > y)
+            c = 1;
+        else if (std::signbit(x) != std::signbit(y))
+            c = std::signbit(x) ? -1 : 1;
     } else if (is_signed_int(t)) {
         const int64_t x = sext(a, t), y = sext(b, t);
         c = x < y ? -1 : (x > y ? 1 : 0);
@@ -131,13 +142,20 @@ elem ref_step(red_op op, red_type t, elem a, elem b) {
             if (t == red_type::fp64) return {o::sum64(a.v, b.v), 0};
             if (is_float(t)) return {o::sum(a.v, b.v, fmt_of(t)), 0};
             return {(a.v + b.v) & m, 0};
-        case red_op::band: return {a.v & b.v, 0};
-        case red_op::bor: return {a.v | b.v, 0};
-        case red_op::bxor: return {a.v ^ b.v, 0};
-        case red_op::land: return {(a.v != 0 && b.v != 0) ? 1u : 0u, 0};
-        case red_op::lor: return {(a.v != 0 || b.v != 0) ? 1u : 0u, 0};
-        case red_op::lxor: return {((a.v != 0) != (b.v != 0)) ? 1u : 0u, 0};
-        default: break;
+        case red_op::band:
+            return {a.v & b.v, 0};
+        case red_op::bor:
+            return {a.v | b.v, 0};
+        case red_op::bxor:
+            return {a.v ^ b.v, 0};
+        case red_op::land:
+            return {(a.v != 0 && b.v != 0) ? 1u : 0u, 0};
+        case red_op::lor:
+            return {(a.v != 0 || b.v != 0) ? 1u : 0u, 0};
+        case red_op::lxor:
+            return {((a.v != 0) != (b.v != 0)) ? 1u : 0u, 0};
+        default:
+            break;
     }
     const bool want_max = op == red_op::max || op == red_op::maxloc;
     const int c = compare(a.v, b.v, t, want_max);
@@ -166,13 +184,16 @@ uint64_t random_value(std::mt19937_64& rng, red_type t) {
     if (!is_float(t)) {
         const uint64_t top = uint64_t{1} << (8 * vsize(t) - 1);
         switch (kind) {
-            case 4: return r % 4u;                    // small, many ties and zeros
+            case 4:
+                return r % 4u;  // small, many ties and zeros
             case 5: {
                 const uint64_t specials[] = {0, 1, m, top, m >> 1, top + 1};
                 return specials[r % 6u] & m;
             }
-            case 6: return (m - r % 4u) & m;          // -1 .. -4
-            default: return r & m;
+            case 6:
+                return (m - r % 4u) & m;  // -1 .. -4
+            default:
+                return r & m;
         }
     }
     const o::fmt f = fmt_of(t);
@@ -183,16 +204,27 @@ uint64_t random_value(std::mt19937_64& rng, red_type t) {
     const uint64_t s = (r >> 63) != 0 ? sign : 0;
     switch (kind) {
         case 0:
-        case 1: return r & m;  // any encoding, incl. NaN payloads, subnormals, infinities
+        case 1:
+            return r & m;  // any encoding, incl. NaN payloads, subnormals, infinities
         case 2: {
-            const uint64_t specials[] = {0,       sign,        inf,         sign | inf,
-                                         inf + 1, inf | (frac_mask + 1) >> 1, sign | inf | 5,
-                                         1,       frac_mask,   frac_mask + 1, inf - 1,
+            const uint64_t specials[] = {0,
+                                         sign,
+                                         inf,
+                                         sign | inf,
+                                         inf + 1,
+                                         inf | (frac_mask + 1) >> 1,
+                                         sign | inf | 5,
+                                         1,
+                                         frac_mask,
+                                         frac_mask + 1,
+                                         inf - 1,
                                          bias << f.mbits};
             return s ^ specials[(r >> 8) % 12u];
         }
-        case 6: return s | ((r >> 4) & frac_mask);                              // subnormal
-        case 7: return s | ((((inf >> f.mbits) - 1) << f.mbits) | ((r >> 4) & frac_mask));  // huge
+        case 6:
+            return s | ((r >> 4) & frac_mask);  // subnormal
+        case 7:
+            return s | ((((inf >> f.mbits) - 1) << f.mbits) | ((r >> 4) & frac_mask));  // huge
         default: {  // exponents within +-3 of 1.0: sums round, ties to even happen
             const uint64_t e = bias - 3 + (r >> 40) % 7u;
             return s | (e << f.mbits) | ((r >> 4) & frac_mask);
@@ -223,8 +255,12 @@ elem step(red_op op, red_type t, elem a, elem b) {
     return get(acc, 0, op, t);
 }
 
-uint64_t f32(float x) { return g::float_bits(x); }
-uint64_t d64(double x) { return o::bits64(x); }
+uint64_t f32(float x) {
+    return g::float_bits(x);
+}
+uint64_t d64(double x) {
+    return o::bits64(x);
+}
 
 }  // namespace
 
@@ -281,11 +317,10 @@ TEST_CASE("reduce integer semantics", "[reduce]") {
     CHECK(step(red_op::sum, red_type::int64, {0x7FFFFFFFFFFFFFFFu}, {1}).v == 0x8000000000000000u);
     CHECK(step(red_op::sum, red_type::uint16, {0xFFFF}, {0xFFFF}).v == 0xFFFE);
     // Signed vs unsigned compare.
-    CHECK(step(red_op::min, red_type::int16, {0xFFFF}, {0x0001}).v == 0xFFFF);   // -1 < 1
+    CHECK(step(red_op::min, red_type::int16, {0xFFFF}, {0x0001}).v == 0xFFFF);  // -1 < 1
     CHECK(step(red_op::min, red_type::uint16, {0xFFFF}, {0x0001}).v == 0x0001);
     CHECK(step(red_op::max, red_type::int32, {0x80000000u}, {0x7FFFFFFFu}).v == 0x7FFFFFFFu);
-    CHECK(step(red_op::max, red_type::uint64, {0x8000000000000000u}, {1}).v ==
-          0x8000000000000000u);
+    CHECK(step(red_op::max, red_type::uint64, {0x8000000000000000u}, {1}).v == 0x8000000000000000u);
     // Bitwise and logical.
     CHECK(step(red_op::band, red_type::uint8, {0xF0}, {0x3C}).v == 0x30);
     CHECK(step(red_op::bor, red_type::int32, {0xF0}, {0x0F000000u}).v == 0x0F0000F0u);
@@ -305,8 +340,7 @@ TEST_CASE("reduce integer semantics", "[reduce]") {
           elem{5, 0x80000000u});
 }
 
-TEST_CASE("reduce minloc/maxloc element layout is value then uint32 index, packed LE",
-          "[reduce]") {
+TEST_CASE("reduce minloc/maxloc element layout is value then uint32 index, packed LE", "[reduce]") {
     // fp64 minloc: 12-byte elements; element 1 starts at byte 12.
     std::vector<uint8_t> acc(24), in(24);
     const double av[2] = {1.5, -2.0};
@@ -423,7 +457,8 @@ TEST_CASE("reduce_tree is a left fold in input order, and the order matters", "[
         std::vector<uint8_t> tree(in[0].size()), back(in[0].size());
         g::reduce_tree(op, t, ptrs, tree.data(), count);
         std::vector<uint8_t> fold = in[0];
-        for (size_t k = 1; k < in.size(); ++k) g::reduce_elementwise(op, t, fold.data(), in[k].data(), count);
+        for (size_t k = 1; k < in.size(); ++k)
+            g::reduce_elementwise(op, t, fold.data(), in[k].data(), count);
         INFO(g::red_op_name(op) << " " << g::red_type_name(t));
         CHECK(tree == fold);
         g::reduce_tree(op, t, rev, back.data(), count);
@@ -459,7 +494,8 @@ TEST_CASE("reduce random vectors against the wide-precision oracle", "[reduce]")
             if (!(got == want) && bad++ < 5) {
                 std::string inputs;
                 for (size_t k = 0; k < INPUTS; ++k) {
-                    inputs += " " + std::to_string(vals[k][i].v) + "@" + std::to_string(vals[k][i].idx);
+                    inputs +=
+                        " " + std::to_string(vals[k][i].v) + "@" + std::to_string(vals[k][i].idx);
                 }
                 FAIL_CHECK(g::red_op_name(op) << " " << g::red_type_name(t) << " element " << i
                                               << " inputs" << inputs << " got " << got.v << "@"
@@ -500,8 +536,8 @@ TEST_CASE("reduce fp16/bf16/fp32 sums of close operands hit ties and match the o
             const uint64_t want = o::sum(a[i].v, b[i].v, f);
             const uint64_t got = get(acc, i, red_op::sum, t).v;
             if (got != want && bad++ < 5) {
-                FAIL_CHECK(g::red_type_name(t) << " " << a[i].v << " + " << b[i].v << " got "
-                                               << got << " want " << want);
+                FAIL_CHECK(g::red_type_name(t) << " " << a[i].v << " + " << b[i].v << " got " << got
+                                               << " want " << want);
             }
         }
         CHECK(bad == 0);

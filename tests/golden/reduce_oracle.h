@@ -27,11 +27,21 @@ inline constexpr fmt FP16{5, 10};
 inline constexpr fmt BF16{8, 7};
 inline constexpr fmt FP32{8, 23};
 
-inline uint64_t sign_bit(fmt f) { return uint64_t{1} << (f.ebits + f.mbits); }
-inline uint64_t inf_bits(fmt f) { return ((uint64_t{1} << f.ebits) - 1) << f.mbits; }
-inline uint64_t canonical_nan(fmt f) { return inf_bits(f) | (uint64_t{1} << (f.mbits - 1)); }
-inline bool is_nan(uint64_t b, fmt f) { return (b & (sign_bit(f) - 1)) > inf_bits(f); }
-inline bool is_neg(uint64_t b, fmt f) { return (b & sign_bit(f)) != 0; }
+inline uint64_t sign_bit(fmt f) {
+    return uint64_t{1} << (f.ebits + f.mbits);
+}
+inline uint64_t inf_bits(fmt f) {
+    return ((uint64_t{1} << f.ebits) - 1) << f.mbits;
+}
+inline uint64_t canonical_nan(fmt f) {
+    return inf_bits(f) | (uint64_t{1} << (f.mbits - 1));
+}
+inline bool is_nan(uint64_t b, fmt f) {
+    return (b & (sign_bit(f) - 1)) > inf_bits(f);
+}
+inline bool is_neg(uint64_t b, fmt f) {
+    return (b & sign_bit(f)) != 0;
+}
 
 /// Exact value of an encoded number (NaN -> quiet double NaN).
 inline double decode(uint64_t b, fmt f) {
@@ -60,7 +70,7 @@ inline uint64_t round_pair(double s, double err, fmt f) {
     (void)std::frexp(mag, &k);  // mag in [2^(k-1), 2^k)
     const int bias = (1 << (f.ebits - 1)) - 1;
     const int emin = 1 - bias;
-    const int eq = std::max(k - 1, emin);          // exponent of the quantum's binade
+    const int eq = std::max(k - 1, emin);            // exponent of the quantum's binade
     const double v = std::ldexp(mag, f.mbits - eq);  // |s| in quanta, exact
     const double n = std::floor(v);
     const double frac = v - n;  // exact

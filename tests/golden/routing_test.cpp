@@ -17,7 +17,9 @@ using namespace ndr::golden;
 
 namespace {
 
-uint16_t dlid(uint32_t host) { return static_cast<uint16_t>(host + 1); }
+uint16_t dlid(uint32_t host) {
+    return static_cast<uint16_t>(host + 1);
+}
 
 /// Switches a fat-tree route must traverse: 1 on the same leaf, 3 through a spine or an
 /// aggregation switch of the same pod, 5 through a core (pods of h leaves, 3 levels only).
@@ -47,8 +49,8 @@ void check_routes(const topology& t, const std::vector<lft>& lfts, uint32_t stri
             for (std::size_t i = 0; i < r.size(); ++i) {
                 const uint32_t lv = t.switches[r[i].sw].level;
                 const std::size_t want = i <= peak ? i : r.size() - 1 - i;
-                if (lv != want) FAIL_CHECK("route " << s << "->" << d << " hop " << i
-                                                     << " at level " << lv);
+                if (lv != want)
+                    FAIL_CHECK("route " << s << "->" << d << " hop " << i << " at level " << lv);
             }
         }
     }
@@ -58,8 +60,8 @@ void check_routes(const topology& t, const std::vector<lft>& lfts, uint32_t stri
 using channel = std::pair<uint32_t, uint16_t>;
 
 struct channel_load {
-    std::map<channel, uint32_t> flows;                  ///< source-destination pairs
-    std::map<channel, std::set<uint32_t>> destinations; ///< distinct destinations
+    std::map<channel, uint32_t> flows;                   ///< source-destination pairs
+    std::map<channel, std::set<uint32_t>> destinations;  ///< distinct destinations
 };
 
 channel_load all_to_all_load(const topology& t, const std::vector<lft>& lfts) {

@@ -53,8 +53,7 @@ TEST_CASE("sl2vl parse", "[sl2vl]") {
 }
 
 TEST_CASE("sl2vl parse errors", "[sl2vl]") {
-    CHECK_THROWS_WITH(sl2vl_table::parse("0,1,0,1,0,1,0,1,0,1,0,1,0,1,0", 2),
-                      Contains("got 15"));
+    CHECK_THROWS_WITH(sl2vl_table::parse("0,1,0,1,0,1,0,1,0,1,0,1,0,1,0", 2), Contains("got 15"));
     CHECK_THROWS_WITH(sl2vl_table::parse("0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1,0", 2),
                       Contains("got 17"));
     CHECK_THROWS_WITH(sl2vl_table::parse("0,1,0,x,0,1,0,1,0,1,0,1,0,1,0,1", 2),

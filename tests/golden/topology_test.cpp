@@ -74,7 +74,7 @@ TEST_CASE("single switch with 8 hosts", "[topology]") {
     }
     CHECK(t.switches[0].peers[8].kind == topo_peer_kind::none);
     CHECK(build_fat_tree(8, 64, 1).switches.size() == 1);  // levels = 1 is a single switch
-    CHECK(build_single_switch(5, 5).links.size() == 5);   // odd radix is fine for one switch
+    CHECK(build_single_switch(5, 5).links.size() == 5);    // odd radix is fine for one switch
 }
 
 // Radix 4, 8 hosts, 2 levels (full tree: 4 leaves, 2 spines, one cable per leaf-spine pair).
@@ -289,8 +289,8 @@ TEST_CASE("topology requests that cannot be built", "[topology]") {
     CHECK_THROWS_AS(build_fat_tree(1, 0, 2), std::invalid_argument);
     CHECK_THROWS_WITH(build_fat_tree(16, 64, 0), Catch::Contains("levels 0"));
     CHECK_THROWS_WITH(build_fat_tree(16, 64, 4), Catch::Contains("levels 4"));
-    CHECK_THROWS_AS(build_fat_tree(9, 4, 2), std::invalid_argument);    // 4^2/2 = 8
-    CHECK_THROWS_AS(build_fat_tree(17, 4, 3), std::invalid_argument);   // 4^3/4 = 16
+    CHECK_THROWS_AS(build_fat_tree(9, 4, 2), std::invalid_argument);   // 4^2/2 = 8
+    CHECK_THROWS_AS(build_fat_tree(17, 4, 3), std::invalid_argument);  // 4^3/4 = 16
     CHECK_THROWS_AS(build_single_switch(9, 8), std::invalid_argument);
     CHECK_THROWS_AS(build_single_switch(0, 8), std::invalid_argument);
     CHECK_THROWS_AS(build_single_switch(1, 256), std::invalid_argument);

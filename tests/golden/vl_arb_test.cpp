@@ -20,8 +20,7 @@ namespace {
 
 constexpr uint32_t ALL = 0x7FFF;  // every data VL ready
 
-vl_arbiter make(const std::string& high, const std::string& low, uint8_t limit,
-                unsigned vls = 15) {
+vl_arbiter make(const std::string& high, const std::string& low, uint8_t limit, unsigned vls = 15) {
     return vl_arbiter(vl_arb_table::parse(high, low, limit, vls));
 }
 
@@ -312,8 +311,7 @@ TEST_CASE("limit 1: 4096 B of high data between low packets", "[vl_arb]") {
     // High: VL0 and VL2, 1024 B per turn each; low: VL1, 2048 B per turn; 1024 B packets.
     // High may start while fewer than 4096 B were sent since the last low packet: 4 packets.
     vl_arbiter a = make("0:16,2:16", "1:32", 1, 3);
-    CHECK(run(a, 0x7, 1024, 15) ==
-          std::vector<int>{0, 2, 0, 2, 1, 0, 2, 0, 2, 1, 0, 2, 0, 2, 1});
+    CHECK(run(a, 0x7, 1024, 15) == std::vector<int>{0, 2, 0, 2, 1, 0, 2, 0, 2, 1, 0, 2, 0, 2, 1});
     // The low entry: first turn 2048 B = two packets across two low opportunities.
     CHECK(a.current_entry(false) == 0);
 

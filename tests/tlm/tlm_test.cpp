@@ -22,7 +22,9 @@
 #include "traffic_sim.h"
 #include "traffic_tlm_sim.h"
 
-extern "C" int sc_main(int, char*[]) { return 0; }
+extern "C" int sc_main(int, char*[]) {
+    return 0;
+}
 
 namespace {
 
@@ -110,8 +112,12 @@ TEST_CASE("tlm: scoreboard passes on the TLM switch") {
     ndr::tlmm::scoreboard sb(identity_routes(c.sw.ports),
                              ndr::golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls), c.sw.ports);
     ndr::tb::tlm_run_hooks h;
-    h.on_inject = [&](uint64_t t, uint16_t p, const ndr::tlmm::ib_extension& e) { sb.on_input(t, p, e); };
-    h.on_egress = [&](uint64_t t, uint16_t p, const ndr::tlmm::ib_extension& e) { sb.on_output(t, p, e); };
+    h.on_inject = [&](uint64_t t, uint16_t p, const ndr::tlmm::ib_extension& e) {
+        sb.on_input(t, p, e);
+    };
+    h.on_egress = [&](uint64_t t, uint16_t p, const ndr::tlmm::ib_extension& e) {
+        sb.on_output(t, p, e);
+    };
     const ndr::tb::traffic_outcome o = ndr::tb::run_traffic_tlm(c, h);
     // Packets still inside at the end are not a mismatch: compare only what came out.
     INFO((sb.first_mismatch() ? sb.first_mismatch()->str() : std::string("none")));
@@ -133,7 +139,9 @@ TEST_CASE("tlm: scoreboard reports a packet dropped by the switch") {
         if (e.id == h.drop_packet_id) dropped = e;
         sb.on_input(t, p, e);
     };
-    h.on_egress = [&](uint64_t t, uint16_t p, const ndr::tlmm::ib_extension& e) { sb.on_output(t, p, e); };
+    h.on_egress = [&](uint64_t t, uint16_t p, const ndr::tlmm::ib_extension& e) {
+        sb.on_output(t, p, e);
+    };
     const ndr::tb::traffic_outcome o = ndr::tb::run_traffic_tlm(c, h);
     sb.finish(o.cycles);
     REQUIRE_FALSE(sb.ok());

@@ -24,8 +24,10 @@ ndr::trace::trace reload(const ndr::trace::trace& t) {
 
 TEST_CASE("geometric size sweeps as nccl-tests -b/-e/-f", "[trace]") {
     using ndr::trace::geometric_sizes;
-    CHECK(geometric_sizes(1 * mib, 16 * mib, 4) == std::vector<uint64_t>{1 * mib, 4 * mib, 16 * mib});
-    CHECK(geometric_sizes(1 * mib, 20 * mib, 4) == std::vector<uint64_t>{1 * mib, 4 * mib, 16 * mib});
+    CHECK(geometric_sizes(1 * mib, 16 * mib, 4) ==
+          std::vector<uint64_t>{1 * mib, 4 * mib, 16 * mib});
+    CHECK(geometric_sizes(1 * mib, 20 * mib, 4) ==
+          std::vector<uint64_t>{1 * mib, 4 * mib, 16 * mib});
     CHECK(geometric_sizes(8, 8, 1) == std::vector<uint64_t>{8});
     CHECK(geometric_sizes(1, 1ull << 62, 2).size() == 63);
     CHECK_THROWS_AS(geometric_sizes(0, 8, 2), std::invalid_argument);
@@ -128,7 +130,8 @@ TEST_CASE("gen ddp: ResNet-50 step structure", "[trace]") {
     CHECK(t.collectives[1].bytes == 25 * mib);
     // Rank 0's first step: fwd, then slice/allreduce pairs, then opt.
     std::vector<const ndr::trace::op_record*> r0;
-    for (const auto& r : t.records) if (r.rank == 0) r0.push_back(&r);
+    for (const auto& r : t.records)
+        if (r.rank == 0) r0.push_back(&r);
     REQUIRE(r0.size() == 24);
     CHECK(r0[0]->compute);
     CHECK(r0[0]->duration_ns == p.model.fwd_ns);

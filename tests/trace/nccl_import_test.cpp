@@ -9,10 +9,10 @@
 
 namespace {
 
+using Catch::Matchers::StartsWith;
 using ndr::coll::dtype;
 using ndr::coll::op_kind;
 using ndr::coll::redop;
-using Catch::Matchers::StartsWith;
 
 const std::string sample = std::string(NDR_TEST_DATA_DIR) + "/nccl/sample_4ranks.log";
 
@@ -26,8 +26,10 @@ std::string import_error(const std::string& text) {
     return "no error";
 }
 
-const std::string init0 = "h:1:1 [0] NCCL INFO comm 0xa rank 0 nRanks 2 nNodes 1 localRanks 2 localRank 0 MNNVL 0\n";
-const std::string init1 = "h:2:2 [1] NCCL INFO comm 0xb rank 1 nRanks 2 nNodes 1 localRanks 2 localRank 1 MNNVL 0\n";
+const std::string init0 =
+    "h:1:1 [0] NCCL INFO comm 0xa rank 0 nRanks 2 nNodes 1 localRanks 2 localRank 0 MNNVL 0\n";
+const std::string init1 =
+    "h:2:2 [1] NCCL INFO comm 0xb rank 1 nRanks 2 nNodes 1 localRanks 2 localRank 1 MNNVL 0\n";
 
 std::string coll(const std::string& proc, const std::string& comm, const std::string& body) {
     return proc + " NCCL INFO " + body + " comm " + comm + " [nranks=2] stream 0x1\n";
@@ -92,25 +94,45 @@ TEST_CASE("NCCL sample log imports with the expected ops", "[trace]") {
 }
 
 TEST_CASE("NCCL import errors name the log line and field", "[trace]") {
-    const std::string ok = coll("h:1:1 [0]", "0xa", "AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 4 datatype 7 op 0 root 0") +
-                           coll("h:2:2 [1]", "0xb", "AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 4 datatype 7 op 0 root 0");
+    const std::string ok =
+        coll("h:1:1 [0]", "0xa",
+             "AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 4 datatype 7 op 0 root 0") +
+        coll("h:2:2 [1]", "0xb",
+             "AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 4 datatype 7 op 0 root 0");
     CHECK(import_error(init0 + init1 + ok) == "no error");
-    CHECK_THAT(import_error(init0 + init1 + coll("h:1:1 [0]", "0xc", "AllReduce: opCount 0 count 4 datatype 7 op 0 root 0")),
+    CHECK_THAT(import_error(
+                   init0 + init1 +
+                   coll("h:1:1 [0]", "0xc", "AllReduce: opCount 0 count 4 datatype 7 op 0 root 0")),
                StartsWith("L:3: comm: no INIT line for comm 0xc in process 'h:1'"));
-    CHECK_THAT(import_error(init0 + init1 + coll("h:1:1 [0]", "0xa", "AllReduce: opCount 0 count 4 datatype 12 op 0 root 0")),
+    CHECK_THAT(import_error(init0 + init1 +
+                            coll("h:1:1 [0]", "0xa",
+                                 "AllReduce: opCount 0 count 4 datatype 12 op 0 root 0")),
                StartsWith("L:3: datatype: unknown NCCL datatype 12"));
-    CHECK_THAT(import_error(init0 + init1 + coll("h:1:1 [0]", "0xa", "AllReduce: opCount 0 count 4 datatype 7 op 7 root 0")),
+    CHECK_THAT(import_error(
+                   init0 + init1 +
+                   coll("h:1:1 [0]", "0xa", "AllReduce: opCount 0 count 4 datatype 7 op 7 root 0")),
                StartsWith("L:3: op: unsupported NCCL reduction 7"));
-    CHECK_THAT(import_error(init0 + init1 + coll("h:1:1 [0]", "0xa", "Gather: opCount 0 count 4 datatype 7 op 0 root 0")),
-               StartsWith("L:3: op: unsupported NCCL operation 'Gather'"));
-    CHECK_THAT(import_error(init0 + init1 + coll("h:1:1 [0]", "0xa", "AllReduce: opCount zz count 4 datatype 7 op 0 root 0")),
+    CHECK_THAT(
+        import_error(init0 + init1 +
+                     coll("h:1:1 [0]", "0xa", "Gather: opCount 0 count 4 datatype 7 op 0 root 0")),
+        StartsWith("L:3: op: unsupported NCCL operation 'Gather'"));
+    CHECK_THAT(import_error(init0 + init1 +
+                            coll("h:1:1 [0]", "0xa",
+                                 "AllReduce: opCount zz count 4 datatype 7 op 0 root 0")),
                StartsWith("L:3: opCount: expected a hex number, got 'zz'"));
-    CHECK_THAT(import_error(init0 + init1 + coll("h:1:1 [0]", "0xa", "AllReduce: opCount 0 datatype 7 op 0 root 0")),
-               StartsWith("L:3: count: missing in the COLL line"));
-    CHECK_THAT(import_error(init0 + init1 + "h:1:1 [0] NCCL INFO AllReduce: opCount 0 count 4 datatype 7 op 0 root 0 comm 0xa [nranks=3] stream 0x1\n"),
-               StartsWith("L:3: nranks: [nranks=3] disagrees with the INIT line (line 1: nRanks 2)"));
+    CHECK_THAT(
+        import_error(init0 + init1 +
+                     coll("h:1:1 [0]", "0xa", "AllReduce: opCount 0 datatype 7 op 0 root 0")),
+        StartsWith("L:3: count: missing in the COLL line"));
+    CHECK_THAT(
+        import_error(init0 + init1 +
+                     "h:1:1 [0] NCCL INFO AllReduce: opCount 0 count 4 datatype 7 op 0 root 0 comm "
+                     "0xa [nranks=3] stream 0x1\n"),
+        StartsWith("L:3: nranks: [nranks=3] disagrees with the INIT line (line 1: nRanks 2)"));
     CHECK_THAT(import_error("hello\n\nworld\n"), StartsWith("L:3: comm: no NCCL INIT lines"));
-    CHECK_THAT(import_error(init0), StartsWith("L:1: comm: communicator #0 of 2 ranks (no commId): no INIT line for rank 1"));
+    CHECK_THAT(
+        import_error(init0),
+        StartsWith("L:1: comm: communicator #0 of 2 ranks (no commId): no INIT line for rank 1"));
     CHECK_THAT(import_error(init0 + "h:1:1 [0] NCCL INFO comm 0xa rank 1 nRanks 2 nNodes 1\n"),
                StartsWith("L:2: comm: INIT line for comm 0xa in process 'h:1' says rank 1 of 2"));
 }

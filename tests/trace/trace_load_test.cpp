@@ -10,7 +10,8 @@
 
 namespace {
 
-const std::filesystem::path traces_dir = std::filesystem::path(NDR_TEST_DATA_DIR) / ".." / ".." / "traces";
+const std::filesystem::path traces_dir =
+    std::filesystem::path(NDR_TEST_DATA_DIR) / ".." / ".." / "traces";
 
 }  // namespace
 
