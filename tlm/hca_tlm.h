@@ -37,6 +37,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "burst_shape.h"
 #include "config/sim_config.h"
 #include "credit_pacer.h"
 #include "cycle/fc_pacer.h"
@@ -170,6 +171,8 @@ private:
     bool send_control(uint64_t t, uint32_t h);
     bool send_sharp(uint64_t t, uint32_t h);
     bool send_data(uint64_t t, uint32_t h);
+    /// The count packets of message msg from packet index on, as one burst.
+    burst_shape shape_burst(const message& msg, uint32_t index, uint32_t count) const;
     void send_express(uint64_t t, uint32_t h);
     tlm::tlm_generic_payload& control_packet_of(uint64_t t, uint32_t h);
     void transmit(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp);
@@ -194,9 +197,8 @@ private:
     double pcie_bytes_per_cycle_;
     uint32_t ack_coalesce_;
     uint32_t max_outstanding_;
-    uint32_t burst_max_;
-    uint32_t burst_buffer_;  ///< smallest receive buffer (switch or HCA), blocks  ///< packets per
-                             ///< transaction at most (sim.tlm_burst / hca.mtu, >= 1)
+    uint32_t burst_max_;     ///< packets per transaction at most (sim.tlm_burst / hca.mtu, >= 1)
+    uint32_t burst_buffer_;  ///< smallest receive buffer (switch or HCA), blocks
     cycle::hca_host* host_ = nullptr;
 
     std::vector<host_port> ports_;

@@ -126,6 +126,25 @@ bool hca_tlm::send_sharp(uint64_t t, uint32_t h) {
     return true;
 }
 
+burst_shape hca_tlm::shape_burst(const message& msg, uint32_t index, uint32_t count) const {
+    burst_shape shape;
+    const auto add = [&](uint32_t idx, uint32_t n) {
+        if (n == 0) return;
+        const uint32_t pl = packet_payload(msg, idx);
+        const uint32_t w = golden::wire_bytes(pl, data_opcode(msg, idx), false);
+        shape.add(burst_shape::kind{
+            pl, w, (w + tm_.block_bytes - 1) / tm_.block_bytes, golden::blocks_for_bytes(w),
+            static_cast<uint32_t>(std::ceil(pl / pcie_bytes_per_cycle_)), n});
+    };
+    const bool has_last = index + count == msg.packets;
+    add(index, 1);
+    if (count > 1) {
+        add(index + 1, count - 1 - (has_last ? 1U : 0U));
+        if (has_last) add(index + count - 1, 1);
+    }
+    return shape;
+}
+
 bool hca_tlm::send_data(uint64_t t, uint32_t h) {
     host_port& hp = ports_[h];
     std::size_t tries = hp.active.size();
@@ -146,53 +165,10 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
                                    ? std::min({burst_max_, msg.packets - index,
                                                max_outstanding_ - (q.next_psn - q.acked_psn)})
                                    : 1U;
-        // The packets of the burst come in at most three kinds (the message's first, middle and
-        // last packets differ in payload and headers): sizes per kind, from the golden library.
-        struct kind {
-            uint32_t payload, wire, beats, blocks, dma, n;
-        };
-        kind kinds[3];
-        uint32_t nk = 0;
-        const auto add = [&](uint32_t idx, uint32_t n) {
-            if (n == 0) return;
-            const uint32_t pl = packet_payload(msg, idx);
-            const uint32_t w = golden::wire_bytes(pl, data_opcode(msg, idx), false);
-            kinds[nk++] = kind{pl,
-                               w,
-                               (w + tm_.block_bytes - 1) / tm_.block_bytes,
-                               golden::blocks_for_bytes(w),
-                               static_cast<uint32_t>(std::ceil(pl / pcie_bytes_per_cycle_)),
-                               n};
-        };
-        const bool has_last = index + count == msg.packets;
-        add(index, 1);
-        if (count > 1) {
-            add(index + 1, count - 1 - (has_last ? 1U : 0U));
-            if (has_last) add(index + count - 1, 1);
-        }
-        uint32_t blocks = 0;
-        uint32_t pkt_beats = 0;
-        uint64_t payload_sum = 0;
-        uint64_t wire_sum = 0;
-        uint64_t beats_sum = 0;
-        uint64_t blocks_sum = 0;
-        bool dma_bound = false;  // some packet's DMA outlasts its serialisation
-        for (uint32_t k = 0; k < nk; ++k) {
-            blocks = std::max(blocks, kinds[k].blocks);
-            pkt_beats = std::max(pkt_beats, kinds[k].beats);
-            payload_sum += uint64_t{kinds[k].payload} * kinds[k].n;
-            wire_sum += uint64_t{kinds[k].wire} * kinds[k].n;
-            beats_sum += uint64_t{kinds[k].beats} * kinds[k].n;
-            blocks_sum += uint64_t{kinds[k].blocks} * kinds[k].n;
-            dma_bound = dma_bound || kinds[k].dma > kinds[k].beats;
-        }
-        // Credit charge of a burst at every hop: up to half of the smallest buffer left after
-        // one packet, so two bursts stream back to back and a burst waiting at a congested
-        // output back-pressures its upstream link, as the packets would fill the buffer.
-        const uint32_t charge =
-            count == 1 ? blocks
-                       : std::max(blocks, static_cast<uint32_t>(std::min<uint64_t>(
-                                              blocks_sum, (burst_buffer_ - blocks) / 2)));
+        const burst_shape shape = shape_burst(msg, index, count);
+        const uint32_t blocks = shape.max_blocks();
+        const uint32_t pkt_beats = shape.max_beats();
+        const uint32_t charge = shape.charge(burst_buffer_);
         if (!hp.tx[vl_].can_send(charge)) {
             hp.active.push_front(qp);  // keep its turn; an FC update will wake us
             return false;
@@ -208,27 +184,13 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
         }
         // Packet j leaves when the wire is free and packet j-1's payload DMA is done (the
         // per-packet rule above) and, on a link whose credit loop limits the rate, when the
-        // credits would let it (credit_pacer.h). start: the last packet's first beat.
+        // credits would let it (credit_pacer.h).
         const bool paced = hp.pace.enabled() && !hp.pace.line_rate(blocks, pkt_beats);
         if (paced) hp.pace.record(t, blocks, pkt_beats);
-        const kind& last = kinds[nk - 1];
-        uint64_t start = t;
-        uint64_t end = t + beats_sum;
-        if (paced || dma_bound) {
-            end = t + kinds[0].beats;
-            uint64_t dma = kinds[0].dma;
-            for (uint32_t k = 0; k < nk; ++k) {
-                for (uint32_t j = k == 0 ? 1 : 0; j < kinds[k].n; ++j) {
-                    start = std::max(end, start + dma);
-                    if (paced) start = hp.pace.send(start, blocks, pkt_beats);
-                    end = start + kinds[k].beats;
-                    dma = kinds[k].dma;
-                }
-            }
-        } else {
-            start = end - last.beats;
-        }
-        const uint64_t dma = last.dma;
+        const burst_shape::timing when = shape.leave(t, paced ? &hp.pace : nullptr);
+        const uint64_t start = when.last_start;
+        const uint64_t end = when.end;
+        const uint64_t dma = shape.last_dma();
         const uint8_t opcode = data_opcode(msg, index);
         const uint32_t psn = q.next_psn;
         q.next_psn += count;
@@ -241,8 +203,9 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
         }
         stats_.data_packets_sent += count;
         hp.dma_free = std::max(hp.dma_free, start) + dma;
-        tlm::tlm_generic_payload& gp = new_packet(
-            t, h, q.dst, vl_, static_cast<uint32_t>(payload_sum), static_cast<uint32_t>(wire_sum));
+        tlm::tlm_generic_payload& gp =
+            new_packet(t, h, q.dst, vl_, static_cast<uint32_t>(shape.payload_bytes()),
+                       static_cast<uint32_t>(shape.wire_bytes()));
         ib_extension& p = ib_of(gp);
         p.count = count;
         p.blocks = static_cast<uint16_t>(charge);
