@@ -234,22 +234,14 @@ void hca_tlm::on_timer(uint64_t now, const timer& t) {
         case T_TAIL:
             on_tail(now, t.port, *t.gp);
             break;
-        case T_PLACED: {
-            message& m = msgs_[t.a];
-            ++stats_.messages_delivered;
-            const uint32_t dst = m.dst;
-            const uint64_t tag = m.tag;
-            m.delivered = true;
-            retire_if_done(t.a);
-            if (host_ != nullptr) host_->on_delivered(now, dst, tag);
+        case T_PLACED:
+            cycle::message_placed(
+                msgs_, stats_.messages_delivered, [this](uint32_t m) { retire_if_done(m); }, host_,
+                now, t.a);
             break;
-        }
-        case T_TIMER: {
-            const uint64_t token = timers_[t.a];
-            free_timers_.push_back(t.a);
-            if (host_ != nullptr) host_->on_timer(now, token);
+        case T_TIMER:
+            cycle::timer_fired(timers_, free_timers_, host_, now, t.a);
             break;
-        }
         case T_SHARP_READY:
             ports_[t.port].sharp.push_back(t.gp);
             mark_tx(t.port);

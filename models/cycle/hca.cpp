@@ -233,22 +233,14 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
             case EV_TAIL:
                 on_tail(t, e.port, e.pkt);
                 break;
-            case EV_PLACED: {
-                message& m = msgs_[e.pkt];
-                ++stats_.messages_delivered;
-                const uint32_t dst = m.dst;
-                const uint64_t tag = m.tag;
-                m.delivered = true;
-                retire_if_done(e.pkt);
-                if (host_ != nullptr) host_->on_delivered(t, dst, tag);
+            case EV_PLACED:
+                message_placed(
+                    msgs_, stats_.messages_delivered, [this](uint32_t m) { retire_if_done(m); },
+                    host_, t, e.pkt);
                 break;
-            }
-            case EV_TIMER: {
-                const uint64_t token = timers_[e.pkt];
-                free_timers_.push_back(e.pkt);
-                if (host_ != nullptr) host_->on_timer(t, token);
+            case EV_TIMER:
+                timer_fired(timers_, free_timers_, host_, t, e.pkt);
                 break;
-            }
             case EV_QP_TIMER:
                 on_qp_timer(t, e.pkt);
                 break;

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "cycle/hca_host.h"
+
 namespace ndr::cycle {
 
 /// Index of the queue pair src -> dst in `qps`, appending a new one (src and dst set) on first use.
@@ -38,6 +40,29 @@ uint32_t alloc_slot(std::vector<T>& slots, std::vector<uint32_t>& free_slots) {
     }
     slots[m] = T{};
     return m;
+}
+
+/// Message m is placed at its destination: counted in `delivered`, marked, retired (`retire(m)`,
+/// which frees it once its sender's side is done too), and then the host is told, so the
+/// tables are consistent when the host reacts (it may post new messages).
+template <class Message, class Retire>
+void message_placed(std::vector<Message>& msgs, uint64_t& delivered, Retire&& retire,
+                    hca_host* host, uint64_t t, uint32_t m) {
+    Message& msg = msgs[m];
+    ++delivered;
+    const uint32_t dst = msg.dst;
+    const uint64_t tag = msg.tag;
+    msg.delivered = true;
+    retire(m);
+    if (host != nullptr) host->on_delivered(t, dst, tag);
+}
+
+/// Host timer `slot` fires: its slot is freed, then the host gets its token.
+inline void timer_fired(std::vector<uint64_t>& timers, std::vector<uint32_t>& free_timers,
+                        hca_host* host, uint64_t t, uint32_t slot) {
+    const uint64_t token = timers[slot];
+    free_timers.push_back(slot);
+    if (host != nullptr) host->on_timer(t, token);
 }
 
 }  // namespace ndr::cycle
