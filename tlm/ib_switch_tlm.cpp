@@ -10,6 +10,7 @@
 
 #include "cycle/invariant_error.h"
 #include "cycle/packet.h"
+#include "cycle/switch_window.h"
 
 namespace ndr::tlmm {
 
@@ -311,22 +312,10 @@ void ib_switch_tlm::open_window() {
 
 void ib_switch_tlm::close_window(uint64_t now) {
     if (!in_window_) return;
-    for (uint32_t vl = 0; vl < vls_; ++vl) {
-        for_each_bit(stalled_[vl], [&](uint32_t o) {
-            stats_.credit_stall_cycles[vl] += now - stall_since_[o * vls_ + vl];
-            stall_since_[o * vls_ + vl] = now;
-        });
-        uint32_t mx = 0;
-        double sum = 0.0;
-        for (uint32_t p = 0; p < ports_; ++p) {
-            cycle::occupancy_stat& o = occ_[p * vls_ + vl];
-            o.close(now, win_start_);
-            mx = std::max(mx, o.max());
-            sum += o.mean();
-        }
-        stats_.buffer[vl].max_blocks = mx;
-        stats_.buffer[vl].mean_blocks = sum / ports_;
-    }
+    cycle::close_switch_window(
+        now, win_start_, ports_, vls_, stalled_, stall_since_,
+        [this](uint32_t p, uint32_t vl) -> cycle::occupancy_stat& { return occ_[p * vls_ + vl]; },
+        stats_);
     in_window_ = false;
 }
 

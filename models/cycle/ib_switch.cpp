@@ -9,6 +9,7 @@
 #include "cycle/bits.h"
 #include "cycle/ib_switch_eth.h"
 #include "cycle/invariant_error.h"
+#include "cycle/switch_window.h"
 
 namespace ndr::cycle {
 
@@ -445,22 +446,10 @@ void ib_switch::window_start(cycle_t t) {
 }
 
 void ib_switch::window_end(cycle_t t) {
-    for (uint32_t vl = 0; vl < vls_; ++vl) {
-        for_each_bit(stalled_[vl], [&](uint32_t o) {
-            stats_.credit_stall_cycles[vl] += t - stall_since_[o * vls_ + vl];
-            stall_since_[o * vls_ + vl] = t;
-        });
-        uint32_t mx = 0;
-        double sum = 0.0;
-        for (uint32_t p = 0; p < ports_; ++p) {
-            occupancy_stat& o = in_rx_[p * vls_ + vl].occ;
-            o.close(t, win_start_);
-            mx = std::max(mx, o.max());
-            sum += o.mean();
-        }
-        stats_.buffer[vl].max_blocks = mx;
-        stats_.buffer[vl].mean_blocks = sum / ports_;
-    }
+    close_switch_window(
+        t, win_start_, ports_, vls_, stalled_, stall_since_,
+        [this](uint32_t p, uint32_t vl) -> occupancy_stat& { return in_rx_[p * vls_ + vl].occ; },
+        stats_);
     if (eth_) eth_window_end(t);
     in_window_ = false;
 }
