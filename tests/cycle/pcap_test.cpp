@@ -57,6 +57,7 @@
 #include "golden/ib_packet.h"
 #include "packet_bytes.h"
 #include "pcap_writer.h"
+#include "pinned_timing.h"
 #include "run_sim.h"
 #include "trace/trace.h"
 
@@ -161,19 +162,8 @@ struct expect_pkt {
 // ---- harness ----------------------------------------------------------------------------
 std::vector<std::string> base_sets() {
     // Every number the expectations use, set explicitly (see the file comment).
-    return {"link.rate=400Gbps",
-            "switch.datapath_width=64B",
-            "hca.tx_latency=250ns",
-            "hca.rx_latency=250ns",
-            "link.fec_latency=100ns",
-            "link.cable_length=3m",
-            "link.propagation_per_m=5ns",
-            "switch.latency=300ns",
-            "switch.cut_through=true",
-            "hca.mtu=4096B",
-            "hca.ack_coalesce=16",
-            "fault.icrc_error_rate=0",
-            "fabric.topology=single_switch"};
+    return ndr::test::pinned_timing_sets(
+        {"hca.ack_coalesce=16", "fault.icrc_error_rate=0", "fabric.topology=single_switch"});
 }
 
 const char* const TRACE =

@@ -35,6 +35,7 @@
 #include <systemc>
 
 #include "config/config_loader.h"
+#include "pinned_timing.h"
 #include "run_report.h"
 #include "run_sim.h"
 #include "trace/trace.h"
@@ -55,19 +56,8 @@ constexpr uint64_t SW = ceil_div(300'000, CYCLE_PS);                           /
 constexpr double CYCLE_NS = static_cast<double>(CYCLE_PS) / 1000.0;
 
 std::vector<std::string> base_sets() {
-    return {"link.rate=400Gbps",
-            "switch.datapath_width=64B",
-            "hca.tx_latency=250ns",
-            "hca.rx_latency=250ns",
-            "link.fec_latency=100ns",
-            "link.cable_length=3m",
-            "link.propagation_per_m=5ns",
-            "switch.latency=300ns",
-            "switch.cut_through=true",
-            "hca.mtu=4096B",
-            "collective.chunk=1MiB",
-            "hca.ack_coalesce=16",
-            "fabric.topology=single_switch"};
+    return ndr::test::pinned_timing_sets(
+        {"collective.chunk=1MiB", "hca.ack_coalesce=16", "fabric.topology=single_switch"});
 }
 
 }  // namespace

@@ -50,6 +50,7 @@
 #include <systemc>
 
 #include "config/config_loader.h"
+#include "pinned_timing.h"
 #include "run_report.h"
 #include "run_sim.h"
 #include "trace/trace.h"
@@ -114,17 +115,7 @@ constexpr double CYCLE_NS = static_cast<double>(CYCLE_PS) / 1000.0;
 // ---- harness ----------------------------------------------------------------------------
 std::vector<std::string> base_sets() {
     // Every number used above, set explicitly so a change of defaults cannot move the test.
-    return {"link.rate=400Gbps",
-            "switch.datapath_width=64B",
-            "hca.tx_latency=250ns",
-            "hca.rx_latency=250ns",
-            "link.fec_latency=100ns",
-            "link.cable_length=3m",
-            "link.propagation_per_m=5ns",
-            "switch.latency=300ns",
-            "switch.cut_through=true",
-            "hca.mtu=4096B",
-            "fabric.topology=single_switch"};
+    return ndr::test::pinned_timing_sets({"fabric.topology=single_switch"});
 }
 
 struct sim_run {

@@ -30,6 +30,7 @@
 #include <systemc>
 
 #include "config/config_loader.h"
+#include "pinned_timing.h"
 #include "run_report.h"
 #include "run_sim.h"
 #include "trace/trace.h"
@@ -54,20 +55,9 @@ static_assert(BETA_CYCLES == 232960);
 constexpr double BOUND_NS = static_cast<double>(BETA_CYCLES + STEPS * ALPHA_CYCLES) * CYCLE_NS;
 
 std::vector<std::string> sets_with_loss(const std::string& rate) {
-    return {"link.rate=400Gbps",
-            "switch.datapath_width=64B",
-            "hca.tx_latency=250ns",
-            "hca.rx_latency=250ns",
-            "link.fec_latency=100ns",
-            "link.cable_length=3m",
-            "link.propagation_per_m=5ns",
-            "switch.latency=300ns",
-            "hca.mtu=4096B",
-            "collective.chunk=1MiB",
-            "hca.ack_timeout=20us",
-            "hca.retry_count=7",
-            "sim.seed=1",
-            "fault.icrc_error_rate=" + rate};
+    return ndr::test::pinned_timing_sets({"collective.chunk=1MiB", "hca.ack_timeout=20us",
+                                          "hca.retry_count=7", "sim.seed=1",
+                                          "fault.icrc_error_rate=" + rate});
 }
 
 ndr::tb::run_outcome run_lossy(const std::string& rate) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "config/config_loader.h"
+#include "pinned_timing.h"
 #include "run_report.h"
 #include "run_sim.h"
 #include "trace/trace.h"
@@ -44,24 +45,10 @@ constexpr uint64_t beats(uint64_t wire) {
 std::vector<std::string> base_sets() {
     // Every number used in the hand derivation, set explicitly so a change of defaults cannot
     // move the test.
-    return {"link.rate=400Gbps",
-            "switch.datapath_width=64B",
-            "hca.tx_latency=250ns",
-            "hca.rx_latency=250ns",
-            "link.fec_latency=100ns",
-            "link.cable_length=3m",
-            "link.propagation_per_m=5ns",
-            "switch.latency=300ns",
-            "switch.cut_through=true",
-            "hca.mtu=4096B",
-            "sharp.vl=1",
-            "sharp.ost_bytes=2048B",
-            "sharp.osts=256",
-            "sharp.osts_per_tree=64",
-            "sharp.sat_threshold=16KiB",
-            "sharp.sat_chunk=4096B",
-            "sharp.alu_latency=50ns",
-            "sharp.max_trees=511"};
+    return ndr::test::pinned_timing_sets({"sharp.vl=1", "sharp.ost_bytes=2048B", "sharp.osts=256",
+                                          "sharp.osts_per_tree=64", "sharp.sat_threshold=16KiB",
+                                          "sharp.sat_chunk=4096B", "sharp.alu_latency=50ns",
+                                          "sharp.max_trees=511"});
 }
 
 std::string ranks_list(uint32_t first, uint32_t n) {

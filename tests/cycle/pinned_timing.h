@@ -1,0 +1,23 @@
+// The link, switch and HCA timing that the hand-derived fabric tests (tests/cycle/run_*,
+// pcap, SHARP) compute their expectations from, set explicitly so that a change of the
+// defaults cannot move those tests. SystemC-free.
+#pragma once
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace ndr::test {
+
+/// 400 Gb/s links with 64-byte beats, 100 ns FEC, 3 m of cable at 5 ns/m; a 300 ns
+/// cut-through switch; HCAs with 250 ns TX and RX latency and a 4 KiB MTU. Then `more`.
+inline std::vector<std::string> pinned_timing_sets(std::initializer_list<std::string> more = {}) {
+    std::vector<std::string> sets = {"link.rate=400Gbps",          "switch.datapath_width=64B",
+                                     "hca.tx_latency=250ns",       "hca.rx_latency=250ns",
+                                     "link.fec_latency=100ns",     "link.cable_length=3m",
+                                     "link.propagation_per_m=5ns", "switch.latency=300ns",
+                                     "switch.cut_through=true",    "hca.mtu=4096B"};
+    sets.insert(sets.end(), more);
+    return sets;
+}
+
+}  // namespace ndr::test
