@@ -204,7 +204,8 @@ private:
     std::vector<host_port> ports_;
     std::vector<message> msgs_;
     std::vector<uint32_t> free_msgs_;
-    std::vector<queue_pair> qps_;
+    /// A deque: references stay valid while queue pairs are added (see cycle/hca.h).
+    std::deque<queue_pair> qps_;
     std::unordered_map<uint64_t, uint32_t> qp_of_;
     std::vector<uint64_t> timers_;
     std::vector<uint32_t> free_timers_;

@@ -224,7 +224,9 @@ private:
     std::vector<message> msgs_;
     std::vector<uint32_t> free_msgs_;
     uint64_t live_messages_ = 0;
-    std::vector<queue_pair> qps_;
+    /// A deque: references to a queue pair stay valid while new ones are added (a host callback
+    /// may post to a new peer while the caller still holds one).
+    std::deque<queue_pair> qps_;
     std::unordered_map<uint64_t, uint32_t> qp_of_;
     std::vector<uint64_t> timers_;
     std::vector<uint32_t> free_timers_;

@@ -12,14 +12,16 @@
 namespace ndr::cycle {
 
 /// Index of the queue pair src -> dst in `qps`, appending a new one (src and dst set) on first use.
-template <class QueuePair>
-uint32_t find_or_add_qp(std::vector<QueuePair>& qps, std::unordered_map<uint64_t, uint32_t>& qp_of,
+/// `qps` is a container whose push_back keeps references valid (std::deque): callers hold a
+/// reference to one queue pair while a host callback may open another.
+template <class QueuePairs>
+uint32_t find_or_add_qp(QueuePairs& qps, std::unordered_map<uint64_t, uint32_t>& qp_of,
                         uint32_t src, uint32_t dst) {
     const uint64_t key = (uint64_t{src} << 32) | dst;
     const auto it = qp_of.find(key);
     if (it != qp_of.end()) return it->second;
     const auto idx = static_cast<uint32_t>(qps.size());
-    QueuePair q;
+    typename QueuePairs::value_type q;
     q.src = src;
     q.dst = dst;
     qps.push_back(std::move(q));

@@ -151,6 +151,26 @@ def mode_report(argv):
           f"{len(rep['switches'])} switches")
 
 
+def mode_delivered(argv):
+    """Every message of the run arrives, with every byte, after injected losses."""
+    head, args = split_args(argv)
+    if len(head) != 5:
+        fail("usage: delivered NDRSIM OUTDIR MESSAGES BYTES MIN_DROPS -- ARGS...")
+    ndrsim, out = head[0], head[1]
+    messages, nbytes, min_drops = int(head[2]), int(head[3]), int(head[4])
+    shutil.rmtree(out, ignore_errors=True)
+    code, so, se = run(ndrsim, args + ["--out", out, "-q"])
+    if code != 0:
+        fail(f"exit {code}\nstdout:\n{so}\nstderr:\n{se}")
+    hca = load_json(os.path.join(out, "report.json"))["hca"]
+    if hca["messages_delivered"] != messages or hca["payload_bytes_delivered"] != nbytes:
+        fail(f"delivered {hca['messages_delivered']} messages / {hca['payload_bytes_delivered']} B,"
+             f" expected {messages} / {nbytes}")
+    if hca["icrc_drops"] < min_drops:
+        fail(f"only {hca['icrc_drops']} ICRC drops, expected >= {min_drops}")
+    print(f"ok: {messages} messages, {nbytes} B delivered after {hca['icrc_drops']} drops")
+
+
 def mode_fabric(argv):
     if len(argv) != 4:
         fail("usage: fabric OUTDIR TOPO_SUBSTR SWITCHES LEAVES")
@@ -193,7 +213,8 @@ def mode_error(argv):
 def main():
     if len(sys.argv) < 2:
         fail("usage: run_check.py report|fabric|error ...")
-    modes = {"report": mode_report, "fabric": mode_fabric, "error": mode_error}
+    modes = {"report": mode_report, "fabric": mode_fabric, "error": mode_error,
+             "delivered": mode_delivered}
     if sys.argv[1] not in modes:
         fail(f"unknown mode {sys.argv[1]!r}")
     modes[sys.argv[1]](sys.argv[2:])

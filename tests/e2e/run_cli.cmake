@@ -62,3 +62,15 @@ set_tests_properties(e2e.run_gen16_fat_tree PROPERTIES FIXTURES_REQUIRED ndr_run
 ndr_run_e2e_py(run_gen16_fat_tree_fabric fabric ${NDR_RUN_OUT}/gen16_ft fat_tree 6 4)
 set_tests_properties(e2e.run_gen16_fat_tree_fabric PROPERTIES
   FIXTURES_REQUIRED ndr_run_gen16_ft)
+
+# Issue 16 item 1 (use-after-free): a 4-rank 4 KiB alltoall under 10 % ICRC loss. The host
+# posts to a new peer from inside an ACK callback, so the HCA's queue-pair table grows while
+# receive_ack still holds one of its entries; seeds 1, 3 and 6 crashed (exit 139) before the
+# fix. Every one of the 4 x 3 messages (1 KiB each) must arrive, after at least one loss.
+set(NDR_RUN_REGRESS ${CMAKE_CURRENT_SOURCE_DIR}/../data/regress)
+foreach(seed 1 3 6)
+  ndr_run_e2e_py(run_alltoall_faults_seed${seed} delivered ${NDR_RUN_BIN}
+    ${NDR_RUN_OUT}/a2a_faults_${seed} 12 12288 1 --
+    run ${NDR_RUN_REGRESS}/alltoall4_4k.jsonl --set sim.seed=${seed}
+    --set fault.icrc_error_rate=0.1 --set hca.ack_timeout=20us)
+endforeach()
