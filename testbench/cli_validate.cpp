@@ -1,4 +1,4 @@
-// `ndrsim validate`: calibration scenarios against published measurements (DOMAIN.md §8, §10),
+// `ndrsim validate`: calibration scenarios against published measurements (docs/domain.md §8, §10),
 // each simulation in its own child process; writes validation.md and validation.json
 // (docs/validation.md is the committed output of `ndrsim validate --out docs`).
 #include <fmt/format.h>
@@ -51,7 +51,7 @@ struct scenario {
     std::string metric;  ///< what is compared, with unit
     double published = 0.0;
     std::string published_text;  ///< as published, e.g. "46-48 GB/s"
-    std::string source;          ///< DOMAIN.md row and its reference
+    std::string source;          ///< docs/domain.md row and its reference
     double tolerance_pct = 0.0;  ///< pass iff |relative error| <= tolerance
     std::string why;             ///< known reasons for a difference
     std::function<double(const results_t&)> model;
@@ -71,7 +71,7 @@ trace::trace collective_trace(coll::op_kind op, uint32_t ranks, uint64_t bytes,
 }
 
 /// 8 B send 0 -> 1, then 8 B send 1 -> 0: half the span is the one-way latency (perftest
-/// reports half the round trip, DOMAIN.md §12.2).
+/// reports half the round trip, docs/domain.md §12.2).
 trace::trace ping_pong_trace() {
     std::istringstream in(
         R"({"type":"header","version":1,"nranks":2,"name":"validate ping-pong 8 B"}
@@ -123,7 +123,7 @@ suite build_suite(bool quick) {
     s.scenarios.push_back(scenario{
         "ring_allreduce_busbw_ndr", "ndr",
         "allreduce, algo ring, 8 hosts on one switch, S = " + big_text, "busbw per HCA [GB/s]",
-        47.0, "46-48 GB/s", "DOMAIN.md §10 row 6 (nccl-tests #290, NVIDIA maintainer) [P]", 5.0,
+        47.0, "46-48 GB/s", "docs/domain.md §10 row 6 (nccl-tests #290, NVIDIA maintainer) [P]", 5.0,
         ring_why, [ring8](const results_t& r) { return coll_field(r, ring8, "busbw_GBps"); }});
     if (!quick) {
         const size_t ring2 =
@@ -133,7 +133,7 @@ suite build_suite(bool quick) {
             scenario{"ring_allreduce_busbw_ndr_2hosts", "ndr",
                      "allreduce, algo ring, 2 hosts (the 2-node setup of row 6), S = " + big_text,
                      "busbw per HCA [GB/s]", 47.0, "46-48 GB/s",
-                     "DOMAIN.md §10 row 6 (nccl-tests #290, NVIDIA maintainer) [P]", 5.0, ring_why,
+                     "docs/domain.md §10 row 6 (nccl-tests #290, NVIDIA maintainer) [P]", 5.0, ring_why,
                      [ring2](const results_t& r) { return coll_field(r, ring2, "busbw_GBps"); }});
     }
 
@@ -151,7 +151,7 @@ suite build_suite(bool quick) {
             "sharp_sat_bandwidth_" + preset, preset,
             "allreduce, algo sharp (streaming aggregation), 8 hosts, S = " + big_text + note,
             "algbw / link rate [%]", 95.5, "95-96 % of p2p bandwidth",
-            "DOMAIN.md §10 row 4 (HDR Quantum, doi 10.1007/978-3-030-50743-5_3) [P]", 5.0, sat_why,
+            "docs/domain.md §10 row 4 (HDR Quantum, doi 10.1007/978-3-030-50743-5_3) [P]", 5.0, sat_why,
             [run](const results_t& r) {
                 return coll_field(r, run, "algbw_GBps") / ok(r, run)["link_GBps"].get<double>() *
                        100.0;
@@ -171,7 +171,7 @@ suite build_suite(bool quick) {
     const size_t host4k = add_run("edr", ft, collective_trace(op_kind::allreduce, 128, 4096, "rhd"),
                                   "allreduce rhd 4 KiB, 128 hosts, fat tree");
     const std::string row12 =
-        "DOMAIN.md §10 rows 1-2 (Graham et al., COMHPC'16, doi 10.1109/COMHPC.2016.006) [P]";
+        "docs/domain.md §10 rows 1-2 (Graham et al., COMHPC'16, doi 10.1109/COMHPC.2016.006) [P]";
     const std::string sharp_why =
         "The published latency is MPI_Allreduce end to end: MPI and SHARP library calls, "
         "host memory copies and the completion path. The model starts when the last host "
@@ -228,7 +228,7 @@ suite build_suite(bool quick) {
         "link.fec_latency = 0 approximate a back-to-back cable (the model always has a switch: "
         "2 cycles)",
         "one-way latency [us]", 0.6, "~0.6 us (ConnectX-6: below 600 ns)",
-        "DOMAIN.md §8 (ConnectX-6 introduction) [P], §13 'HCA small-message latency'", 20.0,
+        "docs/domain.md §8 (ConnectX-6 introduction) [P], §13 'HCA small-message latency'", 20.0,
         "Not an independent check: hca.tx_latency + hca.rx_latency (250 + 250 ns) were chosen "
         "from this figure (§13). The remainder is 3 m of cable each way and one 64 B beat.",
         [pp](const results_t& r) {
@@ -252,7 +252,7 @@ std::string markdown(const json& report) {
         report["quick"].get<bool>() ? " --quick" : "",
         report["quick"].get<bool>() ? "quick" : "full");
     s += "Each scenario replays a generated trace on a preset ([presets.md](presets.md)) and "
-         "compares one model value with a published measurement from `DOMAIN.md` (§8, §10). "
+         "compares one model value with a published measurement from `docs/domain.md` (§8, §10). "
          "Relative error = (model − published) / published. A scenario passes when |error| ≤ "
          "its tolerance. Failures are expected where the model leaves out host software; the "
          "notes say by how much and why.\n\n";

@@ -56,7 +56,7 @@ fabric::fabric(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive_timing(
         }
     }
     if (c.fabric.technology == "roce") {
-        // ECMP over every up port (DOMAIN.md-free: any up port of a folded Clos reaches a
+        // ECMP over every up port (not from docs/domain.md: any up port of a folded Clos reaches a
         // common ancestor); a per-switch seed avoids hash polarisation between tiers.
         for (std::size_t s = 0; s < topo_.switches.size(); ++s) {
             const golden::topo_switch& ts = topo_.switches[s];

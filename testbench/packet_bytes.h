@@ -15,7 +15,7 @@
 //     carry its message's length: exact for ONLY, a lower bound for FIRST, 0 for READ requests);
 //   - ImmDt (…_WITH_IMMEDIATE): the message slot number;
 //   - AETH (ACK, NAK, READ response first/last/only): syndrome 0x00 (ACK, credit field 0) or
-//     AETH_NAK_PSN_SEQ_ERROR 0x60 for a NAK (DOMAIN.md §1.5); MSN 0 (not modelled).
+//     AETH_NAK_PSN_SEQ_ERROR 0x60 for a NAK (docs/domain.md §1.5); MSN 0 (not modelled).
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -329,7 +329,7 @@ std::optional<golden::red_type> red_type_of(coll::dtype d) {
         case coll::dtype::fp64:
             return golden::red_type::fp64;
         default:
-            return std::nullopt;  // fp8: not a SHARP type (DOMAIN.md §7)
+            return std::nullopt;  // fp8: not a SHARP type (docs/domain.md §7)
     }
 }
 

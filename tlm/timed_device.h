@@ -2,7 +2,7 @@
 // SystemC processes. `on_timer` runs at the first delta of a time step (with the link PEQ
 // callbacks, which deliver arrivals at that delta too); `evaluate` runs one delta later, once
 // per time step with work, and makes the step's decisions from the resulting state (the TLM
-// counterpart of the cycle models' evaluate-then-commit, STYLE.md §8). Every cross-device
+// counterpart of the cycle models' evaluate-then-commit, docs/style.md §8). Every cross-device
 // interaction has >= 1 beat of latency, so decisions never depend on process order.
 // Times are whole beats ("cycles") of the shared timing (cycle::timing), so both levels round
 // identically; sc_time = cycles x cycle_ps.

@@ -1,5 +1,5 @@
 // Names, parsers, element sizes, NCCL enum mapping and nccl-tests busbw factors
-// (DOMAIN.md §9, §12.1).
+// (docs/domain.md §9, §12.1).
 #include "collective/coll_types.h"
 
 #include <array>
@@ -66,7 +66,7 @@ uint32_t dtype_bytes(dtype t) {
     return i < DTYPE_SIZES.size() ? DTYPE_SIZES[i] : 0;
 }
 
-// ncclDataType_t 0..11 coincide with the first twelve dtype enumerators (DOMAIN.md §12.1);
+// ncclDataType_t 0..11 coincide with the first twelve dtype enumerators (docs/domain.md §12.1);
 // int16/uint16 have no NCCL number.
 std::optional<dtype> dtype_from_nccl(int v) {
     if (v < 0 || v > static_cast<int>(dtype::fp8e5m2)) return std::nullopt;
@@ -79,7 +79,7 @@ std::optional<int> dtype_to_nccl(dtype t) {
     return v;
 }
 
-// ncclRedOp_t 0 sum, 1 prod, 2 max, 3 min, 4 avg (DOMAIN.md §12.1).
+// ncclRedOp_t 0 sum, 1 prod, 2 max, 3 min, 4 avg (docs/domain.md §12.1).
 std::optional<redop> redop_from_nccl(int v) {
     if (v < 0 || v > static_cast<int>(redop::avg)) return std::nullopt;
     return static_cast<redop>(v);

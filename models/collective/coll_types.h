@@ -1,5 +1,5 @@
 // Names shared by traces, collective schedules and reports: operations, algorithms, data types
-// and reduction operators (NCCL enums, DOMAIN.md §12.1). SystemC-free.
+// and reduction operators (NCCL enums, docs/domain.md §12.1). SystemC-free.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -61,7 +61,7 @@ std::optional<algo_kind> parse_algo(std::string_view s);  ///< "auto" -> auto_
 std::optional<dtype> parse_dtype(std::string_view s);
 std::optional<redop> parse_redop(std::string_view s);
 uint32_t dtype_bytes(dtype t);  ///< element size in bytes (fp8: 1, fp16/bf16: 2, ...)
-/// NCCL's numeric enums (ncclDataType_t 0..11, ncclRedOp_t 0..4), DOMAIN.md §12.1.
+/// NCCL's numeric enums (ncclDataType_t 0..11, ncclRedOp_t 0..4), docs/domain.md §12.1.
 std::optional<dtype> dtype_from_nccl(int v);
 std::optional<redop> redop_from_nccl(int v);
 /// Inverse of dtype_from_nccl; nullopt for int16/uint16 (no NCCL number).
@@ -69,7 +69,7 @@ std::optional<int> dtype_to_nccl(dtype t);
 /// Inverse of redop_from_nccl (every redop has an NCCL number).
 int redop_to_nccl(redop r);
 
-/// nccl-tests busbw factor (DOMAIN.md §9): busbw = algbw * factor. allreduce 2(n-1)/n, with
+/// nccl-tests busbw factor (docs/domain.md §9): busbw = algbw * factor. allreduce 2(n-1)/n, with
 /// in-network reduction (algo sharp) (n-1)/(n+1); reduce_scatter, allgather, alltoall
 /// (n-1)/n; broadcast, reduce 1; barrier, send, recv, rdma_write, rdma_read 1 (no nccl-tests
 /// definition: algbw is reported as is). nranks 0 gives 0.

@@ -13,7 +13,7 @@
 //   (copy), doubling the range.
 // Unfold: rank 2i+1 sends rank 2i its result (allreduce, allgather: the whole buffer;
 // reduce_scatter: block 2i). allreduce = fold + halving + doubling + unfold: 2 log2 n steps for
-// powers of two, each rank sending 2(n-1)/n * S (DOMAIN.md §9).
+// powers of two, each rank sending 2(n-1)/n * S (docs/domain.md §9).
 // Every exchange is cut into chunks. A chunk sent from rank r depends on every earlier transfer
 // that arrived at r into an overlapping range (at most ~2 per earlier step); found by binary
 // search in per-step arrival lists, so building stays O(T log T) for T transfers.

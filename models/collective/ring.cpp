@@ -7,7 +7,7 @@
 //                The block rank r sends at step k is the one it received at step k-1, so every
 //                chunk of a block travels one linear chain of 2(n-1) hops around the ring:
 //                chunk c of step k on rank r depends on chunk c of step k-1 arriving at r.
-//                Each rank sends 2(n-1)/n * S bytes (DOMAIN.md §9).
+//                Each rank sends 2(n-1)/n * S bytes (docs/domain.md §9).
 // reduce_scatter the first n-1 steps of allreduce (rank i ends with reduced block i).
 // allgather      the last n-1 steps (rank i starts with its block i).
 // broadcast      pipelined chain root -> root+1 -> ... -> root+n-1 over the whole buffer.

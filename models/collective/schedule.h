@@ -56,7 +56,7 @@
 
 namespace ndr::coll {
 
-/// What the caller asks for. `bytes` is S as nccl-tests defines it (DOMAIN.md §9):
+/// What the caller asks for. `bytes` is S as nccl-tests defines it (docs/domain.md §9):
 /// allreduce/broadcast/reduce: count * dtype size; reduce_scatter: recvcount * size * n;
 /// allgather: sendcount * size * n; alltoall: bytes each rank sends in total (n blocks).
 struct coll_params {

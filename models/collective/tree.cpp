@@ -1,7 +1,7 @@
 // Tree algorithms.
 //
 // allreduce  NCCL's double binary tree (btree_node / dtree_node below; Sanders, Speck, Träff
-//            2009; DOMAIN.md §9). The buffer is cut in two halves on element boundaries
+//            2009; docs/domain.md §9). The buffer is cut in two halves on element boundaries
 //            (block_range(S, e, 2, t)); tree t carries half t. Each half is cut into chunks.
 //            Up: a non-root node sends chunk c to its parent (reduce) once chunk c has arrived
 //            from all its children. Down: the root sends chunk c (copy) to its children once

@@ -40,7 +40,7 @@ std::string to_yaml(const config& c) {
         width = std::max(width, field_len + 2 + yaml_value(k, c).size());
     }
     std::string out =
-        "# ndrsim configuration (defaults: a Quantum-2-class NDR switch, DOMAIN.md §13).\n"
+        "# ndrsim configuration (defaults: a Quantum-2-class NDR switch, docs/domain.md §13).\n"
         "# Units: sizes B KiB MiB GiB KB MB GB; times ps ns us ms s; rates bps..Tbps, GBps;\n"
         "# lengths mm cm m km. See docs/configuration.md.\n";
     std::string section;

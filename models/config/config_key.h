@@ -33,7 +33,7 @@ struct config_key {
     std::string unit;                  ///< base unit of the stored value: B, ps, bps, mm or ""
     std::string range;                 ///< valid values in words, e.g. `2..64`
     std::vector<std::string> choices;  ///< allowed values of a `choice` key
-    std::string help;                  ///< one line: meaning, unit, DOMAIN.md source of default
+    std::string help;                  ///< one line: meaning, unit, docs/domain.md source of default
 
     /// Parses `text` and stores it into the config. Throws `config_error` with a reason only.
     std::function<void(config&, std::string_view)> parse;

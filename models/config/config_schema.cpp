@@ -233,7 +233,7 @@ checker<uint64_t> one_of(std::vector<uint64_t> allowed, std::string unit) {
 }
 
 /// A credit-managed buffer: whole 64-byte blocks, at most 2048 blocks outstanding per VL
-/// (DOMAIN.md §2.2). The lower bound (one MTU packet) is a cross-field check in validate().
+/// (docs/domain.md §2.2). The lower bound (one MTU packet) is a cross-field check in validate().
 std::string credit_buffer(uint64_t v) {
     const uint64_t block = golden::CREDIT_BLOCK_BYTES;
     const uint64_t max_bytes = uint64_t{golden::FC_MAX_OUTSTANDING} * block;
@@ -241,7 +241,7 @@ std::string credit_buffer(uint64_t v) {
     if (v > max_bytes)
         return fmt::format(
             "must be at most {} credit blocks ({}) per VL, the most that may be "
-            "outstanding (DOMAIN.md §2.2)",
+            "outstanding (docs/domain.md §2.2)",
             golden::FC_MAX_OUTSTANDING, format_bytes(bytes_t{max_bytes}));
     return {};
 }
@@ -272,25 +272,25 @@ std::vector<config_key> build_schema() {
     // link
     keys.push_back(unit_key(
         "link.rate", at(L, &link_config::rate), "> 0", positive,
-        "data rate per link direction; DOMAIN.md §13 'Port data rate' (4x NDR 400 Gb/s, §5)"));
+        "data rate per link direction; docs/domain.md §13 'Port data rate' (4x NDR 400 Gb/s, §5)"));
     keys.push_back(unit_key(
         "link.fec_latency", at(L, &link_config::fec_latency), "any", nullptr,
-        "FEC + PHY latency per link; DOMAIN.md §13 'FEC + PHY per link' (RS(544,514) 100 ns; "
+        "FEC + PHY latency per link; docs/domain.md §13 'FEC + PHY per link' (RS(544,514) 100 ns; "
         "low-latency FEC 50 ns; DAC without FEC 0)"));
     keys.push_back(unit_key("link.cable_length", at(L, &link_config::cable_length), "any", nullptr,
-                            "cable length of every link; DOMAIN.md §13 'Cable' (2-3 m DAC in rack; "
+                            "cable length of every link; docs/domain.md §13 'Cable' (2-3 m DAC in rack; "
                             "30-100 m optics between tiers)"));
     keys.push_back(unit_key("link.propagation_per_m", at(L, &link_config::propagation_per_m), "any",
                             nullptr,
-                            "signal propagation time per metre of cable; DOMAIN.md §13 'Cable' "
+                            "signal propagation time per metre of cable; docs/domain.md §13 'Cable' "
                             "(5 ns/m, §5)"));
     keys.push_back(unit_key("link.fc_processing", at(L, &link_config::fc_processing), "any",
                             nullptr,
-                            "time to generate or consume an FC packet, at each end; DOMAIN.md §13 "
+                            "time to generate or consume an FC packet, at each end; docs/domain.md §13 "
                             "'FC packet processing' (2-4 cycles, ~5 ns)"));
     keys.push_back(unit_key("link.fc_refresh_period", at(L, &link_config::fc_refresh_period), "> 0",
                             positive,
-                            "forced per-VL flow-control refresh period; DOMAIN.md §13 "
+                            "forced per-VL flow-control refresh period; docs/domain.md §13 "
                             "'FC update policy' (4.096 us, §2.3)"));
     keys.push_back(unit_key(
         "link.fc_min_interval", at(L, &link_config::fc_min_interval), "any", nullptr,
@@ -300,28 +300,28 @@ std::vector<config_key> build_schema() {
     // switch
     keys.push_back(
         uint_key("switch.ports", at(W, &switch_config::ports), 2, 64,
-                 "switch radix (ports simulated); DOMAIN.md §13 'Ports / aggregate' (Quantum-2: "
+                 "switch radix (ports simulated); docs/domain.md §13 'Ports / aggregate' (Quantum-2: "
                  "64 x 400G)"));
     keys.push_back(uint_key(
         "switch.vls", at(W, &switch_config::vls), 1, 15,
-        "data VLs VL0..vls-1 (VL15 comes on top); DOMAIN.md §13 'Data VLs' (2: bulk + SHARP, "
+        "data VLs VL0..vls-1 (VL15 comes on top); docs/domain.md §13 'Data VLs' (2: bulk + SHARP, "
         "§3)"));
     keys.push_back(unit_key("switch.buffer_per_vl", at(W, &switch_config::buffer_per_vl),
                             credit_range, credit_buffer,
-                            "input buffer per port per data VL; DOMAIN.md §13 "
+                            "input buffer per port per data VL; docs/domain.md §13 "
                             "'Input buffer per port per VL' (32 KiB = 512 blocks)"));
     keys.push_back(unit_key(
         "switch.latency", at(W, &switch_config::latency), "any", nullptr,
-        "port-to-port latency, header in to header out, zero load, no FEC/cable; DOMAIN.md §13 "
+        "port-to-port latency, header in to header out, zero load, no FEC/cable; docs/domain.md §13 "
         "'Switch port-to-port latency' (300 ns; sweep 130-400 ns)"));
     keys.push_back(bool_key(
         "switch.cut_through", at(W, &switch_config::cut_through),
-        "true = cut-through, false = store-and-forward; DOMAIN.md §13 'Switch port-to-port "
+        "true = cut-through, false = store-and-forward; docs/domain.md §13 'Switch port-to-port "
         "latency' (cut-through)"));
     keys.push_back(
         choice_key("switch.queueing", at(W, &switch_config::queueing), {"voq", "fifo"},
                    "input queues: voq = one virtual output queue per output and VL, "
-                   "fifo = one FIFO per VL (head-of-line blocking, DOMAIN.md §4); model choice"));
+                   "fifo = one FIFO per VL (head-of-line blocking, docs/domain.md §4); model choice"));
     keys.push_back(choice_key("switch.allocator", at(W, &switch_config::allocator), {"islip", "rr"},
                               "crossbar allocator: islip = iterative SLIP, rr = round-robin per "
                               "output; model choice"));
@@ -330,7 +330,7 @@ std::vector<config_key> build_schema() {
     keys.push_back(real_key(
         "switch.speedup", at(W, &switch_config::speedup),
         real_bounds{1.0, true, 4.0, true, "1.0 <= x <= 4.0"},
-        "crossbar speed-up over the link rate; DOMAIN.md §13 'Crossbar speed-up' (1.25x)"));
+        "crossbar speed-up over the link rate; docs/domain.md §13 'Crossbar speed-up' (1.25x)"));
     keys.push_back(unit_key("switch.output_buffer", at(W, &switch_config::output_buffer),
                             ">= 1 MTU packet", nullptr,
                             "egress staging buffer per output port; model choice "
@@ -339,36 +339,36 @@ std::vector<config_key> build_schema() {
         "switch.datapath_width", at(W, &switch_config::datapath_width), "16B|32B|64B|128B|256B",
         one_of({16, 32, 64, 128, 256}, "B"),
         "bytes per core-clock beat; cycle = width / link rate (64 B at 400 Gb/s = 1.28 ns); "
-        "DOMAIN.md §13 'Core clock x datapath'",
+        "docs/domain.md §13 'Core clock x datapath'",
         true));
     keys.push_back(unit_key("switch.mtu", at(W, &switch_config::mtu), "256B|512B|1024B|2048B|4096B",
                             one_of({256, 512, 1024, 2048, 4096}, "B"),
-                            "payload MTU; DOMAIN.md §13 'MTU / largest packet' (4096 B, §1)",
+                            "payload MTU; docs/domain.md §13 'MTU / largest packet' (4096 B, §1)",
                             true));
     keys.push_back(text_key(
         "switch.vl_arb_high", at(W, &switch_config::vl_arb_high),
         "'vl:weight,...', vl < vls, weight 0..255", nullptr,
         "high-priority VL arbitration table (weights in 64 B units); empty = no high table; "
-        "DOMAIN.md §13 'VL arbitration' (low table only, §3)"));
+        "docs/domain.md §13 'VL arbitration' (low table only, §3)"));
     keys.push_back(text_key(
         "switch.vl_arb_low", at(W, &switch_config::vl_arb_low),
         "'vl:weight,...', vl < vls, weight 0..255", nullptr,
         "low-priority VL arbitration table (weights in 64 B units); empty = weight 64 for every "
-        "data VL; DOMAIN.md §13 'VL arbitration' (§3)"));
+        "data VL; docs/domain.md §13 'VL arbitration' (§3)"));
     keys.push_back(uint_key(
         "switch.vl_arb_limit_of_high", at(W, &switch_config::vl_arb_limit_of_high), 0, 255,
-        "LimitOfHighPriority in 4 KiB units (255 = unbounded, 0 = one packet); DOMAIN.md §13 "
+        "LimitOfHighPriority in 4 KiB units (255 = unbounded, 0 = one packet); docs/domain.md §13 "
         "'VL arbitration' (high limit unused, §3)"));
     keys.push_back(
         text_key("switch.sl2vl", at(W, &switch_config::sl2vl), "16 VLs, each < vls or 15", nullptr,
                  "SL-to-VL table: 16 comma-separated VLs, entry i for SL i (15 = drop); empty = "
-                 "SL mod vls; DOMAIN.md §3"));
+                 "SL mod vls; docs/domain.md §3"));
 
     // endpoint
     keys.push_back(
         unit_key("endpoint.rx_buffer_per_vl", at(E, &endpoint_config::rx_buffer_per_vl),
                  credit_range, credit_buffer,
-                 "endpoint receive buffer per VL; DOMAIN.md §13 'Input buffer per port per VL' "
+                 "endpoint receive buffer per VL; docs/domain.md §13 'Input buffer per port per VL' "
                  "(32 KiB, as the switch)"));
     keys.push_back(unit_key("endpoint.rx_processing", at(E, &endpoint_config::rx_processing), "any",
                             nullptr,
@@ -391,11 +391,11 @@ std::vector<config_key> build_schema() {
     keys.push_back(text_key(
         "traffic.size", at(T, &traffic_config::size), "'N' or 'N@w,M@w,...', N 1..switch.mtu",
         weighted(1, 4096),
-        "payload bytes per packet, one size or a weighted mix; default one MTU, DOMAIN.md §13 "
+        "payload bytes per packet, one size or a weighted mix; default one MTU, docs/domain.md §13 "
         "'MTU / largest packet'"));
     keys.push_back(text_key(
         "traffic.sl", at(T, &traffic_config::sl), "'s' or 's@w,t@w,...', s 0..15", weighted(0, 15),
-        "service levels used, one SL or a weighted mix (SL2VL picks the VL, DOMAIN.md §3)"));
+        "service levels used, one SL or a weighted mix (SL2VL picks the VL, docs/domain.md §3)"));
     keys.push_back(real_key("traffic.hotspot_fraction", at(T, &traffic_config::hotspot_fraction),
                             real_bounds{0.0, true, 1.0, true, "0 <= x <= 1"},
                             "hotspot: share of each source's traffic sent to traffic.hot_port"));
@@ -457,27 +457,27 @@ std::vector<config_key> build_schema() {
                             "fat_tree levels (2: up to ports^2/2 hosts, 3: up to ports^3/4)"));
     keys.push_back(unit_key(
         "fabric.tier1_cable_length", at(F, &fabric_config::tier1_cable_length), "any", nullptr,
-        "leaf-spine cable length; DOMAIN.md §13 'Cable' (30-100 m optics between tiers)"));
+        "leaf-spine cable length; docs/domain.md §13 'Cable' (30-100 m optics between tiers)"));
     keys.push_back(unit_key("fabric.tier2_cable_length", at(F, &fabric_config::tier2_cable_length),
                             "any", nullptr,
-                            "spine-core cable length (3-level fat tree); DOMAIN.md §13 'Cable'"));
+                            "spine-core cable length (3-level fat tree); docs/domain.md §13 'Cable'"));
 
     // hca
     const auto H = &config::hca;
     keys.push_back(unit_key(
         "hca.tx_latency", at(H, &hca_config::tx_latency), "any", nullptr,
-        "doorbell to first packet ready (WQE fetch, DMA read start, packetise); DOMAIN.md §13 "
+        "doorbell to first packet ready (WQE fetch, DMA read start, packetise); docs/domain.md §13 "
         "'HCA small-message latency' (~250 ns TX, a choice)"));
     keys.push_back(unit_key(
         "hca.rx_latency", at(H, &hca_config::rx_latency), "any", nullptr,
         "last packet received to data placed and completion visible (parse, DMA write, CQE); "
-        "DOMAIN.md §13 (~250 ns RX, a choice)"));
+        "docs/domain.md §13 (~250 ns RX, a choice)"));
     keys.push_back(unit_key(
         "hca.pcie_rate", at(H, &hca_config::pcie_rate), "> 0", positive,
-        "payload DMA bandwidth; DOMAIN.md §13 'HCA host interface' (PCIe Gen5 x16 ~63 GB/s)"));
+        "payload DMA bandwidth; docs/domain.md §13 'HCA host interface' (PCIe Gen5 x16 ~63 GB/s)"));
     keys.push_back(
         unit_key("hca.message_interval", at(H, &hca_config::message_interval), "any", nullptr,
-                 "minimum time between two WQEs of one HCA (1 / message rate); DOMAIN.md §13 "
+                 "minimum time between two WQEs of one HCA (1 / message rate); docs/domain.md §13 "
                  "'HCA message rate' (215 M msg/s)"));
     keys.push_back(unit_key(
         "hca.mtu", at(H, &hca_config::mtu), "256..4096, power of two",
@@ -486,17 +486,17 @@ std::vector<config_key> build_schema() {
                        ? ""
                        : "must be 256/512/1024/2048/4096 B";
         },
-        "path MTU: payload bytes per RDMA packet; DOMAIN.md §1.2", true));
+        "path MTU: payload bytes per RDMA packet; docs/domain.md §1.2", true));
     keys.push_back(
         uint_key("hca.ack_coalesce", at(H, &hca_config::ack_coalesce), 1, 4096,
                  "the responder acknowledges every N packets and every message's last packet"));
     keys.push_back(
         unit_key("hca.ack_timeout", at(H, &hca_config::ack_timeout), "> 0", positive,
-                 "RC local ACK timeout before go-back-N retransmission; DOMAIN.md §13 'RC timers' "
+                 "RC local ACK timeout before go-back-N retransmission; docs/domain.md §13 'RC timers' "
                  "(4.096 us x 2^14)"));
     keys.push_back(
         uint_key("hca.retry_count", at(H, &hca_config::retry_count), 0, 7,
-                 "RC retries of one packet before the run fails; DOMAIN.md §13 'RC timers'"));
+                 "RC retries of one packet before the run fails; docs/domain.md §13 'RC timers'"));
     keys.push_back(uint_key("hca.sl", at(H, &hca_config::sl), 0, 15,
                             "service level of RDMA traffic (switch.sl2vl maps it to a VL)"));
     keys.push_back(uint_key("hca.max_outstanding", at(H, &hca_config::max_outstanding), 1, 1048576,
@@ -517,26 +517,26 @@ std::vector<config_key> build_schema() {
     const auto S = &config::sharp;
     keys.push_back(uint_key(
         "sharp.vl", at(S, &sharp_config::vl), 0, 14,
-        "VL of SHARP packets; DOMAIN.md §13 'Data VLs' (VL1 SHARP), must be < switch.vls"));
+        "VL of SHARP packets; docs/domain.md §13 'Data VLs' (VL1 SHARP), must be < switch.vls"));
     keys.push_back(
         unit_key("sharp.ost_bytes", at(S, &sharp_config::ost_bytes), "> 0", positive,
-                 "payload of one outstanding transaction (OST); DOMAIN.md §7 (2048 B on Quantum; "
+                 "payload of one outstanding transaction (OST); docs/domain.md §7 (2048 B on Quantum; "
                  "Quantum-2 unconfirmed)"));
     keys.push_back(uint_key("sharp.osts", at(S, &sharp_config::osts), 1, 1048576,
                             "OSTs per aggregation node (buffers of sharp.ost_bytes); a choice"));
     keys.push_back(
         uint_key("sharp.osts_per_tree", at(S, &sharp_config::osts_per_tree), 2, 1048576,
                  "OSTs one tree may use in a node at once: the hosts' window of chunks in "
-                 "flight (DOMAIN.md §7: each group gets at least 2)"));
+                 "flight (docs/domain.md §7: each group gets at least 2)"));
     keys.push_back(
         unit_key("sharp.sat_threshold", at(S, &sharp_config::sat_threshold), "any", nullptr,
                  "messages larger than this use streaming aggregation (SAT), smaller ones "
-                 "low-latency trees (LLT); DOMAIN.md §7 (UCC: 16 KiB)"));
+                 "low-latency trees (LLT); docs/domain.md §7 (UCC: 16 KiB)"));
     keys.push_back(unit_key("sharp.sat_chunk", at(S, &sharp_config::sat_chunk), "> 0", positive,
                             "payload of one SAT chunk (one packet; <= hca.mtu)"));
     keys.push_back(
         uint_key("sharp.max_trees", at(S, &sharp_config::max_trees), 1, 1022,
-                 "reduction trees per subnet; DOMAIN.md §7 (Quantum-2: up to 511 LLT + 511 SAT)"));
+                 "reduction trees per subnet; docs/domain.md §7 (Quantum-2: up to 511 LLT + 511 SAT)"));
     keys.push_back(unit_key("sharp.alu_latency", at(S, &sharp_config::alu_latency), "any", nullptr,
                             "aggregation ALU pipeline latency per reduction step; a choice"));
     keys.push_back(

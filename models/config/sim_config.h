@@ -1,5 +1,5 @@
 // The typed configuration of one ndrsim run. Field initialisers are THE defaults (one source):
-// a Quantum-2-class NDR switch with ConnectX-class endpoints, DOMAIN.md §13 "Realistic defaults".
+// a Quantum-2-class NDR switch with ConnectX-class endpoints, docs/domain.md §13 "Realistic defaults".
 // YAML key = section.field (e.g. `switch.buffer_per_vl: 32KiB`); config_schema.cpp registers
 // every field with its key, unit, range and help text.
 #pragma once
@@ -71,7 +71,7 @@ struct fabric_config {
     length_mm_t tier2_cable_length{100'000};  ///< spine-core cables
 };
 
-/// ConnectX-7-class HCA (DOMAIN.md §8, §13).
+/// ConnectX-7-class HCA (docs/domain.md §8, §13).
 struct hca_config {
     time_ps_t tx_latency{250'000};          ///< doorbell -> first packet ready (§13: ~250 ns)
     time_ps_t rx_latency{250'000};          ///< last packet in -> data placed + CQE (~250 ns)
@@ -95,7 +95,7 @@ struct collective_config {
     bytes_t chunk{1 << 20};  ///< pipelining unit of ring/tree algorithms (NCCL-like)
 };
 
-/// SHARP in-network reduction (DOMAIN.md §7).
+/// SHARP in-network reduction (docs/domain.md §7).
 struct sharp_config {
     uint32_t vl = 1;                   ///< VL of SHARP traffic (§13: VL1 SHARP/priority)
     bytes_t ost_bytes{2048};           ///< payload per OST (§7: 2048 B on Quantum)

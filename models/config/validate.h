@@ -9,7 +9,7 @@
 namespace ndr::cfg {
 
 /// Header and trailer allowance of an IB packet: at most 126 B of LRH, GRH, BTH, extended
-/// headers, ICRC and VCRC (DOMAIN.md §1.1).
+/// headers, ICRC and VCRC (docs/domain.md §1.1).
 inline constexpr uint64_t MAX_PACKET_OVERHEAD_BYTES = 126;
 
 /// Bytes of buffer one MTU-sized packet occupies: mtu + 126 B, rounded up to 64-byte credit

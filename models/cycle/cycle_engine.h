@@ -1,6 +1,6 @@
 // Base of every cycle-level model: a calendar of future events and one step per active cycle.
 // A step evaluates everything from the state at the start of the cycle and commits at the end
-// (STYLE.md §8). Engines exchange events only with latency >= 1 cycle, and the events of one
+// (docs/style.md §8). Engines exchange events only with latency >= 1 cycle, and the events of one
 // cycle are applied in an order-independent way, so results never depend on which SystemC
 // process runs first. Idle cycles cost nothing: an engine is stepped only at cycles that have
 // events (see engine_driver.h, which ties an engine to one SystemC process).

@@ -1,4 +1,4 @@
-// Cycle-level model of ConnectX-class HCAs (DOMAIN.md §8): all hosts' HCAs in one engine
+// Cycle-level model of ConnectX-class HCAs (docs/domain.md §8): all hosts' HCAs in one engine
 // (one SystemC process), each with one IB port.
 //
 // Send path: post (doorbell) -> WQE fetch, payload DMA read start, packetise: hca.tx_latency,

@@ -71,7 +71,7 @@ public:
     void end_stats(cycle_t t) {
         if (in_window_) window_end(t);
     }
-    /// Gives this switch a SHARP aggregation node (DOMAIN.md §7); SHARP packets on VL
+    /// Gives this switch a SHARP aggregation node (docs/domain.md §7); SHARP packets on VL
     /// `sharp_vl` then go to it instead of the crossbar. Returns it for tree configuration.
     sharp_an& enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
                            sharp_payloads* payloads, uint8_t sharp_vl);

@@ -1,4 +1,4 @@
-// SHARP aggregation node of one switch (DOMAIN.md §7): for every reduction tree through the
+// SHARP aggregation node of one switch (docs/domain.md §7): for every reduction tree through the
 // switch it collects the children's aggregation packets of a chunk in OST buffers, reduces them
 // once all have arrived (ALU at line rate per input, sharp.alu_latency of pipeline) and sends
 // the partial result to the parent, or, at the root, the result down to every child; result

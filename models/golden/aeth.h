@@ -1,4 +1,4 @@
-// ACK Extended Transport Header (AETH), 4 bytes, big-endian (DOMAIN.md §1.5). SystemC-free.
+// ACK Extended Transport Header (AETH), 4 bytes, big-endian (docs/domain.md §1.5). SystemC-free.
 //   byte 0: Syndrome   byte 1-3: MSN
 // Carried by ACK/NAK packets and RDMA READ responses (first, last, only).
 #pragma once
@@ -7,7 +7,7 @@
 
 namespace ndr::golden {
 
-/// AETH NAK syndromes (DOMAIN.md §1.5, Linux include/rdma/ib_hdrs.h).
+/// AETH NAK syndromes (docs/domain.md §1.5, Linux include/rdma/ib_hdrs.h).
 inline constexpr uint8_t AETH_NAK_RNR = 0x20;              ///< receiver not ready (+ timer)
 inline constexpr uint8_t AETH_NAK_PSN_SEQ_ERROR = 0x60;    ///< PSN sequence error
 inline constexpr uint8_t AETH_NAK_INVALID_REQUEST = 0x61;  ///< invalid request

@@ -1,4 +1,4 @@
-// Base Transport Header (BTH), 12 bytes, big-endian (DOMAIN.md §1.4). SystemC-free.
+// Base Transport Header (BTH), 12 bytes, big-endian (docs/domain.md §1.4). SystemC-free.
 //
 //   byte 0: OpCode
 //   byte 1: SE[7] MigReq[6] PadCnt[5:4] TVer[3:0]

@@ -1,9 +1,9 @@
-// IB packet CRCs (DOMAIN.md §1.6), SystemC-free, table-driven.
+// IB packet CRCs (docs/domain.md §1.6), SystemC-free, table-driven.
 //
 // ICRC (32 bit): Ethernet CRC-32 (poly 0x04C11DB7, processed LSB-first with the reflected
 // constant 0xEDB88320, register seeded 0xFFFFFFFF, result XORed with 0xFFFFFFFF), computed
 // from the first LRH byte up to, not including, the ICRC, with the variant fields taken as
-// all ones (DOMAIN.md §1.6; MindShare "InfiniBand Network Architecture" §25 "Packet CRCs"):
+// all ones (docs/domain.md §1.6; MindShare "InfiniBand Network Architecture" §25 "Packet CRCs"):
 //   local packet (LRH.LNH = 2):  LRH.VL (byte 0 bits 7:4) and BTH byte 4 (FECN, BECN and
 //                                the 6 reserved bits, the former Resv8a).
 //   global packet (LRH.LNH = 3): all 8 LRH bytes (routers rewrite DLID/SLID/SL/VL), GRH
@@ -13,7 +13,7 @@
 //   plus BTH/ETHs/payload as covered, i.e. no LRH bit is covered. Linux soft-RoCE
 //   (drivers/infiniband/sw/rxe/rxe_icrc.c) does the same: it seeds the CRC with 0xDEBB20E3,
 //   the register after 8 bytes of 0xFF standing in for the LRH, masks the IPv6 traffic
-//   class, flow label and hop limit, and ORs BTH byte 4 with 0xFF. DOMAIN.md §1.6 tags the
+//   class, flow label and hop limit, and ORs BTH byte 4 with 0xFF. docs/domain.md §1.6 tags the
 //   GRH TClass/FlowLabel masking [U]; the rxe code is the implementation evidence for it.
 //   Pad bytes are covered (they lie before the ICRC); the VCRC is not.
 // ICRC wire byte order: the 32-bit CRC value is stored least-significant byte first (like the
@@ -24,7 +24,7 @@
 // 0x2A00FD82 (checked in tests/golden/crc_test.cpp).
 //
 // VCRC (16 bit): poly 0x100B (x^16+x^12+x^3+x+1), processed LSB-first (reflected constant
-// 0xD008), seeded 0xFFFF, result inverted (DOMAIN.md §1.6, Endace dagcrc.c
+// 0xD008), seeded 0xFFFF, result inverted (docs/domain.md §1.6, Endace dagcrc.c
 // dagcrc_infiniband_vcrc16_r), computed over every byte from the first LRH byte through the
 // ICRC. Wire byte order [U]: least-significant byte first, the rule for any CRC computed
 // LSB-first (Linux lib/crc32defs.h: "use cpu_to_le32() to append") and the order confirmed

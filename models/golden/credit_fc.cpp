@@ -1,4 +1,4 @@
-// Credit-based link-level flow control arithmetic (IB Vol.1 ch.7.9; DOMAIN.md §2.2).
+// Credit-based link-level flow control arithmetic (IB Vol.1 ch.7.9; docs/domain.md §2.2).
 #include "golden/credit_fc.h"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // Credit-based link-level flow control arithmetic (IB Vol.1 ch.7.9), SystemC-free.
-// One credit = one 64-byte block (DOMAIN.md §2.1-2.2). Counters are 12 bits, modulo 4096,
+// One credit = one 64-byte block (docs/domain.md §2.1-2.2). Counters are 12 bits, modulo 4096,
 // and at most 2048 blocks may be outstanding per VL.
 #pragma once
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Datagram Extended Transport Header (DETH), 8 bytes, big-endian (DOMAIN.md §1.5).
+// Datagram Extended Transport Header (DETH), 8 bytes, big-endian (docs/domain.md §1.5).
 // SystemC-free.
 //   byte 0-3: Q_Key   byte 4: reserved   byte 5-7: SrcQP
 // Carried by every UD packet.

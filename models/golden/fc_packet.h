@@ -1,4 +1,4 @@
-// Link-level flow-control packet, 6 bytes (DOMAIN.md §2.1; field split as in Wireshark
+// Link-level flow-control packet, 6 bytes (docs/domain.md §2.1; field split as in Wireshark
 // packet-infiniband.c dissect_infiniband_link). SystemC-free.
 //
 //   byte 0: Op[7:4] FCTBS[11:8]    byte 1: FCTBS[7:0]
@@ -6,7 +6,7 @@
 //   byte 4-5: LPCRC
 // LPCRC [U]: assumed to be the VCRC's CRC-16 (crc16_ib: poly 0x100B LSB-first, seed 0xFFFF,
 // inverted) over bytes 0-3, stored least-significant byte first like the VCRC (crc.h).
-// DOMAIN.md §2.1/§1.6 tag both the polynomial and the byte order as unconfirmed.
+// docs/domain.md §2.1/§1.6 tag both the polynomial and the byte order as unconfirmed.
 #pragma once
 #include <cstddef>
 #include <cstdint>

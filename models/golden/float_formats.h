@@ -1,4 +1,4 @@
-// 16-bit floating-point formats of the SHARP aggregation ALU (DOMAIN.md §7), SystemC-free:
+// 16-bit floating-point formats of the SHARP aggregation ALU (docs/domain.md §7), SystemC-free:
 // bit-exact software conversions between IEEE 754 binary16 ("fp16"), bfloat16 ("bf16") and
 // binary32 ("fp32", the C++ `float`), plus the canonical NaN encodings of every float format.
 //

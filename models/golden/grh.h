@@ -1,4 +1,4 @@
-// Global Route Header (GRH), 40 bytes, IPv6 layout, big-endian (DOMAIN.md §1.3). SystemC-free.
+// Global Route Header (GRH), 40 bytes, IPv6 layout, big-endian (docs/domain.md §1.3). SystemC-free.
 //
 //   byte 0: IPVer[7:4] TClass[7:4]
 //   byte 1: TClass[3:0] FlowLabel[19:16]

@@ -1,5 +1,5 @@
 // Byte-packing helpers shared by the IB header codecs (lrh, grh, bth, reth, aeth, deth, immdt,
-// fc_packet, ib_packet). All IB header fields are big-endian on the wire (DOMAIN.md §1).
+// fc_packet, ib_packet). All IB header fields are big-endian on the wire (docs/domain.md §1).
 // Internal to the golden library: not part of its public API.
 #pragma once
 #include <cstddef>

@@ -1,7 +1,7 @@
-// Whole IBA packet build/parse (DOMAIN.md §1.1): LRH [+GRH] + BTH + extended headers +
+// Whole IBA packet build/parse (docs/domain.md §1.1): LRH [+GRH] + BTH + extended headers +
 // payload + pad + ICRC + VCRC. SystemC-free.
 //
-// Length rules (DOMAIN.md §1.2): LRH.PktLen = bytes from the first LRH byte through the ICRC,
+// Length rules (docs/domain.md §1.2): LRH.PktLen = bytes from the first LRH byte through the ICRC,
 // divided by 4 (the VCRC is not counted); BTH.PadCnt = pad bytes that round the payload up to
 // a multiple of 4; GRH.PayLen = bytes after the GRH through the ICRC. Max PktLen =
 // (MTU + 124) / 4. CRC masking and byte order: see crc.h.
@@ -21,7 +21,7 @@
 
 namespace ndr::golden {
 
-inline constexpr uint32_t IB_MAX_MTU = 4096;          ///< bytes of payload (DOMAIN.md §1.2)
+inline constexpr uint32_t IB_MAX_MTU = 4096;          ///< bytes of payload (docs/domain.md §1.2)
 inline constexpr uint32_t IB_MAX_PKT_OVERHEAD = 124;  ///< header+ICRC bytes counted in PktLen
 
 /// Every header field of one packet. Only the extended headers that the BTH opcode carries

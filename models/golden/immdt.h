@@ -1,4 +1,4 @@
-// Immediate Data extended header (ImmDt), 4 bytes, big-endian (DOMAIN.md §1.5). SystemC-free.
+// Immediate Data extended header (ImmDt), 4 bytes, big-endian (docs/domain.md §1.5). SystemC-free.
 // Carried by the "with immediate" SEND and RDMA WRITE opcodes.
 #pragma once
 #include <cstddef>

@@ -1,4 +1,4 @@
-// Linear forwarding table (DOMAIN.md §4).
+// Linear forwarding table (docs/domain.md §4).
 #include "golden/lft.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Linear forwarding table: one 8-bit egress port per unicast DLID (DOMAIN.md §4).
+// Linear forwarding table: one 8-bit egress port per unicast DLID (docs/domain.md §4).
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -1,4 +1,4 @@
-// Local Route Header (LRH), 8 bytes, big-endian on the wire (DOMAIN.md §1.2). SystemC-free.
+// Local Route Header (LRH), 8 bytes, big-endian on the wire (docs/domain.md §1.2). SystemC-free.
 //
 //   byte 0: VL[7:4]   LVer[3:0]
 //   byte 1: SL[7:4]   reserved[3:2] LNH[1:0]
@@ -12,7 +12,7 @@
 
 namespace ndr::golden {
 
-/// LRH.LNH values (DOMAIN.md §1.2).
+/// LRH.LNH values (docs/domain.md §1.2).
 inline constexpr uint8_t LNH_RAW = 0;         ///< raw packet, no IBA transport
 inline constexpr uint8_t LNH_IP_NON_IBA = 1;  ///< raw IPv6 (non-IBA transport)
 inline constexpr uint8_t LNH_IBA_LOCAL = 2;   ///< BTH follows the LRH

@@ -1,4 +1,4 @@
-// BTH opcodes for RC, UC and UD, and the extended headers each one carries (DOMAIN.md §1.4,
+// BTH opcodes for RC, UC and UD, and the extended headers each one carries (docs/domain.md §1.4,
 // §1.5). Values and header sets follow Linux include/rdma/ib_pack.h and
 // drivers/infiniband/sw/rxe/rxe_opcode.c. RD (0x40..0x5F) is not modelled. SystemC-free.
 #pragma once
@@ -81,7 +81,7 @@ inline constexpr uint8_t UC_RDMA_WRITE_ONLY_WITH_IMMEDIATE = 0x2B;
 inline constexpr uint8_t UD_SEND_ONLY = 0x64;
 inline constexpr uint8_t UD_SEND_ONLY_WITH_IMMEDIATE = 0x65;
 
-/// Extended-header byte sizes not covered by a header struct of their own (DOMAIN.md §1.5).
+/// Extended-header byte sizes not covered by a header struct of their own (docs/domain.md §1.5).
 inline constexpr uint32_t IETH_SIZE = 4;            ///< R_Key to invalidate
 inline constexpr uint32_t ATOMIC_ETH_SIZE = 28;     ///< VA 64, R_Key 32, swap/add 64, compare 64
 inline constexpr uint32_t ATOMIC_ACK_ETH_SIZE = 8;  ///< original remote data 64

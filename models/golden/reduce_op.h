@@ -1,6 +1,6 @@
-// Golden reduction arithmetic of the SHARP aggregation ALU (DOMAIN.md §7), SystemC-free.
+// Golden reduction arithmetic of the SHARP aggregation ALU (docs/domain.md §7), SystemC-free.
 // One source of truth for the bits a switch aggregation node produces; the cycle/TLM models and
-// the RTL checks call it. Operations and types follow DOMAIN.md §7 (UCC tl_sharp, SHARP docs);
+// the RTL checks call it. Operations and types follow docs/domain.md §7 (UCC tl_sharp, SHARP docs);
 // the switch's summation order and rounding are not documented, so every rule below is an
 // ndrsim *choice*, stated here and checked in tests/golden/reduce_op_test.cpp against an
 // independent wide-precision oracle.

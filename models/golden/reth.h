@@ -1,4 +1,4 @@
-// RDMA Extended Transport Header (RETH), 16 bytes, big-endian (DOMAIN.md §1.5). SystemC-free.
+// RDMA Extended Transport Header (RETH), 16 bytes, big-endian (docs/domain.md §1.5). SystemC-free.
 //   byte 0-7: VA   byte 8-11: R_Key   byte 12-15: DMA length
 // Carried by the first/only packet of an RDMA WRITE and by RDMA READ requests.
 #pragma once

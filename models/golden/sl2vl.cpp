@@ -1,4 +1,4 @@
-// SL-to-VL mapping table (DOMAIN.md §3).
+// SL-to-VL mapping table (docs/domain.md §3).
 #include "golden/sl2vl.h"
 #include "golden/table_parse.h"
 

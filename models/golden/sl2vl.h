@@ -1,4 +1,4 @@
-// SL-to-VL mapping table: 16 four-bit entries (DOMAIN.md §3), SystemC-free.
+// SL-to-VL mapping table: 16 four-bit entries (docs/domain.md §3), SystemC-free.
 #pragma once
 #include <array>
 #include <cstdint>

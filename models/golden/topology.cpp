@@ -1,4 +1,4 @@
-// Fabric topology and fat-tree builders (DOMAIN.md §4, §6). Rules in topology.h.
+// Fabric topology and fat-tree builders (docs/domain.md §4, §6). Rules in topology.h.
 #include "golden/topology.h"
 
 #include <algorithm>

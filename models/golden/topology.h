@@ -1,11 +1,11 @@
-// Fabric topology: hosts (HCAs, one port each) and switches, as plain data (DOMAIN.md §4, §6).
+// Fabric topology: hosts (HCAs, one port each) and switches, as plain data (docs/domain.md §4, §6).
 // SystemC-free. Builders for a single switch and for pruned folded-Clos fat trees.
 //
 // Numbering conventions (shared with the cycle model and golden::lft):
 //  * Ports are 0-based indices 0..radix-1, the value an LFT entry holds (ndrsim's single-switch
 //    model routes endpoint p to port p). IB's physical port number is index + 1; management
 //    port 0 of a real switch is not modelled. radix <= 255 keeps every index below LFT_NO_ROUTE.
-//  * Host h has DLID h + 1 (DOMAIN.md §4: unicast LIDs start at 1), so hosts <= 0xBFFF.
+//  * Host h has DLID h + 1 (docs/domain.md §4: unicast LIDs start at 1), so hosts <= 0xBFFF.
 //  * Switch levels count from the hosts: 0 = leaf, 1 = spine (2-level) or aggregation
 //    (3-level), 2 = core. Link tiers: 0 = host-leaf, 1 = leaf-spine/aggregation, 2 = aggr.-core.
 //

@@ -1,5 +1,5 @@
 // Deterministic up/down (d-mod-k) routing for fat trees, route tracing, and a channel-
-// dependency deadlock check (DOMAIN.md §4: one LFT egress port per DLID). SystemC-free.
+// dependency deadlock check (docs/domain.md §4: one LFT egress port per DLID). SystemC-free.
 //
 // compute_updown_lfts(t) fills one lft per switch (index = switch id), DLIDs 0..t.hosts; DLID 0
 // stays LFT_NO_ROUTE. For destination host d (DLID d + 1), with h = radix / 2:

@@ -1,4 +1,4 @@
-// IB output-port VL arbitration (IB Vol.1 §7.6.9; DOMAIN.md §3). Semantics: see vl_arb.h.
+// IB output-port VL arbitration (IB Vol.1 §7.6.9; docs/domain.md §3). Semantics: see vl_arb.h.
 #include "golden/vl_arb.h"
 #include "golden/table_parse.h"
 

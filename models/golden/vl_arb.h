@@ -1,4 +1,4 @@
-// IB output-port VL arbitration (IB Vol.1 §7.6.9; DOMAIN.md §3), SystemC-free.
+// IB output-port VL arbitration (IB Vol.1 §7.6.9; docs/domain.md §3), SystemC-free.
 // A high- and a low-priority table of (VL, weight) entries; weight in 64-byte units,
 // 0 skips the entry. LimitOfHighPriority counts 4096-byte units of high-priority data that may
 // pass while low-priority packets wait (255 = unbounded, 0 = one packet).
@@ -28,7 +28,7 @@
 //  * Consequence for long runs with all VLs always ready: each nonzero entry gets one turn per
 //    round, and a turn sends packets until at least weight*64 bytes have gone. Shares equal the
 //    weight ratios exactly when the packet size divides weight*64 (e.g. 4096 B packets and
-//    weights that are multiples of 64, DOMAIN.md §3); with mixed sizes the overshoot inflates
+//    weights that are multiples of 64, docs/domain.md §3); with mixed sizes the overshoot inflates
 //    small-weight entries (0:64,1:192 with sizes uniform on 256..4096 B gives 29.0 % / 71.0 %,
 //    not 25 % / 75 %; see vl_arb_test.cpp). Weights large relative to the MTU shrink the error.
 //
@@ -74,7 +74,7 @@ struct vl_arb_table {
     /// and that at least one entry has a nonzero weight; throws std::invalid_argument.
     void validate(unsigned num_data_vls) const;
     /// Default table for n data VLs: low table only, one entry per VL with weight 64
-    /// (one 4 KiB MTU per turn), high table empty (DOMAIN.md §13: low-priority table only).
+    /// (one 4 KiB MTU per turn), high table empty (docs/domain.md §13: low-priority table only).
     /// Throws std::invalid_argument unless 1 <= n <= 15 and weight > 0.
     static vl_arb_table equal_weights(unsigned num_data_vls, uint8_t weight = 64);
     /// Parses "vl:weight,vl:weight,..." for each table (whitespace around tokens ignored;

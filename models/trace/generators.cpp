@@ -132,7 +132,7 @@ trace gen_collective(const collective_sweep& p) {
 }
 
 std::optional<ddp_model> find_ddp_model(std::string_view name) {
-    // Parameter counts: DOMAIN.md §11. Compute times are *choices* (docs/trace_format.md): a
+    // Parameter counts: docs/domain.md §11. Compute times are *choices* (docs/trace_format.md): a
     // training step costs ~6 * params * tokens FLOPs, 1/3 forward and 2/3 backward, so the
     // backward is twice the forward.
     if (name == "resnet50")

@@ -16,7 +16,7 @@ namespace ndr::trace {
 /// factor 1 only when min == max). min must be >= 1 and <= max.
 std::vector<uint64_t> geometric_sizes(uint64_t min_bytes, uint64_t max_bytes, uint64_t factor);
 
-/// The API `count` for a size S (nccl-tests semantics, DOMAIN.md §9), rounded down as nccl-tests
+/// The API `count` for a size S (nccl-tests semantics, docs/domain.md §9), rounded down as nccl-tests
 /// does: allreduce/broadcast/reduce: S/size; reduce_scatter/allgather: S/(size*n) per rank;
 /// alltoall: total elements each rank sends, a multiple of n: (S/size/n)*n; barrier: 0.
 uint64_t count_for_bytes(coll::op_kind op, uint64_t bytes, coll::dtype dt, uint32_t nranks);
@@ -39,7 +39,7 @@ trace gen_collective(const collective_sweep& p);
 /// A model for `ndrsim gen ddp`. Compute times are choices (see docs/trace_format.md).
 struct ddp_model {
     std::string name;
-    uint64_t params = 0;  ///< parameter count = gradient elements (DOMAIN.md §11)
+    uint64_t params = 0;  ///< parameter count = gradient elements (docs/domain.md §11)
     uint64_t fwd_ns = 0;  ///< forward pass per step
     uint64_t bwd_ns = 0;  ///< backward pass per step (split over the buckets)
     uint64_t opt_ns = 0;  ///< optimizer step

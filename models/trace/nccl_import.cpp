@@ -1,4 +1,4 @@
-// NCCL INFO log import. Lines are parsed by keyword, never by column (DOMAIN.md §12.1: the
+// NCCL INFO log import. Lines are parsed by keyword, never by column (docs/domain.md §12.1: the
 // text changes between NCCL versions).
 #include "trace/nccl_import.h"
 
@@ -368,7 +368,7 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
         const auto d = coll::dtype_from_nccl(static_cast<int>(std::min<uint64_t>(dt, 1000)));
         if (!d)
             fail(path, no, "datatype",
-                 fmt::format("unknown NCCL datatype {} (0..11, DOMAIN.md §12.1)", dt));
+                 fmt::format("unknown NCCL datatype {} (0..11, docs/domain.md §12.1)", dt));
         r.dt = *d;
         r.count = *op == coll::op_kind::alltoall ? count * lc.nranks : count;
         if (has_redop(*op)) {

@@ -1,4 +1,4 @@
-// Import of NCCL_DEBUG=INFO logs (DOMAIN.md §12.1) into a trace: INIT lines give communicator
+// Import of NCCL_DEBUG=INFO logs (docs/domain.md §12.1) into a trace: INIT lines give communicator
 // membership, COLL lines give one op record each. Mapping rules: docs/trace_format.md,
 // "Importing NCCL logs".
 #pragma once

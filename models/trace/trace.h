@@ -81,7 +81,7 @@ inline constexpr uint64_t max_count = uint64_t{1} << 48;
 /// Largest accepted time in ns (`duration_ns`, `gap_ns`, `issue_ns`): 10^15 ns, about 11.6 days.
 inline constexpr uint64_t max_time_ns = 1'000'000'000'000'000;
 
-/// S in bytes as nccl-tests defines it (DOMAIN.md §9) for `count` elements of `dt` on a
+/// S in bytes as nccl-tests defines it (docs/domain.md §9) for `count` elements of `dt` on a
 /// communicator of `comm_size` ranks: allreduce/broadcast/reduce/alltoall/send/recv/rdma_*:
 /// count * size; reduce_scatter/allgather: count * size * comm_size; barrier: 0.
 uint64_t collective_bytes(coll::op_kind op, uint64_t count, coll::dtype dt, uint32_t comm_size);

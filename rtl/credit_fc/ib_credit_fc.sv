@@ -1,4 +1,4 @@
-// Credit-based link-level flow control for NumVls data VLs (IB Vol.1 ch.7.9; DOMAIN.md §2.1-2.2).
+// Credit-based link-level flow control for NumVls data VLs (IB Vol.1 ch.7.9; docs/domain.md §2.1-2.2).
 // Golden reference: models/golden/credit_fc.{h,cpp} (credit_sender, credit_receiver), checked cycle
 // by cycle by `ndrsim verify credit_fc` (testbench/verify/credit_fc_check.cpp).
 //
@@ -19,7 +19,7 @@
 module ib_credit_fc #(
   /// Data VLs, 1..15.
   parameter int unsigned NumVls    = 2,
-  /// Receive buffer per VL in 64-byte blocks, 1..4095 (DOMAIN.md §13: 512 = 32 KiB).
+  /// Receive buffer per VL in 64-byte blocks, 1..4095 (docs/domain.md §13: 512 = 32 KiB).
   parameter int unsigned BufBlocks = 512,
   /// Sender FCCL after reset (credit limit before the first FC packet), 0..2048 blocks.
   parameter int unsigned InitFccl  = 0,
@@ -165,7 +165,7 @@ module ib_credit_fc #(
   assign rx_fccl_o     = adv_fccl;
 
   // ------------------------------------------------------------------------------------------
-  // Assertions (STYLE.md §9): fire under Verilator --assert; skipped by synthesis.
+  // Assertions (docs/style.md §9): fire under Verilator --assert; skipped by synthesis.
 `ifndef SYNTHESIS
   // Elaboration-time parameter checks.
   if (NumVls < 1 || NumVls > 15) begin : gen_num_vls_check

@@ -1,5 +1,5 @@
 // IB output-port VL arbiter: high- and low-priority tables and LimitOfHighPriority (IB Vol.1
-// §7.6.9; DOMAIN.md §3, §13). Golden reference: models/golden/vl_arb.{h,cpp} (vl_arbiter),
+// §7.6.9; docs/domain.md §3, §13). Golden reference: models/golden/vl_arb.{h,cpp} (vl_arbiter),
 // checked cycle by cycle by `ndrsim verify vl_arb` (testbench/verify/vl_arb_check.cpp).
 //
 // Semantics (exactly those of the golden header comment):
@@ -213,7 +213,7 @@ module ibs_vl_arb #(
   assign hi_sent_o = hs_q;
 
   // ------------------------------------------------------------------------------------------
-  // Assertions (STYLE.md §9): fire under Verilator --assert; skipped by synthesis.
+  // Assertions (docs/style.md §9): fire under Verilator --assert; skipped by synthesis.
 `ifndef SYNTHESIS
   if (NumVls < 1 || NumVls > 15) begin : gen_num_vls_check
     $error("ibs_vl_arb: NumVls must be 1..15");

@@ -1,5 +1,5 @@
-// Collective names, parsers, element sizes, NCCL enum numbers (DOMAIN.md §12.1) and
-// nccl-tests busbw factors (DOMAIN.md §9).
+// Collective names, parsers, element sizes, NCCL enum numbers (docs/domain.md §12.1) and
+// nccl-tests busbw factors (docs/domain.md §9).
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -50,7 +50,7 @@ TEST_CASE("coll names round-trip and match the documented spellings", "[collecti
     CHECK_FALSE(c::parse_redop("add").has_value());
 }
 
-TEST_CASE("coll NCCL enum numbers follow nccl.h (DOMAIN.md §12.1)", "[collective]") {
+TEST_CASE("coll NCCL enum numbers follow nccl.h (docs/domain.md §12.1)", "[collective]") {
     const std::vector<std::string> nccl = {"int8",  "uint8",  "int32",   "uint32",
                                            "int64", "uint64", "fp16",    "fp32",
                                            "fp64",  "bf16",   "fp8e4m3", "fp8e5m2"};
@@ -91,7 +91,7 @@ TEST_CASE("coll busbw factors match the nccl-tests table at n = 8", "[collective
                     op_kind::rdma_read}) {
         CHECK(c::busbw_factor(op, algo_kind::direct, 8) == Approx(1.0));
     }
-    // DOMAIN.md §9: the in-network factor is 0.33 at n = 2 and 0.98 at n = 128.
+    // docs/domain.md §9: the in-network factor is 0.33 at n = 2 and 0.98 at n = 128.
     CHECK(c::busbw_factor(op_kind::allreduce, algo_kind::sharp, 2) == Approx(1.0 / 3.0));
     CHECK(c::busbw_factor(op_kind::allreduce, algo_kind::sharp, 128) == Approx(127.0 / 129.0));
     CHECK(c::busbw_factor(op_kind::allreduce, algo_kind::ring, 1) == Approx(0.0));

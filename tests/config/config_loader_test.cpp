@@ -141,7 +141,7 @@ TEST_CASE("file errors name file, line, key and reason", "[config]") {
               "test.yaml:2: switch.mtu: must be one of 256B|512B|1024B|2048B|4096B, got 1500B");
         CHECK(yaml_error("switch:\n  buffer_per_vl: 256KiB\n") ==
               "test.yaml:2: switch.buffer_per_vl: must be at most 2048 credit blocks (128KiB) "
-              "per VL, the most that may be outstanding (DOMAIN.md §2.2), got 256KiB");
+              "per VL, the most that may be outstanding (docs/domain.md §2.2), got 256KiB");
         CHECK(yaml_error("switch:\n  ports: 99999999999\n") ==
               "test.yaml:2: switch.ports: '99999999999' is too large (at most 4294967295)");
     }

@@ -1,4 +1,4 @@
-// Lossless operation under a 63:1 incast at full load (IB credit flow control, DOMAIN.md §2):
+// Lossless operation under a 63:1 incast at full load (IB credit flow control, docs/domain.md §2):
 // no packet is lost, no buffer exceeds its capacity, back-pressure reaches the sources and the
 // hot port still runs at line rate.
 //

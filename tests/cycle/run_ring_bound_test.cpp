@@ -1,5 +1,5 @@
 // `ndrsim run`: ring allreduce on 8 ranks, one switch, against the alpha-beta bound
-// (DOMAIN.md §9: ring allreduce ~ 2(N-1) alpha + 2(N-1)/N * S/B).
+// (docs/domain.md §9: ring allreduce ~ 2(N-1) alpha + 2(N-1)/N * S/B).
 //
 // Hand derivation (raw config numbers set explicitly below; no model helper is used):
 //   cycle c = 64 B * 8 / 400 Gb/s = 1.28 ns
@@ -134,7 +134,7 @@ void run_ring_bound(const std::string& tag, uint64_t S) {
     CHECK(cj["ranks"].get<uint32_t>() == n);
     CHECK(t >= beta_ns);
     CHECK(std::fabs(dev) <= 0.03);
-    // nccl-tests definitions (DOMAIN.md §9): algbw = S / t, busbw = algbw * 2(n-1)/n.
+    // nccl-tests definitions (docs/domain.md §9): algbw = S / t, busbw = algbw * 2(n-1)/n.
     CHECK(cj["algbw_GBps"].get<double>() == Approx(static_cast<double>(S) / t).epsilon(1e-9));
     CHECK(cj["busbw_GBps"].get<double>() ==
           Approx(static_cast<double>(S) / t * 2.0 * (n - 1) / n).epsilon(1e-9));

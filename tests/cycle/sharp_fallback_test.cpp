@@ -1,5 +1,5 @@
 // SHARP fallback to a host algorithm when no tree can be had or the operation is not supported
-// (DOMAIN.md §7: sum/min/max only, no prod/avg). The collective must still complete, with
+// (docs/domain.md §7: sum/min/max only, no prod/avg). The collective must still complete, with
 // collectives[i].algo the host algorithm chosen (ring or tree), algo_requested "sharp" and
 // collectives[i].fallback saying why.
 //

@@ -11,7 +11,7 @@
 //     in flight = 32 * 65 = 2080 cycles of link time, far above one chunk's round trip
 //     (TX 196 + LINK 90 + SW 235 + ALU 40 + 1 + LINK 90 + 65 + RX 196 ~ 913 cycles), so the link,
 //     not the window, limits: expected algbw ~ B * S/B / (S/B + ~1 us) ~ 99.9 % of B.
-//   busbw factor (DOMAIN.md §9, in-network allreduce) = (n-1)/(n+1) = 15/17.
+//   busbw factor (docs/domain.md §9, in-network allreduce) = (n-1)/(n+1) = 15/17.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 

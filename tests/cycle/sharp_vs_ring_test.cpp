@@ -7,7 +7,7 @@
 //     SHARP SAT: 4096 B chunks, wire 8+12+8+16+4096+4+2 = 4146 B -> 65 beats
 //   B = 4096 B / (65 * 1.28 ns) = 49.2308 GB/s; S / B = 65536 * 83.2 ns = 5452595.2 ns
 //
-//   ring (DOMAIN.md §9 alpha-beta; as in run_ring_bound_test):
+//   ring (docs/domain.md §9 alpha-beta; as in run_ring_bound_test):
 //     t_ring = 2(n-1)/n * S/B + 2(n-1) * alpha,
 //     alpha  = TX 196 + LINK 90 + SW 235 + LINK 90 + 65 + RX 196 = 872 cycles = 1116.16 ns
 //            = 1.96875 * 5452595.2 + 126 * 1116.16 = 10734796.8 + 140636.16 = 10875432.96 ns

@@ -1,4 +1,4 @@
-// Zero-load latency of the cycle-level switch, exact to the cycle (STYLE.md §10).
+// Zero-load latency of the cycle-level switch, exact to the cycle (docs/style.md §10).
 //
 // Timing model (expectations below are computed by hand from these rules, not by the model):
 //   cycle           = 64 B at the link rate: 64*8 bits / rate (1280 ps at 400 Gb/s)

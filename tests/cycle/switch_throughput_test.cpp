@@ -1,5 +1,5 @@
 // Throughput and fairness of the cycle-level switch against analytic and published figures
-// (STYLE.md §10: throughput and fairness within a stated tolerance).
+// (docs/style.md §10: throughput and fairness within a stated tolerance).
 //
 // "accepted_load" = beats delivered in the measurement window / window cycles (per port, or
 // averaged over all ports for traffic.accepted_load). One 64 B beat per cycle is line rate.

@@ -62,7 +62,7 @@ TEST_CASE("presets derive the intended link rate, radix and cycle", "[presets]")
         CHECK(c.sw.ports == e.ports);
         CHECK(ndr::cycle::derive_timing(c).cycle_ps == e.cycle_ps);
     }
-    CHECK(resolve("edr").sharp.ost_bytes.count == 256);  // Switch-IB 2 OST (DOMAIN.md §7)
+    CHECK(resolve("edr").sharp.ost_bytes.count == 256);  // Switch-IB 2 OST (docs/domain.md §7)
 }
 
 TEST_CASE("presets: set overrides a preset value, an unknown preset is a config error",

@@ -210,7 +210,7 @@ def check_validate(ndrsim, outdir):
         for k in ("model", "rel_error_pct", "tolerance_pct"):
             if not isinstance(s.get(k), (int, float)):
                 fail(f"{s['name']}: {k} missing")
-        if not s["published"]["source"].startswith("DOMAIN.md"):
+        if not s["published"]["source"].startswith("docs/domain.md"):
             fail(f"{s['name']}: source {s['published']['source']}")
         want = abs(s["rel_error_pct"]) <= s["tolerance_pct"]
         if (s["result"] == "pass") != want:

@@ -90,7 +90,7 @@ def check_report(rep, ncoll):
                  f"{c['bytes'] / t}")
         n = c["ranks"]
         if c["op"] == "allreduce" and c["algo"] != "sharp":
-            want = c["algbw_GBps"] * 2 * (n - 1) / n  # nccl-tests, DOMAIN.md §9
+            want = c["algbw_GBps"] * 2 * (n - 1) / n  # nccl-tests, docs/domain.md §9
             if not close(c["busbw_GBps"], want):
                 fail(f"collectives[{i}]: busbw_GBps {c['busbw_GBps']} != algbw*2(n-1)/n {want}")
         if not isinstance(c["op"], str) or not isinstance(c["algo"], str):

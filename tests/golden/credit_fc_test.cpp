@@ -1,4 +1,4 @@
-// Credit flow control golden model (DOMAIN.md §2.2). Expectations are hand-computed, and the
+// Credit flow control golden model (docs/domain.md §2.2). Expectations are hand-computed, and the
 // long random run is checked against an independent model in plain unbounded integers.
 #include <catch2/catch.hpp>
 

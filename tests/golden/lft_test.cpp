@@ -1,4 +1,4 @@
-// Linear forwarding table golden model (DOMAIN.md §4).
+// Linear forwarding table golden model (docs/domain.md §4).
 #include <catch2/catch.hpp>
 
 #include <cstdint>

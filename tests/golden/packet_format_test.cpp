@@ -229,7 +229,7 @@ std::vector<named_packet> oracle_packets() {
 // Header codecs: hand-computed bytes.
 
 TEST_CASE("Wire bytes and PktLen", "[packet]") {
-    // RC SEND_ONLY, 4096 B payload: 8 + 12 + 4096 + 4 + 2 = 4122 B (DOMAIN.md §13).
+    // RC SEND_ONLY, 4096 B payload: 8 + 12 + 4096 + 4 + 2 = 4122 B (docs/domain.md §13).
     CHECK(g::wire_bytes(4096, g::RC_SEND_ONLY, false) == 4122);
     CHECK(g::pktlen_words(4096, g::RC_SEND_ONLY, false) == 1030);
     // With RETH: +16.

@@ -1,5 +1,5 @@
 // Golden IB headers, one at a time: bit positions against hand-computed bytes, round trips at
-// maximum field values, field-width rejection and the opcode table (DOMAIN.md §1). Whole
+// maximum field values, field-width rejection and the opcode table (docs/domain.md §1). Whole
 // packets and CRCs are in packet_format_test.cpp.
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // Up/down d-mod-k routing, route tracing and the channel-dependency deadlock check
-// (DOMAIN.md §4; rules in models/golden/updown_routing.h and topology.h).
+// (docs/domain.md §4; rules in models/golden/updown_routing.h and topology.h).
 #include <catch2/catch.hpp>
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// SL-to-VL table golden model (DOMAIN.md §3).
+// SL-to-VL table golden model (docs/domain.md §3).
 #include <catch2/catch.hpp>
 
 #include <array>

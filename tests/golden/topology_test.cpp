@@ -1,4 +1,4 @@
-// Topology builders: single switch and pruned fat trees (DOMAIN.md §4, §6; rules in
+// Topology builders: single switch and pruned fat trees (docs/domain.md §4, §6; rules in
 // models/golden/topology.h).
 #include <catch2/catch.hpp>
 
@@ -184,7 +184,7 @@ TEST_CASE("fat tree radix 8, pruned 2 levels", "[topology]") {
 }
 
 TEST_CASE("fat tree radix 64 (Quantum-2), 2 levels", "[topology]") {
-    SECTION("2,048 hosts: 64 leaves, 32 spines, all ports used (DOMAIN.md §6)") {
+    SECTION("2,048 hosts: 64 leaves, 32 spines, all ports used (docs/domain.md §6)") {
         const topology t = build_fat_tree(2048, 64, 2);
         check_fat_tree_shape(t);
         CHECK(t.switches_at_level(0) == 64);

@@ -1,4 +1,4 @@
-// VL arbitration golden model (IB Vol.1 §7.6.9, DOMAIN.md §3; semantics in vl_arb.h).
+// VL arbitration golden model (IB Vol.1 §7.6.9, docs/domain.md §3; semantics in vl_arb.h).
 // Pick sequences are hand-computed; long-run shares are compared with analytic expectations.
 #include <catch2/catch.hpp>
 

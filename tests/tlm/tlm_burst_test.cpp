@@ -148,7 +148,7 @@ TEST_CASE("burst: two writes into one host finish when the shared output carried
 }
 
 TEST_CASE("burst: ring allreduce 8 ranks 64 MiB within 3 % of alpha-beta") {
-    // The hand derivation of tests/cycle/run_ring_bound_test.cpp (DOMAIN.md §9), defaults:
+    // The hand derivation of tests/cycle/run_ring_bound_test.cpp (docs/domain.md §9), defaults:
     // 1.28 ns cycle; full 4 KiB packets are 65 beats (B_eff = 4096 B / 83.2 ns); alpha = TX 196
     // + LINK 90 + SW 235 + LINK 90 + one packet 65 + RX 196 = 872 cycles; bound =
     // 2(n-1)(S/n)/B_eff + 2(n-1) alpha.

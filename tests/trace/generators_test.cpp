@@ -94,7 +94,7 @@ TEST_CASE("gen collective: per-rank counts of reduce_scatter, allgather, alltoal
 }
 
 TEST_CASE("DDP buckets: ResNet-50 fp32 with 25 MB buckets", "[trace]") {
-    // ResNet-50: 25,557,032 parameters (DOMAIN.md §11) * 4 B = 102,228,128 B ("102.2 MB").
+    // ResNet-50: 25,557,032 parameters (docs/domain.md §11) * 4 B = 102,228,128 B ("102.2 MB").
     const uint64_t grad = 25'557'032ull * 4;
     REQUIRE(grad == 102'228'128ull);
     // ceil(102.2 MB / 25 MB) = ceil(4.09) = 5 (decimal MB, as in the brief).

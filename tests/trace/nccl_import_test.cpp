@@ -1,5 +1,5 @@
 // NCCL log import: the hand-written sample log (tests/data/nccl/sample_4ranks.log, format of
-// DOMAIN.md §12.1) and one malformed log per import error.
+// docs/domain.md §12.1) and one malformed log per import error.
 #include <catch2/catch.hpp>
 
 #include <sstream>
