@@ -12,6 +12,7 @@
 #include "preset.h"
 #include "run_report.h"
 #include "run_sim.h"
+#include "sim_level.h"
 #include "trace/trace.h"
 
 namespace ndr::tb {
@@ -144,14 +145,18 @@ int run(const compare_cli_options& o) {
         config_options c = o.cfg;
         c.preset = name;
         points.push_back(c.resolve());  // config errors surface here, before any simulation
+        replay_level(points.back(), tr.nranks);  // so does a level that cannot replay the trace
     }
     const unsigned jobs = o.jobs != 0
                               ? o.jobs
                               : std::max(1u, std::min(std::thread::hardware_concurrency(),
                                                       static_cast<unsigned>(points.size())));
     const std::vector<json> results = run_points(points, jobs, [&tr](const cfg::config& c) {
-        const run_outcome out = run_trace(c, tr);
-        return slim_report(run_report_json(c, tr, out));
+        const run_outcome out = run_trace_at_level(c, tr);
+        json r = run_report_json(c, tr, out);
+        const sim_level lv = replay_level(c, tr.nranks);
+        if (lv != sim_level::cycle) r["sim"]["level"] = level_name(lv);
+        return slim_report(r);
     });
     for (size_t p = 0; p < results.size(); ++p) {
         rethrow_point_error(results[p], "preset " + o.presets[p] + ": ");
@@ -220,6 +225,8 @@ void add_compare_command(CLI::App& app, command_action& action) {
         ->allow_extra_args(false);
     o->cfg.add_key_flag(*cmd, "--hosts", "fabric.hosts", "hosts (default: the trace's ranks)");
     o->cfg.add_key_flag(*cmd, "--topology", "fabric.topology", "single_switch|fat_tree");
+    o->cfg.add_key_flag(*cmd, "--level", "sim.level",
+                        "model level of every preset: cycle, tlm or auto (docs/fidelity_tlm.md)");
     cmd->add_option("--out", o->out, "write DIR/report.json and DIR/compare.csv");
     cmd->add_option(
         "-j,--jobs", o->jobs,

@@ -7,7 +7,7 @@
 #include "config/config_error.h"
 #include "run_report.h"
 #include "run_sim.h"
-#include "run_sim_tlm.h"
+#include "sim_level.h"
 #include "trace/trace.h"
 
 namespace ndr::tb {
@@ -20,7 +20,6 @@ struct run_cli_options {
     std::string out;
     std::string pcap;
     std::string pcap_link;
-    std::string level;  ///< cycle|tlm; empty: tlm above sim.tlm_above_hosts hosts
     bool quiet = false;
 };
 
@@ -35,21 +34,8 @@ int run(const run_cli_options& o) {
     run_options ro;
     ro.pcap_path = o.pcap;
     ro.pcap_link = o.pcap_link;
-    const uint32_t hosts = c.fabric.hosts != 0 ? c.fabric.hosts : tr.nranks;
-    const bool roce = c.fabric.technology == "roce";
-    // RoCE (PFC, ECN, DCQCN, ECMP) exists at the cycle level only: never pick TLM for it.
-    const bool tlm = o.level.empty()
-                         ? !roce && c.sim.tlm_above_hosts != 0 && hosts > c.sim.tlm_above_hosts
-                         : o.level == "tlm";
-    if (tlm && roce) {
-        throw cfg::config_error(cfg::config_source::flag("--level"), "fabric.technology",
-                                "roce (PFC, ECN, DCQCN) is modelled at the cycle level only: "
-                                "use --level cycle");
-    }
-    if (tlm && !o.pcap.empty()) {
-        throw cfg::config_error("--pcap: packet capture needs --level cycle");
-    }
-    const run_outcome out = tlm ? run_trace_tlm(c, tr) : run_trace(c, tr, ro);
+    const bool tlm = replay_level(c, tr.nranks, !o.pcap.empty()) == sim_level::tlm;
+    const run_outcome out = run_trace_at_level(c, tr, ro);
     nlohmann::json report = run_report_json(c, tr, out);
     if (tlm) report["sim"]["level"] = "tlm";  // cycle-level reports stay unchanged
     if (tlm && out.switches > 1 && c.sim.tlm_burst.count / c.hca.mtu.count > 1 &&
@@ -105,10 +91,9 @@ void add_run_command(CLI::App& app, command_action& action) {
     cmd->add_option("--out", o->out, "write DIR/report.json and DIR/timeline.json");
     cmd->add_option("--pcap", o->pcap, "capture the packets of one link to a pcap file");
     cmd->add_option("--pcap-link", o->pcap_link, "link to capture (default: host 0's uplink)");
-    cmd->add_option("--level", o->level,
-                    "model level: cycle (cycle-level HCAs and switches) or tlm (TLM-2.0 models, "
-                    "docs/fidelity_tlm.md); default: tlm above sim.tlm_above_hosts hosts")
-        ->check(CLI::IsMember({"cycle", "tlm"}));
+    o->cfg.add_key_flag(*cmd, "--level", "sim.level",
+                        "model level: cycle (cycle-level HCAs and switches), tlm (TLM-2.0 models, "
+                        "docs/fidelity_tlm.md) or auto (tlm above sim.tlm_above_hosts hosts)");
     cmd->add_flag("-q,--quiet", o->quiet, "no table on stdout");
     cmd->callback([o, &action] { action = [o] { return run(*o); }; });
 }

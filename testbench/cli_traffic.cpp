@@ -11,10 +11,9 @@
 #include "config/validate.h"
 #include "cycle/timing.h"
 #include "point_runner.h"
+#include "sim_level.h"
 #include "traffic_report.h"
-#include "traffic_rtl_sim.h"
 #include "traffic_sim.h"
-#include "traffic_tlm_sim.h"
 
 namespace ndr::tb {
 
@@ -25,7 +24,6 @@ struct traffic_options {
     std::string load;
     std::string time;
     std::string out;
-    std::string level = "cycle";
     unsigned jobs = 0;
     bool quiet = false;
 };
@@ -76,11 +74,8 @@ std::vector<double> parse_loads(const std::string& text) {
 
 int run(const traffic_options& o) {
     cfg::config base = o.cfg.resolve();
-    if (o.level == "tlm" && base.fabric.technology == "roce") {
-        throw cfg::config_error(cfg::config_source::flag("--level"), "fabric.technology",
-                                "roce (PFC, ECN, DCQCN) is modelled at the cycle level only: "
-                                "drop --level tlm");
-    }
+    const sim_level lv = traffic_level(base);  // refuses a level that cannot run this
+    const std::string level(level_name(lv));
     if (!o.time.empty()) {
         const cycle::timing tm = cycle::derive_timing(base);
         cfg::time_ps_t t;
@@ -105,11 +100,8 @@ int run(const traffic_options& o) {
         }
     }
     const unsigned jobs = o.jobs != 0 ? o.jobs : std::max(1U, std::thread::hardware_concurrency());
-    const std::string level = o.level;
     auto results = run_points(points, jobs, [level](const cfg::config& c) {
-        nlohmann::json j = traffic_point_json(c, level == "tlm"   ? run_traffic_tlm(c)
-                                                 : level == "rtl" ? run_traffic_rtl(c)
-                                                                  : run_traffic(c));
+        nlohmann::json j = traffic_point_json(c, run_traffic_at_level(c));
         if (level != "cycle") j["sim"]["level"] = level;  // cycle-level reports stay unchanged
         j["sim"]["peak_rss_MiB"] = peak_rss_mib();
         return j;
@@ -156,11 +148,10 @@ void add_traffic_command(CLI::App& app, command_action& action) {
     o->cfg.add_key_flag(*cmd, "--queueing", "switch.queueing", "voq|fifo");
     o->cfg.add_key_flag(*cmd, "--allocator", "switch.allocator", "islip|rr");
     cmd->add_option("--out", o->out, "write DIR/report.json");
-    cmd->add_option("--level", o->level,
-                    "model level: cycle (cycle-level switch), tlm (TLM-2.0 switch and links, "
-                    "docs/fidelity_tlm.md) or rtl (the Verilated rtl/ib_switch_core, at most its "
-                    "built port count, rtl/README.md)")
-        ->check(CLI::IsMember({"cycle", "tlm", "rtl"}));
+    o->cfg.add_key_flag(*cmd, "--level", "sim.level",
+                        "model level: cycle (cycle-level switch; also auto), tlm (TLM-2.0 switch "
+                        "and links, docs/fidelity_tlm.md) or rtl (the Verilated "
+                        "rtl/ib_switch_core, at most its built port count, rtl/README.md)");
     cmd->add_option("-j,--jobs", o->jobs, "load points run in parallel (default: all cores)");
     cmd->add_flag("-q,--quiet", o->quiet, "no table on stdout");
     cmd->callback([o, &action] { action = [o] { return run(*o); }; });

@@ -17,6 +17,7 @@
 #include "preset.h"
 #include "run_report.h"
 #include "run_sim.h"
+#include "sim_level.h"
 #include "trace/generators.h"
 #include "trace/trace.h"
 #include "trace/trace_writer.h"
@@ -29,6 +30,7 @@ namespace {
 
 struct validate_cli_options {
     std::string out;
+    std::string level;  ///< sim.level of every scenario; empty: the default (auto)
     bool quick = false;
     bool strict = false;
     unsigned jobs = 0;
@@ -123,18 +125,18 @@ suite build_suite(bool quick) {
     s.scenarios.push_back(scenario{
         "ring_allreduce_busbw_ndr", "ndr",
         "allreduce, algo ring, 8 hosts on one switch, S = " + big_text, "busbw per HCA [GB/s]",
-        47.0, "46-48 GB/s", "docs/domain.md §10 row 6 (nccl-tests #290, NVIDIA maintainer) [P]", 5.0,
-        ring_why, [ring8](const results_t& r) { return coll_field(r, ring8, "busbw_GBps"); }});
+        47.0, "46-48 GB/s", "docs/domain.md §10 row 6 (nccl-tests #290, NVIDIA maintainer) [P]",
+        5.0, ring_why, [ring8](const results_t& r) { return coll_field(r, ring8, "busbw_GBps"); }});
     if (!quick) {
         const size_t ring2 =
             add_run("ndr", {}, collective_trace(op_kind::allreduce, 2, big, "ring"),
                     "allreduce ring, 2 hosts, " + big_text);
-        s.scenarios.push_back(
-            scenario{"ring_allreduce_busbw_ndr_2hosts", "ndr",
-                     "allreduce, algo ring, 2 hosts (the 2-node setup of row 6), S = " + big_text,
-                     "busbw per HCA [GB/s]", 47.0, "46-48 GB/s",
-                     "docs/domain.md §10 row 6 (nccl-tests #290, NVIDIA maintainer) [P]", 5.0, ring_why,
-                     [ring2](const results_t& r) { return coll_field(r, ring2, "busbw_GBps"); }});
+        s.scenarios.push_back(scenario{
+            "ring_allreduce_busbw_ndr_2hosts", "ndr",
+            "allreduce, algo ring, 2 hosts (the 2-node setup of row 6), S = " + big_text,
+            "busbw per HCA [GB/s]", 47.0, "46-48 GB/s",
+            "docs/domain.md §10 row 6 (nccl-tests #290, NVIDIA maintainer) [P]", 5.0, ring_why,
+            [ring2](const results_t& r) { return coll_field(r, ring2, "busbw_GBps"); }});
     }
 
     // --- SHARP streaming aggregation bandwidth, % of link (row 4) ---
@@ -151,8 +153,8 @@ suite build_suite(bool quick) {
             "sharp_sat_bandwidth_" + preset, preset,
             "allreduce, algo sharp (streaming aggregation), 8 hosts, S = " + big_text + note,
             "algbw / link rate [%]", 95.5, "95-96 % of p2p bandwidth",
-            "docs/domain.md §10 row 4 (HDR Quantum, doi 10.1007/978-3-030-50743-5_3) [P]", 5.0, sat_why,
-            [run](const results_t& r) {
+            "docs/domain.md §10 row 4 (HDR Quantum, doi 10.1007/978-3-030-50743-5_3) [P]", 5.0,
+            sat_why, [run](const results_t& r) {
                 return coll_field(r, run, "algbw_GBps") / ok(r, run)["link_GBps"].get<double>() *
                        100.0;
             }});
@@ -322,7 +324,9 @@ int run(const validate_cli_options& o) {
         config_options c;
         c.preset = r.preset;
         c.sets = r.sets;
+        if (!o.level.empty()) c.flags.push_back({"--level", "sim.level", o.level});
         points.push_back(c.resolve());
+        replay_level(points.back(), r.tr.nranks);  // refuses a level that cannot replay it
     }
     const unsigned jobs = o.jobs != 0
                               ? o.jobs
@@ -333,7 +337,7 @@ int run(const validate_cli_options& o) {
         const auto idx = static_cast<size_t>(&c - points.data());
         if (idx >= s.runs.size()) throw std::logic_error("validate: point index out of range");
         const trace::trace& tr = s.runs[idx].tr;
-        const run_outcome out = run_trace(c, tr);
+        const run_outcome out = run_trace_at_level(c, tr);
         json r = run_report_json(c, tr, out);
         return json{{"collectives", r["collectives"]},
                     {"totals", r["totals"]},
@@ -341,6 +345,7 @@ int run(const validate_cli_options& o) {
     });
 
     json report{{"ndrsim", {{"command", "validate"}, {"report_version", 1}}}, {"quick", o.quick}};
+    if (!o.level.empty()) report["level"] = o.level;  // default-level reports stay unchanged
     report["scenarios"] = json::array();
     int pass = 0, fail = 0, error = 0;
     for (const scenario& sc : s.scenarios) {
@@ -376,8 +381,8 @@ int run(const validate_cli_options& o) {
         report["runs"].push_back(std::move(r));
     }
 
-    fmt::print("ndrsim validate{}: {} scenarios, {} simulations\n", o.quick ? " --quick" : "",
-               s.scenarios.size(), s.runs.size());
+    fmt::print("ndrsim validate{}{}: {} scenarios, {} simulations\n", o.quick ? " --quick" : "",
+               o.level.empty() ? "" : " --level " + o.level, s.scenarios.size(), s.runs.size());
     fmt::print("{}", stdout_table(report));
     fmt::print("{} pass, {} fail, {} error\n", pass, fail, error);
     if (!o.out.empty()) {
@@ -400,6 +405,8 @@ void add_validate_command(CLI::App& app, command_action& action) {
     cmd->add_option("--out", o->out, "write DIR/validation.md and DIR/validation.json");
     cmd->add_flag("--quick", o->quick, "reduced suite (smaller messages, fewer scenarios) for CI");
     cmd->add_flag("--strict", o->strict, "exit 1 when a scenario fails its tolerance");
+    cmd->add_option("--level", o->level,
+                    "model level of every scenario (= --set sim.level=...): cycle, tlm or auto");
     cmd->add_option("-j,--jobs", o->jobs,
                     "simulations in parallel, one child process each (default: cores)");
     cmd->callback([o, &action] { action = [o] { return run(*o); }; });

@@ -5,55 +5,29 @@
 #include <stdexcept>
 
 #include "config/config_error.h"
-#include "golden/updown_routing.h"
 
 namespace ndr::tb {
 
-fabric::fabric(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive_timing(c)) {
-    const uint32_t radix = c.sw.ports;
-    try {
-        topo_ = c.fabric.topology == "fat_tree"
-                    ? golden::build_fat_tree(hosts, radix, c.fabric.levels)
-                    : golden::build_single_switch(hosts, radix);
-    } catch (const std::invalid_argument& e) {
-        throw cfg::config_error(
-            cfg::config_source::merged(), "fabric.topology",
-            fmt::format("cannot build {} for {} hosts with {}-port switches: {}", c.fabric.topology,
-                        hosts, radix, e.what()));
-    }
-    lfts_ = golden::compute_updown_lfts(topo_);
-    const uint64_t prop = c.link.propagation_per_m.ps;
-    const auto cable_cycles = [&](uint64_t mm) {
-        return cycle::ps_to_cycles(c.link.fec_latency.ps + mm * prop / 1000, tm_.cycle_ps, 1);
-    };
-    tier_cycles_[0] = cable_cycles(c.link.cable_length.mm);
-    tier_cycles_[1] = cable_cycles(c.fabric.tier1_cable_length.mm);
-    tier_cycles_[2] = cable_cycles(c.fabric.tier2_cable_length.mm);
-
+fabric::fabric(const cfg::config& c, uint32_t hosts)
+    : plan_(plan_fabric(c, hosts)), tm_(plan_.tm), topo_(plan_.topo) {
     hcas_ = std::make_unique<cycle::hca_array>(c, tm_, pool_, hosts);
     for (std::size_t s = 0; s < topo_.switches.size(); ++s) {
-        switches_.push_back(std::make_unique<cycle::ib_switch>(c, tm_, pool_, lfts_[s]));
+        switches_.push_back(std::make_unique<cycle::ib_switch>(c, tm_, pool_, plan_.lfts[s]));
     }
-    for (const golden::topo_link& l : topo_.links) {
-        const uint32_t lat = tier_cycles_[std::min<uint32_t>(l.tier, 2)];
-        cycle::ib_switch& b = *switches_[l.b];
-        if (l.a_is_host) {
-            hcas_->connect(l.a, cycle::link_peer{&b, l.b_port, lat}, tm_.buffer_blocks);
-            b.connect(l.b_port, cycle::link_peer{hcas_.get(), static_cast<uint16_t>(l.a), lat},
-                      tm_.ep_buffer_blocks);
-            links_.push_back(
-                {fmt::format("host{}->sw{}.p{}", l.a, l.b, l.b_port), l.tier, true, l.a, 0});
-            links_.push_back({fmt::format("sw{}.p{}->host{}", l.b, l.b_port, l.a), l.tier, false,
-                              l.b, l.b_port});
+    const auto engine = [&](const plan_end& e) -> cycle::cycle_engine* {
+        if (e.host) return hcas_.get();
+        return switches_[e.node].get();
+    };
+    for (const plan_hop& h : plan_.hops) {
+        const plan_end& to = h.to;
+        const cycle::link_peer peer{engine(to), static_cast<uint16_t>(to.host ? to.node : to.port),
+                                    h.link_cycles};
+        if (h.from.host) {
+            hcas_->connect(h.from.node, peer, h.credits);
         } else {
-            cycle::ib_switch& a = *switches_[l.a];
-            a.connect(l.a_port, cycle::link_peer{&b, l.b_port, lat}, tm_.buffer_blocks);
-            b.connect(l.b_port, cycle::link_peer{&a, l.a_port, lat}, tm_.buffer_blocks);
-            links_.push_back({fmt::format("sw{}.p{}->sw{}.p{}", l.a, l.a_port, l.b, l.b_port),
-                              l.tier, false, l.a, l.a_port});
-            links_.push_back({fmt::format("sw{}.p{}->sw{}.p{}", l.b, l.b_port, l.a, l.a_port),
-                              l.tier, false, l.b, l.b_port});
+            switches_[h.from.node]->connect(h.from.port, peer, h.credits);
         }
+        links_.push_back({h.name, h.tier, h.from.host, h.from.node, h.from.port});
     }
     if (c.fabric.technology == "roce") {
         // ECMP over every up port (not from docs/domain.md: any up port of a folded Clos reaches a

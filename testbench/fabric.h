@@ -1,6 +1,6 @@
-// A fabric of cycle-level switches and HCAs built from the config: topology (single switch or
-// fat tree with switch.ports radix), up/down LFTs, per-tier cable latencies, one SystemC
-// process per switch and one for all HCAs. Construct during elaboration (before sc_start).
+// A fabric of cycle-level switches and HCAs instantiated from the fabric plan (fabric_plan.h:
+// topology, up/down LFTs, per-tier cable latencies, peer credits): one SystemC process per
+// switch and one for all HCAs. Construct during elaboration (before sc_start).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -13,6 +13,7 @@
 #include "cycle/ib_switch.h"
 #include "cycle/packet.h"
 #include "cycle/timing.h"
+#include "fabric_plan.h"
 #include "golden/lft.h"
 #include "golden/topology.h"
 
@@ -40,19 +41,18 @@ public:
     /// Beats sent so far on a link (cumulative).
     uint64_t link_beats(const link_ref& l) const;
     /// Link latency in cycles of a tier.
-    uint32_t tier_cycles(uint32_t tier) const { return tier_cycles_[tier]; }
+    uint32_t tier_cycles(uint32_t tier) const { return plan_.tier_cycles[tier]; }
 
 private:
-    cycle::timing tm_;
-    golden::topology topo_;
-    std::vector<golden::lft> lfts_;
+    fabric_plan plan_;
+    const cycle::timing& tm_;
+    const golden::topology& topo_;
     cycle::packet_pool pool_;
     cycle::sim_status status_;
     std::unique_ptr<cycle::hca_array> hcas_;
     std::vector<std::unique_ptr<cycle::ib_switch>> switches_;
     std::vector<std::unique_ptr<cycle::engine_driver>> drivers_;
     std::vector<link_ref> links_;
-    uint32_t tier_cycles_[3] = {1, 1, 1};
 };
 
 }  // namespace ndr::tb

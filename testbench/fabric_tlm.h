@@ -34,9 +34,9 @@ public:
     uint64_t quantum_cycles() const { return quantum_; }
 
 private:
-    cycle::timing tm_;
-    golden::topology topo_;
-    std::vector<golden::lft> lfts_;
+    fabric_plan plan_;
+    const cycle::timing& tm_;
+    const golden::topology& topo_;
     tlmm::run_status status_;
     std::unique_ptr<tlmm::hca_tlm> hcas_;
     std::vector<std::unique_ptr<tlmm::ib_switch_tlm>> switches_;

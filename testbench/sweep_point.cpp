@@ -15,6 +15,7 @@
 #include "cycle/invariant_error.h"
 #include "run_report.h"
 #include "run_sim.h"
+#include "sim_level.h"
 #include "trace/trace.h"
 #include "traffic_report.h"
 #include "traffic_sim.h"
@@ -168,7 +169,9 @@ int run_point_dir(const std::string& dir) {
         const std::string kind = p["kind"].get<std::string>();
         json report;
         if (kind == "traffic") {
-            json pt = traffic_point_json(c, run_traffic(c));
+            json pt = traffic_point_json(c, run_traffic_at_level(c));
+            const sim_level lv = traffic_level(c);
+            if (lv != sim_level::cycle) pt["sim"]["level"] = level_name(lv);
             pt["sim"]["peak_rss_MiB"] = peak_rss_mib();
             report = traffic_report_json(c, {pt});
         } else {
@@ -178,7 +181,9 @@ int run_point_dir(const std::string& dir) {
             } catch (const trace::trace_error& e) {
                 throw cfg::config_error(e.what());
             }
-            report = run_report_json(c, tr, run_trace(c, tr));
+            report = run_report_json(c, tr, run_trace_at_level(c, tr));
+            const sim_level lv = replay_level(c, tr.nranks);
+            if (lv != sim_level::cycle) report["sim"]["level"] = level_name(lv);
         }
         write_file(dir, "report.json", report.dump(2) + "\n");
         result["status"] = "done";

@@ -13,6 +13,7 @@
 #include "config/config_loader.h"
 #include "config/config_schema.h"
 #include "config/config_source.h"
+#include "sim_level.h"
 
 namespace ndr::tb {
 
@@ -226,6 +227,12 @@ std::vector<sweep_point> expand(const sweep_spec& s) {
             canon["kind"] = s.kind;
             try {
                 const cfg::config c = cfg::load_config(s.config_file, ps);
+                // A level that cannot do this kind of job makes the point invalid (one line).
+                if (s.kind == "run") {
+                    replay_level(c, 0);
+                } else {
+                    traffic_level(c);
+                }
                 json flat = json::object();
                 for (const auto& [k, v] : cfg::flatten(c)) flat[k] = v;
                 p.config = flat;

@@ -1,4 +1,5 @@
 #include "traffic_sim.h"
+
 #include "delivery_record.h"
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 
 #include "cycle/engine_driver.h"
 #include "cycle/invariant_error.h"
+#include "fabric_plan.h"
 
 namespace ndr::tb {
 
@@ -15,17 +17,19 @@ traffic_outcome run_traffic(const cfg::config& c) {
     out.tm = cycle::derive_timing(c);
     const cycle::timing& tm = out.tm;
     cycle::packet_pool pool;
-    // Endpoint p hangs off switch port p and owns LID p + 1.
-    golden::lft routes(static_cast<uint16_t>(c.sw.ports));
-    for (uint32_t p = 0; p < c.sw.ports; ++p) {
-        routes.set(static_cast<uint16_t>(p + 1), static_cast<uint8_t>(p));
-    }
-    cycle::ib_switch sw(c, tm, pool, routes);
+    // Endpoint p hangs off switch port p and owns LID p + 1 (fabric_plan.h).
+    const fabric_plan plan = plan_traffic_switch(c);
+    cycle::ib_switch sw(c, tm, pool, plan.lfts[0]);
     traffic_endpoints eps(c, tm, pool);
-    for (uint32_t p = 0; p < c.sw.ports; ++p) {
-        const auto port = static_cast<uint16_t>(p);
-        sw.connect(port, cycle::link_peer{&eps, port, tm.link_cycles}, tm.ep_buffer_blocks);
-        eps.connect(port, cycle::link_peer{&sw, port, tm.link_cycles}, tm.buffer_blocks);
+    for (const plan_hop& h : plan.hops) {
+        if (h.from.host) {
+            eps.connect(static_cast<uint16_t>(h.from.node),
+                        cycle::link_peer{&sw, h.to.port, h.link_cycles}, h.credits);
+        } else {
+            sw.connect(h.from.port,
+                       cycle::link_peer{&eps, static_cast<uint16_t>(h.to.node), h.link_cycles},
+                       h.credits);
+        }
     }
     cycle::sim_status status;
     cycle::engine_driver d_sw("switch", sw, tm.cycle_ps, status);

@@ -10,6 +10,7 @@
 #include "cycle/invariant_error.h"
 #include "cycle/timing.h"
 #include "delivery_record.h"
+#include "fabric_plan.h"
 #include "ib_switch_tlm.h"
 #include "link_tlm.h"
 #include "traffic_endpoints_tlm.h"
@@ -24,32 +25,33 @@ traffic_outcome run_traffic_tlm(const cfg::config& c, const tlm_run_hooks& hooks
     out.tm = cycle::derive_timing(c);
     const cycle::timing& tm = out.tm;
     tlmm::run_status status;
-    golden::lft routes(static_cast<uint16_t>(c.sw.ports));
-    for (uint32_t p = 0; p < c.sw.ports; ++p) {
-        routes.set(static_cast<uint16_t>(p + 1), static_cast<uint8_t>(p));
-    }
-    tlmm::ib_switch_tlm sw("switch", c, tm, routes, status);
+    // Endpoint p hangs off switch port p and owns LID p + 1 (fabric_plan.h).
+    const fabric_plan plan = plan_traffic_switch(c);
+    tlmm::ib_switch_tlm sw("switch", c, tm, plan.lfts[0], status);
     traffic_endpoints_tlm eps("endpoints", c, tm, status);
     std::vector<std::unique_ptr<tlmm::link_tlm>> links;
-    for (uint32_t p = 0; p < c.sw.ports; ++p) {
-        // Endpoint p -> switch input p; FC of the switch input buffer back to the endpoint.
-        auto up = std::make_unique<tlmm::link_tlm>(fmt::format("up_{}", p).c_str(), tm.link_cycles,
-                                                   tm.cycle_ps, status);
-        (*eps.tx[p]).bind(up->tx);
-        up->rx.bind(*sw.in[p]);
-        (*sw.fc_out[p]).bind(up->fc_in);
-        up->fc_out.bind(*eps.fc_in[p]);
-        // Switch output p -> endpoint p; FC of the endpoint receive buffer back to the switch.
-        auto down = std::make_unique<tlmm::link_tlm>(fmt::format("down_{}", p).c_str(),
-                                                     tm.link_cycles, tm.cycle_ps, status);
-        (*sw.out[p]).bind(down->tx);
-        down->rx.bind(*eps.rx[p]);
-        (*eps.fc_out[p]).bind(down->fc_in);
-        down->fc_out.bind(*sw.fc_in[p]);
-        sw.set_peer_buffer(static_cast<uint16_t>(p), tm.ep_buffer_blocks);
-        eps.set_peer_buffer(static_cast<uint16_t>(p), tm.buffer_blocks);
-        links.push_back(std::move(up));
-        links.push_back(std::move(down));
+    for (const plan_hop& h : plan.hops) {
+        auto w =
+            std::make_unique<tlmm::link_tlm>(fmt::format("{}_{}", h.from.host ? "up" : "down",
+                                                         h.from.host ? h.from.node : h.from.port)
+                                                 .c_str(),
+                                             h.link_cycles, tm.cycle_ps, status);
+        if (h.from.host) {
+            // Endpoint p -> switch input p; FC of the switch input buffer back to the endpoint.
+            (*eps.tx[h.from.node]).bind(w->tx);
+            w->rx.bind(*sw.in[h.to.port]);
+            (*sw.fc_out[h.to.port]).bind(w->fc_in);
+            w->fc_out.bind(*eps.fc_in[h.from.node]);
+            eps.set_peer_buffer(static_cast<uint16_t>(h.from.node), h.credits);
+        } else {
+            // Switch output p -> endpoint p; FC of the endpoint receive buffer back to the switch.
+            (*sw.out[h.from.port]).bind(w->tx);
+            w->rx.bind(*eps.rx[h.to.node]);
+            (*eps.fc_out[h.to.node]).bind(w->fc_in);
+            w->fc_out.bind(*sw.fc_in[h.from.port]);
+            sw.set_peer_buffer(h.from.port, h.credits);
+        }
+        links.push_back(std::move(w));
     }
     if (hooks.on_inject) eps.set_inject_observer(hooks.on_inject);
     if (hooks.on_egress) sw.set_egress_observer(hooks.on_egress);

@@ -421,10 +421,15 @@ std::vector<config_key> build_schema() {
         unit_key("sim.run_time_limit", at(M, &sim_config::run_time_limit), "> 0", positive,
                  "ndrsim run stops with an error (naming what is still running) if the trace "
                  "has not finished by this simulated time"));
+    keys.push_back(choice_key(
+        "sim.level", at(M, &sim_config::level), {"auto", "cycle", "tlm", "rtl"},
+        "model level of run, traffic, compare, validate and sweep (--level): cycle, tlm "
+        "(docs/fidelity_tlm.md), rtl (traffic only: the Verilated switch core) or auto (traffic: "
+        "cycle; trace replay: tlm above sim.tlm_above_hosts hosts, else cycle)"));
     keys.push_back(
         uint_key("sim.tlm_above_hosts", at(M, &sim_config::tlm_above_hosts), 0, U32_MAX,
-                 "ndrsim run without --level uses the TLM level on fabrics of more than this "
-                 "many hosts, the cycle level otherwise; 0 = always the cycle level"));
+                 "trace replay with sim.level auto uses the TLM level on fabrics of more than "
+                 "this many hosts, the cycle level otherwise; 0 = always the cycle level"));
     keys.push_back(choice_key(
         "sim.tlm_mode", at(M, &sim_config::tlm_mode), {"at", "lt"},
         "ndrsim run --level tlm: at = approximately timed (nb_transport phases, one SystemC "

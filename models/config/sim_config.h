@@ -147,7 +147,8 @@ struct sim_config {
                                                   ///< packets created in it
     bool check_invariants = true;                 ///< lossless checks every event
     time_ps_t run_time_limit{1'000'000'000'000};  ///< `ndrsim run` fails past this simulated time
-    uint32_t tlm_above_hosts = 1024;              ///< `ndrsim run` without --level: TLM above this
+    std::string level = "auto";  ///< cycle|tlm|rtl|auto: model level of every command (--level)
+    uint32_t tlm_above_hosts = 1024;              ///< sim.level auto, `ndrsim run`: TLM above this
                                                   ///< many hosts (0 = always cycle level)
     std::string tlm_mode = "at";                  ///< TLM level: at (approximately timed) or lt
                                                   ///< (loosely timed, temporal decoupling)

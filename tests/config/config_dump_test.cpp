@@ -25,7 +25,7 @@ TEST_CASE("registry keys are section.field, unique, and documented", "[config]")
         CHECK_FALSE(k.range.empty());
         CHECK(k.check(config{}).empty());  // every default is valid
     }
-    CHECK(seen.size() == 87);
+    CHECK(seen.size() == 88);
     CHECK(find_config_key("switch.sw") == nullptr);
     CHECK(find_config_key("sw.ports") == nullptr);
 }

@@ -1,0 +1,89 @@
+#include "sim_level.h"
+
+#include "config/config_error.h"
+#include "config/config_source.h"
+#include "run_sim_tlm.h"
+#include "traffic_rtl_sim.h"
+#include "traffic_tlm_sim.h"
+
+namespace ndr::tb {
+
+namespace {
+
+cfg::config_error level_error(const std::string& reason) {
+    return cfg::config_error(cfg::config_source::merged(), "sim.level", reason);
+}
+
+}  // namespace
+
+std::string_view level_name(sim_level l) {
+    switch (l) {
+        case sim_level::tlm:
+            return "tlm";
+        case sim_level::rtl:
+            return "rtl";
+        case sim_level::cycle:
+            break;
+    }
+    return "cycle";
+}
+
+sim_level replay_level(const cfg::config& c, uint32_t trace_ranks, bool pcap) {
+    const bool roce = c.fabric.technology == "roce";
+    const std::string& l = c.sim.level;
+    if (l == "rtl") {
+        throw level_error(
+            "rtl: trace replay needs HCAs, which exist at the cycle and tlm levels only; the RTL "
+            "level runs synthetic traffic (ndrsim traffic --level rtl)");
+    }
+    if (l == "auto") {
+        const uint32_t hosts = c.fabric.hosts != 0 ? c.fabric.hosts : trace_ranks;
+        // RoCE (PFC, ECN, DCQCN, ECMP) and captures exist at the cycle level only: auto never
+        // picks TLM for them.
+        const bool tlm =
+            !roce && !pcap && c.sim.tlm_above_hosts != 0 && hosts > c.sim.tlm_above_hosts;
+        return tlm ? sim_level::tlm : sim_level::cycle;
+    }
+    if (l == "tlm") {
+        if (roce) {
+            throw level_error(
+                "tlm: fabric.technology roce (PFC, ECN, DCQCN) is modelled at the cycle level "
+                "only: use --level cycle");
+        }
+        if (pcap) throw level_error("tlm: packet capture (--pcap) needs --level cycle");
+        return sim_level::tlm;
+    }
+    return sim_level::cycle;
+}
+
+sim_level traffic_level(const cfg::config& c) {
+    const std::string& l = c.sim.level;
+    if (l == "auto" || l == "cycle") return sim_level::cycle;
+    if (c.fabric.technology == "roce") {
+        throw level_error(l +
+                          ": fabric.technology roce (PFC, ECN, DCQCN) is modelled at the cycle "
+                          "level only: use --level cycle");
+    }
+    return l == "tlm" ? sim_level::tlm : sim_level::rtl;
+}
+
+run_outcome run_trace_at_level(const cfg::config& c, const trace::trace& tr,
+                               const run_options& ro) {
+    return replay_level(c, tr.nranks, !ro.pcap_path.empty()) == sim_level::tlm
+               ? run_trace_tlm(c, tr)
+               : run_trace(c, tr, ro);
+}
+
+traffic_outcome run_traffic_at_level(const cfg::config& c) {
+    switch (traffic_level(c)) {
+        case sim_level::tlm:
+            return run_traffic_tlm(c);
+        case sim_level::rtl:
+            return run_traffic_rtl(c);
+        case sim_level::cycle:
+            break;
+    }
+    return run_traffic(c);
+}
+
+}  // namespace ndr::tb
