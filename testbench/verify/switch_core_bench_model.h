@@ -21,8 +21,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "cycle/rng.h"
 #include "golden/credit_fc.h"
-#include "rng.h"
 #include "rtl_bits.h"
 #include "switch_core_bench_iface.h"
 

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "cycle/rng.h"
 #include "golden/lft.h"
 #include "golden/sl2vl.h"
-#include "rng.h"
 #include "scoreboard.h"
 #include "switch_core_bench.h"
 

@@ -18,7 +18,7 @@
 #include "golden/lft.h"
 #include "golden/sl2vl.h"
 #include "scoreboard.h"
-#include "traffic_endpoints.h"
+#include "cycle/traffic_endpoints.h"
 #include "traffic_sim.h"
 #include "traffic_tlm_sim.h"
 

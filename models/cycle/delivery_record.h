@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "traffic_endpoints.h"
+#include "cycle/traffic_endpoints.h"
 
 namespace ndr::tb {
 

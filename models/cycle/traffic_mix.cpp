@@ -1,13 +1,13 @@
-#include "traffic_mix.h"
+#include "cycle/traffic_mix.h"
 
 #include "golden/roce_packet.h"
 
 #include <fmt/format.h>
 
 #include "config/config_error.h"
+#include "cycle/rng.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
-#include "rng.h"
 
 namespace ndr::tb {
 

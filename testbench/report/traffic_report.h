@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "config/sim_config.h"
-#include "traffic_sim.h"
+#include "traffic_outcome.h"
 
 namespace ndr::tb {
 

@@ -1,6 +1,6 @@
 #include "traffic_sim.h"
 
-#include "delivery_record.h"
+#include "cycle/delivery_record.h"
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "config/sim_config.h"
-#include "run_sim.h"
+#include "run_outcome.h"
 #include "trace/trace.h"
 
 namespace ndr::tb {

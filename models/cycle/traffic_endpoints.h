@@ -13,13 +13,13 @@
 #include "cycle/fc_pacer.h"
 #include "cycle/packet.h"
 #include "cycle/pfc.h"
+#include "cycle/rng.h"
 #include "cycle/timing.h"
+#include "cycle/traffic_mix.h"
+#include "cycle/traffic_pattern.h"
 #include "golden/credit_fc.h"
 #include "golden/sl2vl.h"
 #include "golden/vl_arb.h"
-#include "rng.h"
-#include "traffic_mix.h"
-#include "traffic_pattern.h"
 
 namespace ndr::tb {
 

@@ -1,4 +1,4 @@
-#include "delivery_record.h"
+#include "cycle/delivery_record.h"
 
 #include <fmt/format.h>
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "run_sim.h"
+#include "run_outcome.h"
 
 namespace ndr::tb {
 

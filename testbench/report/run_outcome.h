@@ -1,15 +1,14 @@
-// `ndrsim run`: one trace replayed on a cycle-level fabric (one simulation per process).
+// What one trace replay produced, at any level (run_sim.h, run_sim_tlm.h): the input of
+// report.json, the stdout table and timeline.json (run_report.h).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "config/sim_config.h"
 #include "cycle/hca.h"
 #include "cycle/ib_switch.h"
 #include "cycle/timing.h"
 #include "replay.h"
-#include "trace/trace.h"
 
 namespace ndr::tb {
 
@@ -57,7 +56,5 @@ struct run_options {
     std::string pcap_path;  ///< empty: no capture
     std::string pcap_link;  ///< link name, e.g. "host0->sw0.p0"; empty: host 0's uplink
 };
-
-run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_options& opt = {});
 
 }  // namespace ndr::tb

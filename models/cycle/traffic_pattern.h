@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "config/sim_config.h"
-#include "rng.h"
+#include "cycle/rng.h"
 
 namespace ndr::tb {
 

@@ -1,6 +1,6 @@
-#include "traffic_endpoints.h"
-#include "credit_stall_window.h"
-#include "delivery_record.h"
+#include "cycle/traffic_endpoints.h"
+#include "cycle/credit_stall_window.h"
+#include "cycle/delivery_record.h"
 
 #include <fmt/format.h>
 

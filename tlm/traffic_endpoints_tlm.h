@@ -16,17 +16,17 @@
 
 #include "config/sim_config.h"
 #include "cycle/fc_pacer.h"
+#include "cycle/rng.h"
 #include "cycle/timing.h"
+#include "cycle/traffic_endpoints.h"
+#include "cycle/traffic_mix.h"
+#include "cycle/traffic_pattern.h"
 #include "golden/credit_fc.h"
 #include "golden/sl2vl.h"
 #include "golden/vl_arb.h"
 #include "ib_extension.h"
 #include "payload_pool.h"
-#include "rng.h"
 #include "timed_device.h"
-#include "traffic_endpoints.h"
-#include "traffic_mix.h"
-#include "traffic_pattern.h"
 
 namespace ndr::tb {
 

@@ -6,12 +6,12 @@
 #include <chrono>
 
 #include "config/config_error.h"
+#include "cycle/delivery_record.h"
+#include "cycle/rng.h"
 #include "cycle/timing.h"
-#include "delivery_record.h"
+#include "cycle/traffic_mix.h"
+#include "cycle/traffic_pattern.h"
 #include "golden/credit_fc.h"
-#include "rng.h"
-#include "traffic_mix.h"
-#include "traffic_pattern.h"
 
 #ifdef NDR_HAVE_RTL_CORE
 #include "switch_core_bench.h"

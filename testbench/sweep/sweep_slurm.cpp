@@ -11,7 +11,7 @@
 #include <map>
 #include <memory>
 
-#include "cli.h"
+#include "output_files.h"
 #include "sweep_point.h"
 
 namespace ndr::tb {

@@ -7,22 +7,10 @@
 #include "config/sim_config.h"
 #include "cycle/ib_switch.h"
 #include "cycle/timing.h"
-#include "traffic_endpoints.h"
+#include "cycle/traffic_endpoints.h"
+#include "traffic_outcome.h"
 
 namespace ndr::tb {
-
-struct traffic_outcome {
-    cycle::timing tm;
-    cycle::switch_stats sw;
-    endpoint_stats ep;
-    std::vector<cycle::pfc_port_stats> ep_pfc;  ///< RoCE: per (endpoint, priority), whole run
-    uint64_t cycles = 0;                        ///< simulated cycles, whole run
-    uint64_t window_cycles = 0;
-    uint64_t in_flight = 0;        ///< packets alive in the model at the end (counted)
-    uint64_t dropped = 0;          ///< created - delivered - in_flight (0 in a lossless run)
-    uint64_t switch_buffered = 0;  ///< of which in switch input buffers
-    double wall_s = 0.0;
-};
 
 traffic_outcome run_traffic(const cfg::config& c);
 

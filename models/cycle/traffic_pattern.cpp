@@ -1,4 +1,4 @@
-#include "traffic_pattern.h"
+#include "cycle/traffic_pattern.h"
 
 #include <fmt/format.h>
 

@@ -9,10 +9,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli.h"
 #include "config/config_error.h"
 #include "config/config_loader.h"
 #include "cycle/invariant_error.h"
+#include "output_files.h"
 #include "run_report.h"
 #include "run_sim.h"
 #include "sim_level.h"

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config/sim_config.h"
+#include "output_files.h"
 
 namespace ndr::tb {
 
@@ -40,11 +41,5 @@ void add_plot_command(CLI::App& app, command_action& action);
 void add_compare_command(CLI::App& app, command_action& action);
 void add_validate_command(CLI::App& app, command_action& action);
 void add_verify_command(CLI::App& app, command_action& action);
-
-/// Writes text to DIR/name, creating DIR; throws std::runtime_error naming the path on failure.
-void write_file(const std::string& dir, const std::string& name, const std::string& text);
-
-/// Peak resident set size of this process, MiB.
-double peak_rss_mib();
 
 }  // namespace ndr::tb

@@ -7,8 +7,8 @@
 
 #include "config/sim_config.h"
 #include "cycle/timing.h"
+#include "cycle/traffic_pattern.h"
 #include "golden/sl2vl.h"
-#include "traffic_pattern.h"
 
 namespace ndr::tb {
 

@@ -7,9 +7,9 @@
 #include <memory>
 #include <vector>
 
+#include "cycle/delivery_record.h"
 #include "cycle/invariant_error.h"
 #include "cycle/timing.h"
-#include "delivery_record.h"
 #include "fabric_plan.h"
 #include "ib_switch_tlm.h"
 #include "link_tlm.h"
