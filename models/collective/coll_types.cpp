@@ -4,16 +4,27 @@
 
 #include <array>
 #include <cstddef>
+#include <iterator>
+#include <string>
 
 namespace ndr::coll {
 
 namespace {
 
+/// ALGORITHMS is indexed by algo_kind.
+constexpr bool algorithms_in_enum_order() {
+    for (size_t i = 0; i < std::size(ALGORITHMS); ++i) {
+        if (static_cast<size_t>(ALGORITHMS[i].kind) != i) return false;
+    }
+    return true;
+}
+static_assert(algorithms_in_enum_order(), "ALGORITHMS rows must follow algo_kind order");
+static_assert(std::size(ALGORITHMS) == static_cast<size_t>(algo_kind::sharp) + 1,
+              "one ALGORITHMS row per algo_kind");
+
 constexpr std::array<std::string_view, 11> OP_NAMES = {
     "allreduce", "reduce_scatter", "allgather", "alltoall",   "broadcast", "reduce",
     "barrier",   "send",           "recv",      "rdma_write", "rdma_read"};
-constexpr std::array<std::string_view, 7> ALGO_NAMES = {"auto",     "ring",   "tree", "rhd",
-                                                        "pairwise", "direct", "sharp"};
 constexpr std::array<std::string_view, 14> DTYPE_NAMES = {
     "int8", "uint8", "int32", "uint32",  "int64",   "uint64", "fp16",
     "fp32", "fp64",  "bf16",  "fp8e4m3", "fp8e5m2", "int16",  "uint16"};
@@ -39,7 +50,8 @@ std::string_view name(op_kind k) {
     return name_at(OP_NAMES, static_cast<size_t>(k));
 }
 std::string_view name(algo_kind k) {
-    return name_at(ALGO_NAMES, static_cast<size_t>(k));
+    const algo_info* a = find_algo(k);
+    return a != nullptr ? a->name : std::string_view("?");
 }
 std::string_view name(dtype t) {
     return name_at(DTYPE_NAMES, static_cast<size_t>(t));
@@ -52,7 +64,32 @@ std::optional<op_kind> parse_op(std::string_view s) {
     return parse_in<op_kind>(OP_NAMES, s);
 }
 std::optional<algo_kind> parse_algo(std::string_view s) {
-    return parse_in<algo_kind>(ALGO_NAMES, s);
+    for (const algo_info& a : ALGORITHMS) {
+        if (a.name == s) return a.kind;
+    }
+    return std::nullopt;
+}
+
+const algo_info* find_algo(algo_kind k) {
+    const auto i = static_cast<size_t>(k);
+    return i < std::size(ALGORITHMS) ? &ALGORITHMS[i] : nullptr;
+}
+
+bool algo_runs(algo_kind algo, op_kind op) {
+    const algo_info* a = find_algo(algo);
+    return a != nullptr && (a->ops & op_bit(op)) != 0;
+}
+
+const std::string& algo_names() {
+    static const std::string names = [] {
+        std::string out;
+        for (const algo_info& a : ALGORITHMS) {
+            if (!out.empty()) out += ", ";
+            out += a.name;
+        }
+        return out;
+    }();
+    return names;
 }
 std::optional<dtype> parse_dtype(std::string_view s) {
     return parse_in<dtype>(DTYPE_NAMES, s);

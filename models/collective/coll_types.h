@@ -22,15 +22,8 @@ enum class op_kind : uint8_t {
     rdma_read,
 };
 
-enum class algo_kind : uint8_t {
-    auto_,     ///< chosen by size and rank count (see choose_algo)
-    ring,      ///< NCCL-style ring (pipelined by chunks)
-    tree,      ///< double binary tree (two complementary trees, half the data each)
-    rhd,       ///< recursive halving/doubling (Rabenseifner for allreduce)
-    pairwise,  ///< pairwise exchange (all-to-all)
-    direct,    ///< one transfer (send/recv, rdma_write/read)
-    sharp,     ///< in-network reduction (SHARP); not yet implemented
-};
+/// Collective algorithms; names, the ops each runs and where it runs are in ALGORITHMS below.
+enum class algo_kind : uint8_t { auto_, ring, tree, rhd, pairwise, direct, sharp };
 
 enum class dtype : uint8_t {
     int8,
@@ -49,6 +42,69 @@ enum class dtype : uint8_t {
     uint16
 };
 enum class redop : uint8_t { sum, prod, max, min, avg };
+
+/// A set of op_kinds, one bit per enumerator.
+using op_set = uint16_t;
+constexpr op_set op_bit(op_kind k) {
+    return static_cast<op_set>(1U << static_cast<unsigned>(k));
+}
+inline constexpr op_set ALL_OPS = static_cast<op_set>(op_bit(op_kind::rdma_read) * 2 - 1);
+
+/// Where an algorithm runs.
+enum class algo_class : uint8_t {
+    automatic,   ///< `auto`: choose_algo (schedule.h) resolves it to a host algorithm
+    host,        ///< a transfer schedule the hosts run (build_schedule, schedule.h)
+    in_network,  ///< reduced in the switches' aggregation nodes; falls back to `auto` where
+                 ///< it cannot run (docs/architecture.md "SHARP in-network reduction")
+};
+
+/// One collective algorithm.
+struct algo_info {
+    algo_kind kind;
+    std::string_view name;  ///< as traces, `ndrsim gen --algo` and reports spell it
+    algo_class where;
+    op_set ops;  ///< the ops it runs
+    std::string_view summary;
+};
+
+/// THE list of algorithms, in algo_kind order: name(), parse_algo(), algo_names(), the loader's
+/// and the CLI's "allowed:" lists and the op checks of build_schedule and of SHARP all read it.
+/// docs/architecture.md "Collective algorithms", docs/trace_format.md (`algo`) and docs/cli.md
+/// (`--algo`) list the same rows (tests/collective/algo_table_test.cpp).
+inline constexpr algo_info ALGORITHMS[] = {
+    {algo_kind::auto_, "auto", algo_class::automatic, ALL_OPS,
+     "chosen by op, size and rank count (choose_algo)"},
+    {algo_kind::ring, "ring", algo_class::host,
+     op_bit(op_kind::allreduce) | op_bit(op_kind::reduce_scatter) | op_bit(op_kind::allgather) |
+         op_bit(op_kind::broadcast) | op_bit(op_kind::reduce),
+     "NCCL ring, pipelined by chunks; chain broadcast and reduce"},
+    {algo_kind::tree, "tree", algo_class::host,
+     op_bit(op_kind::allreduce) | op_bit(op_kind::broadcast) | op_bit(op_kind::reduce),
+     "NCCL double binary tree allreduce; binomial broadcast and reduce"},
+    {algo_kind::rhd, "rhd", algo_class::host,
+     op_bit(op_kind::allreduce) | op_bit(op_kind::reduce_scatter) | op_bit(op_kind::allgather) |
+         op_bit(op_kind::barrier),
+     "recursive halving/doubling (Rabenseifner allreduce); dissemination barrier"},
+    {algo_kind::pairwise, "pairwise", algo_class::host, op_bit(op_kind::alltoall),
+     "pairwise exchange, one peer in flight per rank"},
+    {algo_kind::direct, "direct", algo_class::host,
+     op_bit(op_kind::send) | op_bit(op_kind::recv) | op_bit(op_kind::rdma_write) |
+         op_bit(op_kind::rdma_read),
+     "one point-to-point transfer, never chunked"},
+    {algo_kind::sharp, "sharp", algo_class::in_network,
+     op_bit(op_kind::allreduce) | op_bit(op_kind::reduce) | op_bit(op_kind::broadcast) |
+         op_bit(op_kind::barrier),
+     "SHARP in-network reduction in the switches"},
+};
+
+/// The row of `k`; nullptr for a value outside the enum.
+const algo_info* find_algo(algo_kind k);
+/// True if `algo` runs `op` (auto: every op). Whether a host algorithm can build a schedule is
+/// algo_supported (schedule.h); whether SHARP can take a given dtype, redop or tree is decided
+/// when the collective starts.
+bool algo_runs(algo_kind algo, op_kind op);
+/// Every algorithm name, in table order, joined by ", ": `auto, ring, tree, ...`.
+const std::string& algo_names();
 
 /// Lowercase enumerator names ("allreduce", "reduce_scatter", ...; algo_kind::auto_ is
 /// "auto"); "?" for a value outside the enum. parse_* accept exactly these names.

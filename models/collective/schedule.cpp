@@ -20,13 +20,13 @@ bool is_p2p(op_kind op) {
            op == op_kind::rdma_read;
 }
 
+/// The host algorithms that build `op`, in table order: `ring, tree, rhd`.
 std::string supported_list(op_kind op) {
     std::string out;
-    for (auto a : {algo_kind::ring, algo_kind::tree, algo_kind::rhd, algo_kind::pairwise,
-                   algo_kind::direct}) {
-        if (algo_supported(op, a)) {
+    for (const algo_info& a : ALGORITHMS) {
+        if (a.where == algo_class::host && algo_runs(a.kind, op)) {
             if (!out.empty()) out += ", ";
-            out += name(a);
+            out += a.name;
         }
     }
     return out;
@@ -51,27 +51,10 @@ byte_range block_range(uint64_t total_bytes, uint32_t elem_bytes, uint32_t n, ui
 }
 
 bool algo_supported(op_kind op, algo_kind algo) {
-    if (algo == algo_kind::auto_) return true;
-    switch (op) {
-        case op_kind::allreduce:
-            return algo == algo_kind::ring || algo == algo_kind::tree || algo == algo_kind::rhd;
-        case op_kind::reduce_scatter:
-        case op_kind::allgather:
-            return algo == algo_kind::ring || algo == algo_kind::rhd;
-        case op_kind::alltoall:
-            return algo == algo_kind::pairwise;
-        case op_kind::broadcast:
-        case op_kind::reduce:
-            return algo == algo_kind::ring || algo == algo_kind::tree;
-        case op_kind::barrier:
-            return algo == algo_kind::rhd;
-        case op_kind::send:
-        case op_kind::recv:
-        case op_kind::rdma_write:
-        case op_kind::rdma_read:
-            return algo == algo_kind::direct;
-    }
-    return false;
+    const algo_info* a = find_algo(algo);
+    if (a == nullptr) return false;
+    return a->where == algo_class::automatic ||
+           (a->where == algo_class::host && algo_runs(algo, op));
 }
 
 algo_kind choose_algo(op_kind op, uint64_t bytes, uint32_t nranks) {

@@ -120,7 +120,8 @@ inline constexpr uint64_t AUTO_TREE_MAX_BYTES = uint64_t{1} << 20;
 inline constexpr uint32_t AUTO_RING_MAX_RANKS = 4;
 algo_kind choose_algo(op_kind op, uint64_t bytes, uint32_t nranks);
 
-/// True if `algo` (auto_ included) can build `op`.
+/// True if `algo` can build `op`: auto_ always, a host algorithm if its ALGORITHMS row lists
+/// `op` (coll_types.h), sharp never (it runs in the switches, not as a schedule).
 bool algo_supported(op_kind op, algo_kind algo);
 
 /// One rank's place in a tree over ranks 0..n-1; -1 = none.

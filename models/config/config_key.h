@@ -33,7 +33,8 @@ struct config_key {
     std::string unit;                  ///< base unit of the stored value: B, ps, bps, mm or ""
     std::string range;                 ///< valid values in words, e.g. `2..64`
     std::vector<std::string> choices;  ///< allowed values of a `choice` key
-    std::string help;                  ///< one line: meaning, unit, docs/domain.md source of default
+    std::string help;    ///< one line: meaning, unit, docs/domain.md source of default
+    std::string source;  ///< the page the help cites, e.g. `docs/domain.md §13`; "" = none
 
     /// Parses `text` and stores it into the config. Throws `config_error` with a reason only.
     std::function<void(config&, std::string_view)> parse;

@@ -1,6 +1,7 @@
 // The single registry of every configuration key: `section.field` (the C++ member `sw` is the
-// YAML section `switch`), kind, unit, range and help. The loader, `ndrsim config show/keys`,
-// JSON reports and docs/configuration.md all follow this list and its order.
+// YAML section `switch`), kind, unit, range and help, one row per key in the registrar of its
+// section (config/keys/SECTION_keys.cpp). The loader, `ndrsim config show/keys`, JSON reports
+// and docs/configuration.md all follow this list and its order.
 #pragma once
 #include <string>
 #include <string_view>
@@ -10,13 +11,14 @@
 
 namespace ndr::cfg {
 
-/// Every key, in section order (link, switch, endpoint, traffic, sim) then field order.
+/// Every key, in section order (link, switch, endpoint, traffic, sim, fabric, hca, fault,
+/// collective, sharp, pfc, ecn, dcqcn) then row order.
 const std::vector<config_key>& config_schema();
 
 /// The entry for a dotted key, or nullptr if there is none.
 const config_key* find_config_key(std::string_view key);
 
-/// The YAML section names in order: link, switch, endpoint, traffic, sim.
+/// The YAML section names in that order (the keys' prefixes).
 const std::vector<std::string>& config_sections();
 
 }  // namespace ndr::cfg

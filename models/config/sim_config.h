@@ -1,7 +1,8 @@
 // The typed configuration of one ndrsim run. Field initialisers are THE defaults (one source):
-// a Quantum-2-class NDR switch with ConnectX-class endpoints, docs/domain.md §13 "Realistic defaults".
-// YAML key = section.field (e.g. `switch.buffer_per_vl: 32KiB`); config_schema.cpp registers
-// every field with its key, unit, range and help text.
+// a Quantum-2-class NDR switch with ConnectX-class endpoints, docs/domain.md §13 "Realistic
+// defaults". YAML key = section.field (e.g. `switch.buffer_per_vl: 32KiB`); the registrar of each
+// section, config/keys/SECTION_keys.cpp, registers every field with its key, unit, range and help
+// text.
 #pragma once
 #include <cstdint>
 #include <string>

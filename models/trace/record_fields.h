@@ -60,9 +60,6 @@ constexpr std::array<coll::op_kind, 11> all_ops{
     coll::op_kind::alltoall,   coll::op_kind::broadcast,      coll::op_kind::reduce,
     coll::op_kind::barrier,    coll::op_kind::send,           coll::op_kind::recv,
     coll::op_kind::rdma_write, coll::op_kind::rdma_read};
-constexpr std::array<coll::algo_kind, 7> all_algos{
-    coll::algo_kind::auto_,    coll::algo_kind::ring,   coll::algo_kind::tree, coll::algo_kind::rhd,
-    coll::algo_kind::pairwise, coll::algo_kind::direct, coll::algo_kind::sharp};
 constexpr std::array<coll::dtype, 14> all_dtypes{
     coll::dtype::int8,    coll::dtype::uint8,  coll::dtype::int16, coll::dtype::uint16,
     coll::dtype::int32,   coll::dtype::uint32, coll::dtype::int64, coll::dtype::uint64,
@@ -151,9 +148,14 @@ public:
     /// A name looked up with `parse`; unknown names list the allowed ones.
     template <typename E, std::size_t N, typename P>
     E named(const char* key, P parse, const std::array<E, N>& all, std::string_view what) const {
+        return named(key, parse, allowed_names(all), what);
+    }
+    /// The same with the allowed names already joined (coll::algo_names()).
+    template <typename P>
+    auto named(const char* key, P parse, const std::string& allowed, std::string_view what) const {
         const std::string s = str(key);
         if (auto v = parse(s)) return *v;
-        fail(key, fmt::format("unknown {} '{}' (allowed: {})", what, s, allowed_names(all)));
+        fail(key, fmt::format("unknown {} '{}' (allowed: {})", what, s, allowed));
     }
 
     std::vector<uint32_t> u32_list(const char* key, uint64_t max) const {

@@ -245,7 +245,7 @@ struct loader {
                      fmt::format("{} has no peer (peer is for send, recv, rdma_write, rdma_read)",
                                  opname));
         }
-        if (f.has("algo")) r.algo = f.named("algo", coll::parse_algo, all_algos, "algo");
+        if (f.has("algo")) r.algo = f.named("algo", coll::parse_algo, coll::algo_names(), "algo");
         if (r.op == coll::op_kind::alltoall && r.count % n != 0) {
             f.fail("count", fmt::format("alltoall count is the total each rank sends, n blocks of "
                                         "count/n: {} is not a multiple of the communicator size {}",

@@ -69,7 +69,6 @@ E enum_arg(const std::string& flag, const std::string& text, P parse, std::strin
 
 constexpr std::string_view op_names =
     "allreduce, reduce_scatter, allgather, alltoall, broadcast, reduce, barrier";
-constexpr std::string_view algo_names = "auto, ring, tree, rhd, pairwise, direct, sharp";
 constexpr std::string_view dtype_names =
     "int8, uint8, int16, uint16, int32, uint32, int64, uint64, fp16, bf16, fp32, fp64, fp8e4m3, "
     "fp8e5m2";
@@ -118,7 +117,8 @@ int run_collective(const collective_opts& o) {
     }
     p.algos.clear();
     for (const std::string& a : o.algos) {
-        p.algos.push_back(enum_arg<coll::algo_kind>("--algo", a, coll::parse_algo, algo_names));
+        p.algos.push_back(
+            enum_arg<coll::algo_kind>("--algo", a, coll::parse_algo, coll::algo_names()));
     }
     if (p.algos.empty()) p.algos.push_back(coll::algo_kind::auto_);
     p.dt = enum_arg<coll::dtype>("--dtype", o.dtype, coll::parse_dtype, dtype_names);
@@ -158,7 +158,7 @@ int run_ddp(const ddp_opts& o) {
     p.nranks = o.ranks;
     p.steps = o.steps;
     p.dt = enum_arg<coll::dtype>("--dtype", o.dtype, coll::parse_dtype, dtype_names);
-    p.algo = enum_arg<coll::algo_kind>("--algo", o.algo, coll::parse_algo, algo_names);
+    p.algo = enum_arg<coll::algo_kind>("--algo", o.algo, coll::parse_algo, coll::algo_names());
     p.bucket_cap_bytes = mib_arg("--buckets-mb", o.buckets_mb);
     p.first_bucket_bytes = mib_arg("--first-bucket-mb", o.first_bucket_mb);
     std::string cmd = fmt::format(

@@ -382,8 +382,7 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
         why = "SHARP is not enabled on this fabric";
         return false;
     }
-    if (ci.op != coll::op_kind::allreduce && ci.op != coll::op_kind::reduce &&
-        ci.op != coll::op_kind::broadcast && ci.op != coll::op_kind::barrier) {
+    if (!coll::algo_runs(coll::algo_kind::sharp, ci.op)) {
         why = fmt::format("{} is not a SHARP operation here", coll::name(ci.op));
         return false;
     }

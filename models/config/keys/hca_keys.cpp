@@ -1,0 +1,43 @@
+// The `hca` section: the ConnectX-class HCA. One row per key, in listing order; the
+// defaults are the initialisers of `hca_config` in sim_config.h.
+#include "config/keys/key_builders.h"
+#include "config/keys/registrars.h"
+
+namespace ndr::cfg::detail {
+
+void register_hca_keys(std::vector<config_key>& keys) {
+    section_keys<hca_config> s(keys, &config::hca);
+    s.unit_key("hca.tx_latency", &hca_config::tx_latency, "any", nullptr,
+               "doorbell to first packet ready (WQE fetch, DMA read start, packetise); "
+               "docs/domain.md §13 'HCA small-message latency' (~250 ns TX, a choice)");
+    s.unit_key("hca.rx_latency", &hca_config::rx_latency, "any", nullptr,
+               "last packet received to data placed and completion visible (parse, DMA write, "
+               "CQE); docs/domain.md §13 (~250 ns RX, a choice)");
+    s.unit_key(
+        "hca.pcie_rate", &hca_config::pcie_rate, "> 0", positive,
+        "payload DMA bandwidth; docs/domain.md §13 'HCA host interface' (PCIe Gen5 x16 ~63 GB/s)");
+    s.unit_key("hca.message_interval", &hca_config::message_interval, "any", nullptr,
+               "minimum time between two WQEs of one HCA (1 / message rate); docs/domain.md §13 "
+               "'HCA message rate' (215 M msg/s)");
+    s.unit_key(
+        "hca.mtu", &hca_config::mtu, "256..4096, power of two",
+        [](uint64_t v) -> std::string {
+            return (v >= 256 && v <= 4096 && (v & (v - 1)) == 0)
+                       ? ""
+                       : "must be 256/512/1024/2048/4096 B";
+        },
+        "path MTU: payload bytes per RDMA packet; docs/domain.md §1.2", true);
+    s.uint_key("hca.ack_coalesce", &hca_config::ack_coalesce, 1, 4096,
+               "the responder acknowledges every N packets and every message's last packet");
+    s.unit_key("hca.ack_timeout", &hca_config::ack_timeout, "> 0", positive,
+               "RC local ACK timeout before go-back-N retransmission; docs/domain.md §13 'RC "
+               "timers' (4.096 us x 2^14)");
+    s.uint_key("hca.retry_count", &hca_config::retry_count, 0, 7,
+               "RC retries of one packet before the run fails; docs/domain.md §13 'RC timers'");
+    s.uint_key("hca.sl", &hca_config::sl, 0, 15,
+               "service level of RDMA traffic (switch.sl2vl maps it to a VL)");
+    s.uint_key("hca.max_outstanding", &hca_config::max_outstanding, 1, 1048576,
+               "unacknowledged packets per queue pair");
+}
+
+}  // namespace ndr::cfg::detail

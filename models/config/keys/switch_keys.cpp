@@ -1,0 +1,63 @@
+// The `switch` section: the switch ASIC; the C++ member is `sw`. One row per key, in listing order;
+// the defaults are the initialisers of `switch_config` in sim_config.h.
+#include "config/keys/key_builders.h"
+#include "config/keys/registrars.h"
+
+namespace ndr::cfg::detail {
+
+void register_switch_keys(std::vector<config_key>& keys) {
+    section_keys<switch_config> s(keys, &config::sw);
+    s.uint_key("switch.ports", &switch_config::ports, 2, 64,
+               "switch radix (ports simulated); docs/domain.md §13 'Ports / aggregate' (Quantum-2: "
+               "64 x 400G)");
+    s.uint_key("switch.vls", &switch_config::vls, 1, 15,
+               "data VLs VL0..vls-1 (VL15 comes on top); docs/domain.md §13 'Data VLs' (2: bulk + "
+               "SHARP, §3)");
+    s.unit_key("switch.buffer_per_vl", &switch_config::buffer_per_vl, CREDIT_RANGE, credit_buffer,
+               "input buffer per port per data VL; docs/domain.md §13 'Input buffer per port per "
+               "VL' (32 KiB = 512 blocks)");
+    s.unit_key("switch.latency", &switch_config::latency, "any", nullptr,
+               "port-to-port latency, header in to header out, zero load, no FEC/cable; "
+               "docs/domain.md §13 'Switch port-to-port latency' (300 ns; sweep 130-400 ns)");
+    s.bool_key("switch.cut_through", &switch_config::cut_through,
+               "true = cut-through, false = store-and-forward; docs/domain.md §13 'Switch "
+               "port-to-port latency' (cut-through)");
+    s.choice_key("switch.queueing", &switch_config::queueing, {"voq", "fifo"},
+                 "input queues: voq = one virtual output queue per output and VL, fifo = one FIFO "
+                 "per VL (head-of-line blocking, docs/domain.md §4); model choice");
+    s.choice_key(
+        "switch.allocator", &switch_config::allocator, {"islip", "rr"},
+        "crossbar allocator: islip = iterative SLIP, rr = round-robin per output; model choice");
+    s.uint_key("switch.islip_iterations", &switch_config::islip_iterations, 1, 8,
+               "iSLIP request-grant-accept iterations per cycle; model choice");
+    s.real_key(
+        "switch.speedup", &switch_config::speedup,
+        real_bounds{1.0, true, 4.0, true, "1.0 <= x <= 4.0"},
+        "crossbar speed-up over the link rate; docs/domain.md §13 'Crossbar speed-up' (1.25x)");
+    s.unit_key("switch.output_buffer", &switch_config::output_buffer, ">= 1 MTU packet", nullptr,
+               "egress staging buffer per output port; model choice (two 4 KiB-MTU packets)");
+    s.unit_key("switch.datapath_width", &switch_config::datapath_width, "16B|32B|64B|128B|256B",
+               one_of({16, 32, 64, 128, 256}, "B"),
+               "bytes per core-clock beat; cycle = width / link rate (64 B at 400 Gb/s = 1.28 ns); "
+               "docs/domain.md §13 'Core clock x datapath'",
+               true);
+    s.unit_key("switch.mtu", &switch_config::mtu, "256B|512B|1024B|2048B|4096B",
+               one_of({256, 512, 1024, 2048, 4096}, "B"),
+               "payload MTU; docs/domain.md §13 'MTU / largest packet' (4096 B, §1)", true);
+    s.text_key("switch.vl_arb_high", &switch_config::vl_arb_high,
+               "'vl:weight,...', vl < vls, weight 0..255", nullptr,
+               "high-priority VL arbitration table (weights in 64 B units); empty = no high table; "
+               "docs/domain.md §13 'VL arbitration' (low table only, §3)");
+    s.text_key("switch.vl_arb_low", &switch_config::vl_arb_low,
+               "'vl:weight,...', vl < vls, weight 0..255", nullptr,
+               "low-priority VL arbitration table (weights in 64 B units); empty = weight 64 for "
+               "every data VL; docs/domain.md §13 'VL arbitration' (§3)");
+    s.uint_key("switch.vl_arb_limit_of_high", &switch_config::vl_arb_limit_of_high, 0, 255,
+               "LimitOfHighPriority in 4 KiB units (255 = unbounded, 0 = one packet); "
+               "docs/domain.md §13 'VL arbitration' (high limit unused, §3)");
+    s.text_key("switch.sl2vl", &switch_config::sl2vl, "16 VLs, each < vls or 15", nullptr,
+               "SL-to-VL table: 16 comma-separated VLs, entry i for SL i (15 = drop); empty = SL "
+               "mod vls; docs/domain.md §3");
+}
+
+}  // namespace ndr::cfg::detail
