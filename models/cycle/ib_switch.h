@@ -149,7 +149,7 @@ private:
     void allocate(cycle_t t);
     /// The grant oracle of golden::switch_alloc: output o's grant among `avail_in`, visited
     /// round robin from `from` (its grant pointer); the grant is kept in out_grant_[o].
-    uint32_t output_grant(cycle_t t, uint32_t o, uint64_t avail_in, uint32_t from);
+    uint32_t output_grant(cycle_t t, uint32_t o, uint64_t avail_in, const uint16_t& from);
     void commit(cycle_t t, const grant& g);
     void send_fc(cycle_t t);
     void refresh(cycle_t t);

@@ -14,8 +14,10 @@ namespace ndr::cycle {
 // `from` whose head packet fits the egress staging buffer and the downstream credits; then the
 // VL arbiter picks among those VLs. Returns the input (golden::MASK_PORTS: none) and keeps the
 // grant in out_grant_[o]. Side-effect free otherwise, except for recording credit-blocked VLs
-// and the cycle a full staging buffer drains enough.
-inline uint32_t ib_switch::output_grant(cycle_t t, uint32_t o, uint64_t avail, uint32_t from) {
+// and the cycle a full staging buffer drains enough. The pointer comes by reference so that it is
+// read only for a VL with requests (most calls at high load find every requester busy).
+inline uint32_t ib_switch::output_grant(cycle_t t, uint32_t o, uint64_t avail,
+                                        const uint16_t& from_ref) {
     const cycle_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
     uint32_t eligible = 0;
     // Per-VL candidate (plain arrays: no per-call initialisation on this hot path).
@@ -29,8 +31,10 @@ inline uint32_t ib_switch::output_grant(cycle_t t, uint32_t o, uint64_t avail, u
         uint64_t m = req_[o * vls_ + vl] & avail;
         if (m == 0) continue;
         const golden::credit_sender& tx = out_tx_[o * vls_ + vl];
-        // Visit inputs in round-robin order from the grant pointer.
-        const uint64_t hi = from < 64 ? (m & (~uint64_t{0} << from)) : 0;
+        // Visit inputs in round-robin order from the grant pointer (< ports <= 64).
+        const uint32_t from = from_ref;
+        if (from >= golden::MASK_PORTS) __builtin_unreachable();
+        const uint64_t hi = m & (~uint64_t{0} << from);
         if (voq_) {
             // Fast path: the first input in round-robin order usually fits; if it does, the
             // loop below would pick it too.
@@ -80,9 +84,11 @@ inline uint32_t ib_switch::output_grant(cycle_t t, uint32_t o, uint64_t avail, u
     if (eligible == 0) return golden::MASK_PORTS;
     const int vl = golden::pick_output_vl(out_arb_[o], eligible);
     if (vl < 0) return golden::MASK_PORTS;
-    out_grant_[o] = grant{cand_in[vl], static_cast<uint16_t>(o), static_cast<uint8_t>(vl),
-                          cand_q[vl], cand_pkt[vl]};
-    return cand_in[vl];
+    const uint32_t in = cand_in[vl];
+    if (in >= golden::MASK_PORTS) __builtin_unreachable();  // a port: the rule's "none" test folds
+    out_grant_[o] = grant{static_cast<uint16_t>(in), static_cast<uint16_t>(o),
+                          static_cast<uint8_t>(vl), cand_q[vl], cand_pkt[vl]};
+    return in;
 }
 
 void ib_switch::allocate(cycle_t t) {
@@ -98,7 +104,7 @@ void ib_switch::allocate(cycle_t t) {
     const uint64_t free_out = out_req_any_ & ~out_busy_;
     // The golden rule (models/golden/switch_alloc.h) with this switch's grant oracle; matches
     // are committed below in the rule's order.
-    const auto grant_of = [this, t](uint32_t o, uint64_t avail, uint32_t from) {
+    const auto grant_of = [this, t](uint32_t o, uint64_t avail, const uint16_t& from) {
         return output_grant(t, o, avail, from);
     };
     const auto accept = [this](uint32_t /*in*/, uint32_t o, uint32_t /*iteration*/) {

@@ -10,10 +10,12 @@
 //
 // The grant oracle is the output's side of the rule: grant(o, avail, gptr[o]) returns the input
 // that output o grants among the inputs in `avail`, or MASK_PORTS (64) for none. It must return
-// an input of `avail`. Round robin from gptr[o] over the inputs requesting o is the plain oracle
-// (the RTL block); the cycle model's also applies the VLs, credits, the egress staging budget
-// and the VL arbiter (ib_switch::output_grant). The oracle may have side effects of its own
-// (the cycle model keeps the granted packet); it must not read the pointers through this object.
+// an input of `avail`. gptr[o] is passed as the pointer itself (a uint16_t lvalue): the oracle
+// takes it by value, or by const reference to read it only when it needs it. Round robin from
+// gptr[o] over the inputs requesting o is the plain oracle (the RTL block); the cycle model's also
+// applies the VLs, credits, the egress staging budget and the VL arbiter (ib_switch::output_grant).
+// The oracle may have side effects of its own (the cycle model keeps the granted packet); it must
+// not read the pointers through this object.
 //
 // iSLIP (N. McKeown, "The iSLIP scheduling algorithm for input-queued switches", IEEE/ACM ToN
 // 7(2), 1999), `iterations` iterations k = 0, 1, ..., among the free inputs and outputs not
@@ -85,7 +87,7 @@ public:
             uint64_t granted_in = 0;
             const uint64_t avail = free_in & ~r.matched_in;
             for_each_bit(free_out & ~r.matched_out, [&](uint32_t o) {
-                const uint32_t i = grant(o, avail, static_cast<uint32_t>(grant_ptr_[o]));
+                const uint32_t i = grant(o, avail, grant_ptr_[o]);
                 if (i >= MASK_PORTS) return;
                 grants_[i] |= bit(o);
                 granted_in |= bit(i);
@@ -126,7 +128,7 @@ public:
             const uint64_t picks = grants_[o];
             if (picks == 0) return;
             grants_[o] = 0;
-            const uint32_t i = grant(o, picks, static_cast<uint32_t>(grant_ptr_[o]));
+            const uint32_t i = grant(o, picks, grant_ptr_[o]);
             if (i >= MASK_PORTS) return;
             if ((picks & ~bit(i)) != 0) r.retry = true;
             r.matched_in |= bit(i);
