@@ -11,6 +11,7 @@
 #include "cycle/invariant_error.h"
 #include "cycle/packet.h"
 #include "cycle/switch_window.h"
+#include "golden/switch_alloc.h"
 
 namespace ndr::tlmm {
 
@@ -372,10 +373,7 @@ bool ib_switch_tlm::output_grant(uint64_t t, uint32_t o, uint64_t avail, uint32_
         }
     }
     if (eligible == 0) return false;
-    const golden::vl_arbiter& arb = out_arb_[o];
-    const int vl = ((eligible & (eligible - 1)) == 0 && (eligible & arb.weighted_vls()) != 0)
-                       ? __builtin_ctz(eligible)
-                       : arb.pick(eligible);
+    const int vl = golden::pick_output_vl(out_arb_[o], eligible);  // as the cycle model
     if (vl < 0) return false;
     out_vl = static_cast<uint32_t>(vl);
     in_port = cand[out_vl];

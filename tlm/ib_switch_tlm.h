@@ -14,7 +14,9 @@
 // whose crossbar port is free serves, on each VL, the OLDEST head packet (by header arrival)
 // among the VOQs (input, output, VL) whose input crossbar port is free and whose packet fits
 // the downstream credits and the egress staging budget; the golden VL arbiter then picks the
-// VL. One pass, greedy, no grant/accept pointers. Only VOQ queueing is modelled.
+// VL (golden::pick_output_vl, the cycle model's VL step). One pass, greedy, no grant/accept
+// pointers: not an instance of golden::switch_alloc (docs/architecture.md, "The switch
+// pipeline", step 5). Only VOQ queueing is modelled.
 //
 // Bursts (ib_extension::count > 1, `ndrsim run` with sim.tlm_burst): allocated like one packet
 // whose beats are the burst's wire span; the egress staging check uses one packet's beats; the

@@ -26,7 +26,8 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, 
       routes_(std::move(routes)),
       sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)),
       fc_(std::size_t{c.sw.ports} * c.sw.vls, tm.fc_min_interval_cycles),
-      fc_proc_cycles_(tm.fc_cycles - tm.link_cycles) {
+      fc_proc_cycles_(tm.fc_cycles - tm.link_cycles),
+      alloc_(c.sw.ports) {
     if (ports_ > 64) throw std::invalid_argument("ib_switch: at most 64 ports");
     const auto table = golden::vl_arb_table::parse(
         c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), vls_);
@@ -47,13 +48,10 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, 
     req_.assign(pv, 0);
     in_req_out_.assign(ports_, 0);
     out_req_vls_.assign(ports_, 0);
-    grant_ptr_.assign(ports_, 0);
-    accept_ptr_.assign(ports_, 0);
     stalled_.assign(vls_, 0);
     stall_since_.assign(pv, 0);
     blocked_now_.assign(vls_, 0);
     out_grant_.assign(ports_, grant{});
-    in_grants_.assign(ports_, 0);
     stats_.buffer.assign(vls_, {});
     stats_.credit_stall_cycles.assign(vls_, 0);
     stats_.out_blocks.assign(ports_, 0);

@@ -28,6 +28,7 @@
 #include "golden/credit_fc.h"
 #include "golden/lft.h"
 #include "golden/sl2vl.h"
+#include "golden/switch_alloc.h"
 #include "golden/vl_arb.h"
 
 namespace ndr::cycle {
@@ -146,7 +147,9 @@ private:
         fc_.mark(k);
     }
     void allocate(cycle_t t);
-    bool output_grant(cycle_t t, uint16_t o, uint64_t avail_in, grant& g);
+    /// The grant oracle of golden::switch_alloc: output o's grant among `avail_in`, visited
+    /// round robin from `from` (its grant pointer); the grant is kept in out_grant_[o].
+    uint32_t output_grant(cycle_t t, uint32_t o, uint64_t avail_in, const uint16_t& from);
     void commit(cycle_t t, const grant& g);
     void send_fc(cycle_t t);
     void refresh(cycle_t t);
@@ -168,10 +171,6 @@ private:
         return (in * ports_ + out) * vls_ + vl;
     }
     uint32_t queue_for(uint32_t in, uint32_t out, uint32_t vl) const;
-    /// (p + 1) mod ports without a division (round-robin pointers).
-    uint16_t next_port(uint32_t p) const {
-        return static_cast<uint16_t>(p + 1 == ports_ ? 0 : p + 1);
-    }
     /// Inline: twice per packet (VOQ becomes non-empty / empty). in_req_out_ is read only by
     /// the rr allocator, so iSLIP does not maintain it.
     void set_request(uint32_t in, uint32_t out, uint32_t vl, bool on) {
@@ -232,8 +231,7 @@ private:
     std::vector<uint32_t> out_req_vls_;     ///< [out]: bitmask of VLs with requests
     uint64_t in_busy_ = 0;
     uint64_t out_busy_ = 0;
-    std::vector<uint16_t> grant_ptr_;   ///< per output
-    std::vector<uint16_t> accept_ptr_;  ///< per input
+    golden::switch_alloc alloc_;        ///< iSLIP / input-first rule and its pointers
     std::vector<uint64_t> stalled_;     ///< per VL: outputs credit-stalled
     std::vector<cycle_t> stall_since_;  ///< [out*vls + vl]
     uint64_t inside_ = 0;
@@ -269,8 +267,7 @@ private:
     std::vector<grant> grants_;
     std::vector<uint64_t> blocked_now_;
     cycle_t backlog_wake_ = NEVER;
-    std::vector<grant> out_grant_;
-    std::vector<uint64_t> in_grants_;
+    std::vector<grant> out_grant_;  ///< per output: its grant of the current iteration
 
     // Measurement.
     cycle_t win_start_ = 0;

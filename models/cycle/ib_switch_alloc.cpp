@@ -9,11 +9,15 @@
 
 namespace ndr::cycle {
 
-// Evaluate one output: per VL with requesting inputs in `avail`, the first input from the
-// output's round-robin pointer whose head packet fits the egress staging buffer and the
-// downstream credits; then the VL arbiter picks among those VLs. Side-effect free except for
-// recording credit-blocked VLs and the cycle a full staging buffer drains enough.
-inline bool ib_switch::output_grant(cycle_t t, uint16_t o, uint64_t avail, grant& g) {
+// The grant oracle of golden::switch_alloc (models/golden/switch_alloc.h) for one output: per VL
+// with requesting inputs in `avail`, the first input from the output's round-robin pointer
+// `from` whose head packet fits the egress staging buffer and the downstream credits; then the
+// VL arbiter picks among those VLs. Returns the input (golden::MASK_PORTS: none) and keeps the
+// grant in out_grant_[o]. Side-effect free otherwise, except for recording credit-blocked VLs
+// and the cycle a full staging buffer drains enough. The pointer comes by reference so that it is
+// read only for a VL with requests (most calls at high load find every requester busy).
+inline uint32_t ib_switch::output_grant(cycle_t t, uint32_t o, uint64_t avail,
+                                        const uint16_t& from_ref) {
     const cycle_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
     uint32_t eligible = 0;
     // Per-VL candidate (plain arrays: no per-call initialisation on this hot path).
@@ -27,9 +31,10 @@ inline bool ib_switch::output_grant(cycle_t t, uint16_t o, uint64_t avail, grant
         uint64_t m = req_[o * vls_ + vl] & avail;
         if (m == 0) continue;
         const golden::credit_sender& tx = out_tx_[o * vls_ + vl];
-        // Visit inputs in round-robin order from the grant pointer.
-        const uint32_t from = grant_ptr_[o];
-        const uint64_t hi = from < 64 ? (m & (~uint64_t{0} << from)) : 0;
+        // Visit inputs in round-robin order from the grant pointer (< ports <= 64).
+        const uint32_t from = from_ref;
+        if (from >= golden::MASK_PORTS) __builtin_unreachable();
+        const uint64_t hi = m & (~uint64_t{0} << from);
         if (voq_) {
             // Fast path: the first input in round-robin order usually fits; if it does, the
             // loop below would pick it too.
@@ -76,15 +81,14 @@ inline bool ib_switch::output_grant(cycle_t t, uint16_t o, uint64_t avail, grant
         }
         if (!found && credit_blocked) blocked_now_[vl] |= bit(o);
     }
-    if (eligible == 0) return false;
-    // One eligible VL: the arbiter's pick is that VL (every data VL has a weighted entry).
-    const golden::vl_arbiter& arb = out_arb_[o];
-    const int vl = ((eligible & (eligible - 1)) == 0 && (eligible & arb.weighted_vls()) != 0)
-                       ? __builtin_ctz(eligible)
-                       : arb.pick(eligible);
-    if (vl < 0) return false;
-    g = grant{cand_in[vl], o, static_cast<uint8_t>(vl), cand_q[vl], cand_pkt[vl]};
-    return true;
+    if (eligible == 0) return golden::MASK_PORTS;
+    const int vl = golden::pick_output_vl(out_arb_[o], eligible);
+    if (vl < 0) return golden::MASK_PORTS;
+    const uint32_t in = cand_in[vl];
+    if (in >= golden::MASK_PORTS) __builtin_unreachable();  // a port: the rule's "none" test folds
+    out_grant_[o] = grant{static_cast<uint16_t>(in), static_cast<uint16_t>(o),
+                          static_cast<uint8_t>(vl), cand_q[vl], cand_pkt[vl]};
+    return in;
 }
 
 void ib_switch::allocate(cycle_t t) {
@@ -98,66 +102,24 @@ void ib_switch::allocate(cycle_t t) {
     const uint64_t port_mask = ports_ == 64 ? ~uint64_t{0} : (bit(ports_) - 1);
     const uint64_t free_in = ~in_busy_ & port_mask;
     const uint64_t free_out = out_req_any_ & ~out_busy_;
-    uint64_t matched_in = 0;
-    uint64_t matched_out = 0;
-    bool retry = false;
-
-    if (islip_) {
-        for (uint32_t it = 0; it < iterations_; ++it) {
-            uint64_t granted_in = 0;
-            for_each_bit(free_out & ~matched_out, [&](uint32_t o) {
-                grant g;
-                if (!output_grant(t, static_cast<uint16_t>(o), free_in & ~matched_in, g)) return;
-                out_grant_[o] = g;
-                in_grants_[g.in] |= bit(o);
-                granted_in |= bit(g.in);
-            });
-            if (granted_in == 0) break;
-            bool lost = false;
-            for_each_bit(granted_in, [&](uint32_t i) {
-                const uint64_t m = in_grants_[i];
-                in_grants_[i] = 0;
-                const uint32_t o = rr_pick(m, accept_ptr_[i]);
-                lost = lost || (m & ~bit(o)) != 0;
-                matched_in |= bit(i);
-                matched_out |= bit(o);
-                grants_.push_back(out_grant_[o]);
-                pool_.prefetch(out_grant_[o].pkt);  // commit reads the record (hint only)
-                if (it == 0) {  // iSLIP: pointers move only on first-iteration accepts
-                    grant_ptr_[o] = next_port(i);
-                    accept_ptr_[i] = next_port(o);
-                }
-            });
-            if (!lost) break;
-            if (it + 1 == iterations_) retry = true;
-        }
-    } else {
-        // Separable input-first round-robin: each free input picks one requested free output,
-        // each output grants one of the inputs that picked it.
-        for_each_bit(free_in, [&](uint32_t i) {
-            const uint64_t m = in_req_out_[i] & free_out;
-            if (m == 0) return;
-            const uint32_t o = rr_pick(m, accept_ptr_[i]);
-            in_grants_[o] |= bit(i);  // reused here as "inputs that picked output o"
-        });
-        for_each_bit(free_out, [&](uint32_t o) {
-            const uint64_t picks = in_grants_[o];
-            if (picks == 0) return;
-            in_grants_[o] = 0;
-            grant g;
-            if (!output_grant(t, static_cast<uint16_t>(o), picks, g)) return;
-            if ((picks & ~bit(g.in)) != 0) retry = true;
-            grants_.push_back(g);
-            pool_.prefetch(g.pkt);  // commit reads the record (hint only)
-            matched_out |= bit(o);
-            grant_ptr_[o] = next_port(g.in);
-            accept_ptr_[g.in] = next_port(o);
-        });
-    }
-    for (uint64_t& b : blocked_now_) b &= ~matched_out;
+    // The golden rule (models/golden/switch_alloc.h) with this switch's grant oracle; matches
+    // are committed below in the rule's order.
+    const auto grant_of = [this, t](uint32_t o, uint64_t avail, const uint16_t& from) {
+        return output_grant(t, o, avail, from);
+    };
+    const auto accept = [this](uint32_t /*in*/, uint32_t o, uint32_t /*iteration*/) {
+        grants_.push_back(out_grant_[o]);
+        pool_.prefetch(out_grant_[o].pkt);  // commit reads the record (hint only)
+    };
+    const golden::switch_alloc_result r =
+        islip_ ? alloc_.islip(free_in, free_out, iterations_, grant_of, accept)
+               : alloc_.input_first(
+                     free_in, free_out, [this](uint32_t i) { return in_req_out_[i]; }, grant_of,
+                     accept);
+    for (uint64_t& b : blocked_now_) b &= ~r.matched_out;
     track_stalls(t, blocked_now_);
     for (const grant& g : grants_) commit(t, g);
-    if (retry) schedule(t + 1, event{EV_WAKE, 0, 0, 0, 0, 0});
+    if (r.retry) schedule(t + 1, event{EV_WAKE, 0, 0, 0, 0, 0});
     if (backlog_wake_ != NEVER) {
         schedule(std::max(backlog_wake_, t + 1), event{EV_WAKE, 0, 0, 0, 0, 0});
     }

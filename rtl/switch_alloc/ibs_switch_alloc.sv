@@ -1,19 +1,21 @@
 // Separable switch allocator of the crossbar (iSLIP, N. McKeown, "The iSLIP scheduling algorithm
 // for input-queued switches", IEEE/ACM ToN 7(2), 1999), without VLs and without the per-packet
-// eligibility filters of the cycle model. Reference rules: models/cycle/ib_switch_alloc.cpp,
-// ib_switch::allocate(); checked cycle by cycle by `ndrsim verify switch_alloc` against a
-// C++ transcription of those rules (testbench/verify/switch_alloc_ref.h).
+// eligibility filters of the cycle model. Reference: the golden rule that the cycle model runs,
+// models/golden/switch_alloc.h (golden::switch_alloc), with a plain round-robin grant oracle;
+// checked cycle by cycle against it by `ndrsim verify switch_alloc`
+// (testbench/verify/switch_alloc_check.cpp).
 //
-// Semantics (islip_i = 1, ib_switch_alloc.cpp lines 90-117):
+// Semantics (islip_i = 1, switch_alloc::islip):
 //  * Per output o a grant pointer gptr[o], per input i an accept pointer aptr[i], 0..NumPorts-1,
 //    reset to 0. rr_pick(m, p) = the first set bit of m at or after p, wrapping.
 //  * Iteration k = 0 .. Iterations-1, among inputs and outputs not matched yet:
 //    grant: every unmatched output grants rr_pick(unmatched inputs requesting it, gptr[o]);
 //    accept: every input with grants accepts rr_pick(granting outputs, aptr[i]); the pair is
 //    matched. On iteration 0 only: gptr[o] := (i + 1) mod N and aptr[i] := (o + 1) mod N.
-//    (The cycle model stops early once no grant is lost; no further match is possible then, so
+//    (The golden rule stops early once no grant is lost; no further match is possible then, so
 //    running all iterations gives the same matching.)
-// Semantics (islip_i = 0, lines 118-139, separable input-first round-robin, one iteration):
+// Semantics (islip_i = 0, switch_alloc::input_first, separable input-first round-robin, one
+// iteration):
 //  * every input with requests picks rr_pick(its requests, aptr[i]); every output picked by some
 //    inputs grants rr_pick(those inputs, gptr[o]); for each matched pair gptr[o] := (i + 1) mod N
 //    and aptr[i] := (o + 1) mod N.

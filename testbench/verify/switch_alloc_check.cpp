@@ -3,7 +3,10 @@
 // Random request matrices: sparse to full, persistent (a VOQ backlog whose matched pairs drain
 // over several cycles, i.e. multi-beat packets hold their requests) and fresh every cycle;
 // iSLIP and input-first modes switched between 2000-cycle phases. Every cycle: the matching and,
-// after the edge, every grant and accept pointer.
+// after the edge, every grant and accept pointer, against the golden rule
+// (models/golden/switch_alloc.h) with the RTL block's grant oracle: round robin from the grant
+// pointer over the inputs requesting the output (no VLs, credits or staging buffer). The RTL
+// has no busy ports: every input and output is free.
 #include "verify/switch_alloc_check.h"
 
 #include <random>
@@ -14,8 +17,8 @@
 #include "Vibs_switch_alloc.h"
 #include "Vibs_switch_alloc_cov.h"
 #include "Vibs_switch_alloc_fault.h"
+#include "golden/switch_alloc.h"
 #include "verify/mismatch_recorder.h"
-#include "verify/switch_alloc_ref.h"
 #include "verify/verilated_dut.h"
 
 namespace ndr::verify {
@@ -26,6 +29,33 @@ constexpr unsigned PORTS = NDR_RTL_SWITCH_ALLOC_NUM_PORTS;
 constexpr unsigned ITERATIONS = NDR_RTL_SWITCH_ALLOC_ITERATIONS;
 constexpr unsigned PTR_W = PORTS <= 2 ? 1 : PORTS <= 4 ? 2 : PORTS <= 8 ? 3 : 4;
 static_assert(PORTS * PORTS <= 32, "req_i/gnt_o are read as one 32-bit word");
+
+/// One allocation of the golden rule for request matrix `req` (req[i] = outputs requested by
+/// input i, bit o). Returns, per input, the matched output as a one-bit mask (0 = unmatched);
+/// `late_matches` counts the matches made after the first iteration.
+std::vector<uint32_t> allocate(golden::switch_alloc& alloc, const std::vector<uint32_t>& req,
+                               bool islip, uint64_t& late_matches) {
+    std::vector<uint64_t> col(PORTS, 0);  // col[o] = inputs requesting output o
+    for (unsigned i = 0; i < PORTS; ++i) {
+        golden::for_each_bit(req[i], [&](uint32_t o) { col[o] |= golden::bit(i); });
+    }
+    const uint64_t all = golden::bit(PORTS) - 1;
+    const auto grant = [&](uint32_t o, uint64_t avail, uint32_t from) {
+        return golden::rr_pick(col[o] & avail, from);
+    };
+    std::vector<uint32_t> match(PORTS, 0);
+    const auto on_match = [&](uint32_t i, uint32_t o, uint32_t iteration) {
+        match[i] = 1U << o;
+        late_matches += iteration > 0;
+    };
+    if (islip) {
+        alloc.islip(all, all, ITERATIONS, grant, on_match);
+    } else {
+        alloc.input_first(
+            all, all, [&](uint32_t i) { return uint64_t{req[i]}; }, grant, on_match);
+    }
+    return match;
+}
 
 template <typename Model>
 check_result run(const check_options& opt, switch_alloc_stats& st) {
@@ -42,7 +72,7 @@ check_result run(const check_options& opt, switch_alloc_stats& st) {
     m.req_i = 0;
     dut.reset();
 
-    switch_alloc_ref ref(PORTS, ITERATIONS);
+    golden::switch_alloc ref(PORTS);
     std::vector<uint32_t> req(PORTS, 0);
     bool islip = true;
     bool persistent = true;
@@ -67,7 +97,7 @@ check_result run(const check_options& opt, switch_alloc_stats& st) {
         m.islip_i = islip;
         dut.settle();
 
-        const std::vector<uint32_t> match = ref.allocate(req, islip, &st.late_matches);
+        const std::vector<uint32_t> match = allocate(ref, req, islip, st.late_matches);
         uint32_t exp = 0;
         unsigned n_match = 0;
         for (unsigned i = 0; i < PORTS; ++i) {

@@ -1,5 +1,6 @@
-// `ndrsim verify switch_alloc`: rtl/switch_alloc/ibs_switch_alloc.sv against the transcribed
-// cycle-model allocation rules (switch_alloc_ref.h), cycle by cycle (issue #6 part 3).
+// `ndrsim verify switch_alloc`: rtl/switch_alloc/ibs_switch_alloc.sv against the golden
+// allocation rule that the cycle model runs (models/golden/switch_alloc.h), cycle by cycle
+// (issue #6 part 3).
 #pragma once
 
 #include <cstdint>

@@ -14,7 +14,7 @@ const std::vector<registered_check>& registered_checks() {
     static const std::vector<registered_check> checks = {
         {"credit_fc", &check_credit_fc, "rtl/credit_fc vs golden credit_sender/receiver"},
         {"vl_arb", &check_vl_arb, "rtl/vl_arb vs golden vl_arbiter (high/low, limit)"},
-        {"switch_alloc", &check_switch_alloc, "rtl/switch_alloc vs cycle-model iSLIP/RR rules"},
+        {"switch_alloc", &check_switch_alloc, "rtl/switch_alloc vs golden switch_alloc (iSLIP/RR)"},
         {"xbar", &check_xbar, "rtl/xbar (allocator-driven) vs beat scoreboard"},
         {"switch", &check_switch_core,
          "rtl/ib_switch_core vs the TLM scoreboard (payload, order, credits)"},

@@ -1,5 +1,6 @@
-// rtl/switch_alloc/ibs_switch_alloc.sv against the transcribed cycle-model rules: the check of
-// `ndrsim verify switch_alloc` (testbench/verify/switch_alloc_check.cpp) and its fault build.
+// rtl/switch_alloc/ibs_switch_alloc.sv against the golden rule (models/golden/switch_alloc.h):
+// the check of `ndrsim verify switch_alloc` (testbench/verify/switch_alloc_check.cpp) and its
+// fault build.
 #include <cstdint>
 
 #include <catch2/catch.hpp>
