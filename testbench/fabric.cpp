@@ -9,7 +9,7 @@
 
 namespace ndr::tb {
 
-fabric::fabric(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive_timing(c)) {
+fabric::fabric(const cfg::config& c, uint32_t hosts) : tm_(common::derive_timing(c)) {
     const uint32_t radix = c.sw.ports;
     try {
         topo_ = c.fabric.topology == "fat_tree"
@@ -24,7 +24,7 @@ fabric::fabric(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive_timing(
     lfts_ = golden::compute_updown_lfts(topo_);
     const uint64_t prop = c.link.propagation_per_m.ps;
     const auto cable_cycles = [&](uint64_t mm) {
-        return cycle::ps_to_cycles(c.link.fec_latency.ps + mm * prop / 1000, tm_.cycle_ps, 1);
+        return common::ps_to_cycles(c.link.fec_latency.ps + mm * prop / 1000, tm_.cycle_ps, 1);
     };
     tier_cycles_[0] = cable_cycles(c.link.cable_length.mm);
     tier_cycles_[1] = cable_cycles(c.fabric.tier1_cable_length.mm);

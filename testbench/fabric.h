@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/engine_driver.h"
 #include "cycle/hca.h"
 #include "cycle/ib_switch.h"
 #include "cycle/packet.h"
-#include "cycle/timing.h"
 #include "golden/lft.h"
 #include "golden/topology.h"
 
@@ -31,7 +31,7 @@ class fabric {
 public:
     fabric(const cfg::config& c, uint32_t hosts);
     cycle::hca_array& hcas() { return *hcas_; }
-    const cycle::timing& timing() const { return tm_; }
+    const common::timing& timing() const { return tm_; }
     const golden::topology& topology() const { return topo_; }
     std::vector<std::unique_ptr<cycle::ib_switch>>& switches() { return switches_; }
     cycle::sim_status& status() { return status_; }
@@ -43,7 +43,7 @@ public:
     uint32_t tier_cycles(uint32_t tier) const { return tier_cycles_[tier]; }
 
 private:
-    cycle::timing tm_;
+    common::timing tm_;
     golden::topology topo_;
     std::vector<golden::lft> lfts_;
     cycle::packet_pool pool_;

@@ -12,7 +12,7 @@
 
 namespace ndr::tb {
 
-fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive_timing(c)) {
+fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts) : tm_(common::derive_timing(c)) {
     const uint32_t radix = c.sw.ports;
     try {
         topo_ = c.fabric.topology == "fat_tree"
@@ -27,7 +27,7 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive
     lfts_ = golden::compute_updown_lfts(topo_);
     const uint64_t prop = c.link.propagation_per_m.ps;
     const auto cable_cycles = [&](uint64_t mm) {
-        return cycle::ps_to_cycles(c.link.fec_latency.ps + mm * prop / 1000, tm_.cycle_ps, 1);
+        return common::ps_to_cycles(c.link.fec_latency.ps + mm * prop / 1000, tm_.cycle_ps, 1);
     };
     const uint32_t tier[3] = {cable_cycles(c.link.cable_length.mm),
                               cable_cycles(c.fabric.tier1_cable_length.mm),
@@ -124,10 +124,10 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts) : tm_(cycle::derive
     if (c.sim.tlm_mode == "lt") {
         // Temporal decoupling: the quantum defaults to the shortest link latency, which keeps
         // the results identical to AT (nothing arrives inside a quantum already run).
-        quantum_ =
-            c.sim.tlm_quantum.ps == 0
-                ? shortest
-                : std::max<uint64_t>(1, cycle::ps_to_cycles(c.sim.tlm_quantum.ps, tm_.cycle_ps, 1));
+        quantum_ = c.sim.tlm_quantum.ps == 0
+                       ? shortest
+                       : std::max<uint64_t>(
+                             1, common::ps_to_cycles(c.sim.tlm_quantum.ps, tm_.cycle_ps, 1));
         tlm::tlm_global_quantum::instance().set(hcas_->cycles(quantum_));
         hcas_->set_loosely_timed(quantum_);
         for (auto& sw : switches_) sw->set_loosely_timed(quantum_);

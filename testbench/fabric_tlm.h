@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "common/timing.h"
 #include "config/sim_config.h"
-#include "cycle/timing.h"
 #include "fabric.h"
 #include "golden/lft.h"
 #include "golden/topology.h"
@@ -24,7 +24,7 @@ class fabric_tlm {
 public:
     fabric_tlm(const cfg::config& c, uint32_t hosts);
     tlmm::hca_tlm& hcas() { return *hcas_; }
-    const cycle::timing& timing() const { return tm_; }
+    const common::timing& timing() const { return tm_; }
     const golden::topology& topology() const { return topo_; }
     std::vector<std::unique_ptr<tlmm::ib_switch_tlm>>& switches() { return switches_; }
     tlmm::run_status& status() { return status_; }
@@ -34,7 +34,7 @@ public:
     uint64_t quantum_cycles() const { return quantum_; }
 
 private:
-    cycle::timing tm_;
+    common::timing tm_;
     golden::topology topo_;
     std::vector<golden::lft> lfts_;
     tlmm::run_status status_;

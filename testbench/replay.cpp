@@ -9,7 +9,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "cycle/timing.h"
+#include "common/timing.h"
 #include "golden/float_formats.h"
 #include "sharp_manager.h"
 
@@ -32,7 +32,7 @@ uint64_t make_tag(uint32_t run, uint32_t xfer) {
 
 replay::replay(const cfg::config& c, const trace::trace& tr, cycle::hca_iface& hcas,
                sharp_manager* sharp)
-    : cfg_(c), sharp_(sharp), tr_(tr), hcas_(hcas), cycle_ps_(cycle::derive_timing(c).cycle_ps) {
+    : cfg_(c), sharp_(sharp), tr_(tr), hcas_(hcas), cycle_ps_(common::derive_timing(c).cycle_ps) {
     const std::size_t n = tr.records.size();
     recs_.resize(n);
     inst_of_record_.assign(n, NONE);

@@ -22,7 +22,7 @@ class sharp_manager;
 
 namespace ndr::tb {
 
-using cycle::cycle_t;
+using common::cycle_t;
 
 /// Result of one collective instance.
 struct collective_result {

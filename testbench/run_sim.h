@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/hca.h"
 #include "cycle/ib_switch.h"
-#include "cycle/timing.h"
 #include "replay.h"
 #include "trace/trace.h"
 
@@ -33,7 +33,7 @@ struct sharp_node_summary {
 };
 
 struct run_outcome {
-    cycle::timing tm;
+    common::timing tm;
     std::string topology;  ///< description
     uint32_t hosts = 0;
     uint32_t switches = 0;

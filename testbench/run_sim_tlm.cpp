@@ -63,7 +63,7 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out.sample_cycles = sampler.interval();
     out.collectives = rp.results();
-    cycle::cycle_t end = 0;
+    common::cycle_t end = 0;
     for (const auto& r : out.collectives) end = std::max(end, r.end);
     for (const auto& s : rp.slices()) end = std::max(end, s.end);
     out.cycles = end;

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "cycle/timing.h"
+#include "common/timing.h"
 
 namespace ndr::tb {
 
@@ -30,7 +30,7 @@ sharp_manager::sharp_manager(const cfg::config& c, const golden::topology& topo,
     trees_per_node_ = std::max<uint32_t>(1, c.sharp.osts / c.sharp.osts_per_tree);
     if (c.sharp.vl >= c.sw.vls) return;         // no SHARP VL: every sharp collective falls back
     if (c.fabric.technology == "roce") return;  // Ethernet switches: no aggregation nodes
-    const uint32_t alu = cycle::ps_to_cycles(c.sharp.alu_latency.ps, cycle_ps, 0);
+    const uint32_t alu = common::ps_to_cycles(c.sharp.alu_latency.ps, cycle_ps, 0);
     for (uint32_t s = 0; s < nodes_.size(); ++s) {
         nodes_[s] = &enable(s, c.sharp.osts, static_cast<uint32_t>(c.sharp.ost_bytes.count), alu,
                             &payloads_, static_cast<uint8_t>(c.sharp.vl));

@@ -6,19 +6,19 @@
 
 #include <algorithm>
 
+#include "common/invariant_error.h"
 #include "config/config_error.h"
-#include "cycle/invariant_error.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
 
 namespace ndr::tb {
 
-using cycle::invariant_error;
+using common::invariant_error;
 using tlmm::ib_of;
 using tlmm::timer;
 
 traffic_endpoints_tlm::traffic_endpoints_tlm(sc_core::sc_module_name name, const cfg::config& c,
-                                             const cycle::timing& tm, tlmm::run_status& status)
+                                             const common::timing& tm, tlmm::run_status& status)
     : timed_device(name, tm.cycle_ps, status),
       tm_(tm),
       ports_(c.sw.ports),

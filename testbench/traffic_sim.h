@@ -4,15 +4,15 @@
 #pragma once
 #include <cstdint>
 
+#include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/ib_switch.h"
-#include "cycle/timing.h"
 #include "traffic_endpoints.h"
 
 namespace ndr::tb {
 
 struct traffic_outcome {
-    cycle::timing tm;
+    common::timing tm;
     cycle::switch_stats sw;
     endpoint_stats ep;
     std::vector<cycle::pfc_port_stats> ep_pfc;  ///< RoCE: per (endpoint, priority), whole run

@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "cycle/invariant_error.h"
-#include "cycle/timing.h"
+#include "common/invariant_error.h"
+#include "common/timing.h"
 #include "delivery_record.h"
 #include "ib_switch_tlm.h"
 #include "link_tlm.h"
@@ -21,8 +21,8 @@ traffic_outcome run_traffic_tlm(const cfg::config& c, const tlm_run_hooks& hooks
         throw std::logic_error("run_traffic_tlm: one simulation per process");
     }
     traffic_outcome out;
-    out.tm = cycle::derive_timing(c);
-    const cycle::timing& tm = out.tm;
+    out.tm = common::derive_timing(c);
+    const common::timing& tm = out.tm;
     tlmm::run_status status;
     golden::lft routes(static_cast<uint16_t>(c.sw.ports));
     for (uint32_t p = 0; p < c.sw.ports; ++p) {

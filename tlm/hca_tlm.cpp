@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "common/invariant_error.h"
 #include "config/config_error.h"
-#include "cycle/invariant_error.h"
 #include "cycle/packet.h"
 #include "cycle/sharp_an.h"
 #include "golden/ib_packet.h"
@@ -14,9 +14,9 @@
 
 namespace ndr::tlmm {
 
-using cycle::invariant_error;
+using common::invariant_error;
 
-hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const cycle::timing& tm,
+hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const common::timing& tm,
                  uint32_t hosts, run_status& status)
     : timed_device(name, tm.cycle_ps, status),
       tm_(tm),
@@ -26,9 +26,9 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const cycle
       vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls).vl(static_cast<uint8_t>(c.hca.sl))),
       sharp_vl_(static_cast<uint8_t>(c.sharp.vl)),
       mtu_(static_cast<uint32_t>(c.hca.mtu.count)),
-      tx_cycles_(cycle::ps_to_cycles(c.hca.tx_latency.ps, tm.cycle_ps, 1)),
-      rx_cycles_(cycle::ps_to_cycles(c.hca.rx_latency.ps, tm.cycle_ps, 1)),
-      wqe_cycles_(cycle::ps_to_cycles(c.hca.message_interval.ps, tm.cycle_ps, 0)),
+      tx_cycles_(common::ps_to_cycles(c.hca.tx_latency.ps, tm.cycle_ps, 1)),
+      rx_cycles_(common::ps_to_cycles(c.hca.rx_latency.ps, tm.cycle_ps, 1)),
+      wqe_cycles_(common::ps_to_cycles(c.hca.message_interval.ps, tm.cycle_ps, 0)),
       pcie_bytes_per_cycle_(static_cast<double>(c.hca.pcie_rate.bps) / 8.0 *
                             static_cast<double>(tm.cycle_ps) * 1e-12),
       ack_coalesce_(c.hca.ack_coalesce),
@@ -109,7 +109,7 @@ void hca_tlm::retire_if_done(uint32_t m) {
     if (msgs_[m].delivered && msgs_[m].acked) free_msgs_.push_back(m);
 }
 
-void hca_tlm::post(cycle::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
+void hca_tlm::post(common::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
                    uint64_t tag) {
     if (src >= hosts_ || dst >= hosts_ || src == dst) {
         throw std::invalid_argument(
@@ -131,7 +131,7 @@ void hca_tlm::post(cycle::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst
     schedule(ready, timer{0, 0, T_MSG_READY, 0, 0, 0, m, nullptr});
 }
 
-void hca_tlm::sharp_send(cycle::cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk,
+void hca_tlm::sharp_send(common::cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk,
                          uint32_t bytes, uint32_t root_host, uint32_t data) {
     tlm::tlm_generic_payload& gp =
         new_packet(now, h, h, sharp_vl_, bytes, cycle::sharp_wire_bytes(bytes));
@@ -144,7 +144,7 @@ void hca_tlm::sharp_send(cycle::cycle_t now, uint32_t h, uint32_t tree, uint32_t
     schedule(now + tx_cycles_, timer{0, 0, T_SHARP_READY, 0, static_cast<uint16_t>(h), 0, 0, &gp});
 }
 
-void hca_tlm::set_timer(cycle::cycle_t at, uint64_t token) {
+void hca_tlm::set_timer(common::cycle_t at, uint64_t token) {
     uint32_t idx;
     if (!free_timers_.empty()) {
         idx = free_timers_.back();

@@ -38,14 +38,14 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "burst_shape.h"
+#include "common/fc_pacer.h"
+#include "common/timing.h"
 #include "config/sim_config.h"
 #include "credit_pacer.h"
-#include "cycle/fc_pacer.h"
 #include "cycle/hca.h"
 #include "cycle/hca_host.h"
 #include "cycle/hca_iface.h"
 #include "cycle/hca_tables.h"
-#include "cycle/timing.h"
 #include "golden/credit_fc.h"
 #include "golden/vl_arb.h"
 #include "ib_extension.h"
@@ -63,7 +63,7 @@ public:
     std::vector<std::unique_ptr<target_socket>> rx;
     std::vector<std::unique_ptr<initiator_socket>> fc_out;
 
-    hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const cycle::timing& tm,
+    hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const common::timing& tm,
             uint32_t hosts, run_status& status);
 
     /// Initial credits of every tx VL of host h (the leaf switch's input buffer).
@@ -72,11 +72,11 @@ public:
     void set_credit_loop(uint32_t h, const credit_loop& loop);
     void set_host(cycle::hca_host* host) { host_ = host; }
 
-    void post(cycle::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
+    void post(common::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
               uint64_t tag) override;
-    void sharp_send(cycle::cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t bytes,
+    void sharp_send(common::cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t bytes,
                     uint32_t root_host, uint32_t data) override;
-    void set_timer(cycle::cycle_t at, uint64_t token) override;
+    void set_timer(common::cycle_t at, uint64_t token) override;
     uint32_t hosts() const override { return hosts_; }
     const cycle::hca_stats& stats() const { return stats_; }
 
@@ -184,7 +184,7 @@ private:
     uint32_t packet_payload(const message& m, uint32_t index) const;
     uint8_t data_opcode(const message& m, uint32_t index) const;
 
-    cycle::timing tm_;
+    common::timing tm_;
     uint32_t hosts_;
     uint32_t vls_;
     uint8_t sl_;
@@ -210,7 +210,7 @@ private:
     std::vector<uint64_t> timers_;
     std::vector<uint32_t> free_timers_;
     std::vector<uint32_t> tx_dirty_;
-    cycle::fc_pacer fc_;
+    common::fc_pacer fc_;
     payload_pool pool_;
     payload_pool fc_pool_;
     uint64_t next_packet_id_ = 0;

@@ -4,13 +4,13 @@
 
 #include <stdexcept>
 
-#include "cycle/invariant_error.h"
+#include "common/invariant_error.h"
 #include "cycle/packet.h"
 #include "hca_tlm.h"
 
 namespace ndr::tlmm {
 
-using cycle::invariant_error;
+using common::invariant_error;
 
 void hca_tlm::on_tail(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
     const ib_extension& p = ib_of(gp);

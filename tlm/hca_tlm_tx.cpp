@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cycle/invariant_error.h"
+#include "common/invariant_error.h"
 #include "cycle/packet.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"

@@ -3,7 +3,7 @@
 // (models/cycle/ib_switch.h): LFT routing, SL2VL, per-(input, VL) credit_receiver, per-(output,
 // VL) credit_sender, per-output vl_arbiter, FC updates paced by link.fc_min_interval.
 //
-// Timing, in whole beats of cycle::timing (identical to the cycle model at zero load):
+// Timing, in whole beats of common::timing (identical to the cycle model at zero load):
 // header in at t -> eligible at t + switch_cycles - 1 (cut-through; store-and-forward adds
 // beats - 1) -> granted at g >= eligible -> first beat on the output link at
 // max(g + 1, link free). Crossbar transfer max(ceil(beats / speedup), arrival of the tail);
@@ -32,11 +32,11 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "common/fc_pacer.h"
+#include "common/occupancy_stat.h"
+#include "common/timing.h"
 #include "config/sim_config.h"
 #include "credit_pacer.h"
-#include "cycle/fc_pacer.h"
-#include "cycle/occupancy_stat.h"
-#include "cycle/timing.h"
 #include "golden/credit_fc.h"
 #include "golden/lft.h"
 #include "golden/sl2vl.h"
@@ -76,7 +76,7 @@ public:
     /// Observer of packets leaving an output: (cycle the first beat leaves, port, packet).
     using egress_observer = std::function<void(uint64_t, uint16_t, const ib_extension&)>;
 
-    ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c, const cycle::timing& tm,
+    ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c, const common::timing& tm,
                   golden::lft routes, run_status& status);
 
     /// Initial credit limit of every output VL of `port` (the partner's buffer, clamped 2048).
@@ -151,7 +151,7 @@ private:
     void track_stalls(uint64_t t);
     uint32_t voq(uint32_t i, uint32_t o, uint32_t vl) const { return (i * ports_ + o) * vls_ + vl; }
 
-    cycle::timing tm_;
+    common::timing tm_;
     uint32_t ports_;
     uint32_t vls_;
     bool cut_through_;
@@ -159,7 +159,7 @@ private:
     golden::lft routes_;
     golden::sl2vl_table sl2vl_;
     std::vector<uint32_t> xbar_cycles_;
-    cycle::fc_pacer fc_;
+    common::fc_pacer fc_;
     payload_pool fc_pool_;
     egress_observer observer_;
     uint64_t drop_id_ = ~uint64_t{0};
@@ -182,7 +182,7 @@ private:
     std::vector<uint64_t> blocked_now_;  ///< [vl]: outputs credit-blocked this step
     std::vector<uint64_t> stalled_;
     std::vector<uint64_t> stall_since_;
-    std::vector<cycle::occupancy_stat> occ_;
+    std::vector<common::occupancy_stat> occ_;
     uint64_t inside_ = 0;
     std::vector<uint64_t> total_out_beats_;
     std::unique_ptr<sharp_an_tlm> an_;  ///< SHARP aggregation node, if enabled

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "cycle/invariant_error.h"
+#include "common/invariant_error.h"
 #include "ib_switch_tlm.h"
 
 namespace ndr::tlmm {

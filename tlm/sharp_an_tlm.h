@@ -12,8 +12,8 @@
 
 #include <tlm>
 
+#include "common/timing.h"
 #include "cycle/sharp_an.h"
-#include "cycle/timing.h"
 #include "ib_extension.h"
 #include "payload_pool.h"
 
@@ -22,7 +22,7 @@ namespace ndr::tlmm {
 class sharp_an_tlm {
 public:
     sharp_an_tlm(uint32_t ports, uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
-                 cycle::sharp_payloads* payloads, uint8_t vl, const cycle::timing& tm);
+                 cycle::sharp_payloads* payloads, uint8_t vl, const common::timing& tm);
     cycle::sharp_an& node() { return node_; }
     const cycle::sharp_an& node() const { return node_; }
     uint8_t vl() const { return vl_; }
@@ -40,7 +40,7 @@ public:
 private:
     cycle::sharp_an node_;
     uint8_t vl_;
-    cycle::timing tm_;
+    common::timing tm_;
     payload_pool pool_;
     std::vector<std::deque<tlm::tlm_generic_payload*>> queues_;
     std::vector<cycle::sharp_emit> emits_;

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "cycle/invariant_error.h"
+#include "common/invariant_error.h"
 #include "cycle/sharp_an.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
@@ -14,6 +14,10 @@
 #include "golden/sl2vl.h"
 
 namespace ndr::cycle {
+
+using common::invariant_error;
+using common::ps_to_cycles;
+using common::timing;
 
 hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, uint32_t hosts)
     : tm_(tm),

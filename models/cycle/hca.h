@@ -21,17 +21,17 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/fc_pacer.h"
+#include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/cycle_engine.h"
 #include "cycle/dcqcn.h"
-#include "cycle/fc_pacer.h"
 #include "cycle/hca_host.h"
 #include "cycle/hca_iface.h"
 #include "cycle/hca_tables.h"
 #include "cycle/link_tap.h"
 #include "cycle/packet.h"
 #include "cycle/pfc.h"
-#include "cycle/timing.h"
 #include "golden/credit_fc.h"
 #include "golden/vl_arb.h"
 
@@ -59,7 +59,7 @@ struct hca_stats {
 
 class hca_array : public cycle_engine, public hca_iface {
 public:
-    hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, uint32_t hosts);
+    hca_array(const cfg::config& c, const common::timing& tm, packet_pool& pool, uint32_t hosts);
 
     /// Host h's port is cabled to `peer` whose receive buffer holds peer_buffer_blocks per VL.
     void connect(uint32_t h, link_peer peer, uint32_t peer_buffer_blocks);
@@ -199,7 +199,7 @@ private:
     void pfc_check(cycle_t t, uint32_t h, uint32_t vl);
     void rx_freed(cycle_t t, uint32_t h, uint32_t vl, uint32_t blocks);
 
-    timing tm_;
+    common::timing tm_;
     packet_pool& pool_;
     uint32_t hosts_;
     uint32_t vls_;
@@ -231,7 +231,7 @@ private:
     std::vector<uint64_t> timers_;
     std::vector<uint32_t> free_timers_;
     std::vector<uint32_t> tx_dirty_;
-    fc_pacer fc_;
+    common::fc_pacer fc_;
     uint32_t fc_proc_cycles_;
     bool refresh_due_ = false;
     uint64_t next_packet_id_ = 0;

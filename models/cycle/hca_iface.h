@@ -1,7 +1,7 @@
 // What the host-side software (testbench/replay) needs from the HCAs of a fabric, whatever
 // level models them: post verbs, send SHARP contributions, set host timers. Implemented by the
 // cycle-level hca_array (models/cycle/hca.h) and the TLM hca_tlm (tlm/hca_tlm.h). Completions
-// come back through hca_host. Times are whole beats ("cycles") of cycle::timing at both levels.
+// come back through hca_host. Times are whole beats ("cycles") of common::timing at both levels.
 #pragma once
 #include <cstdint>
 

@@ -3,10 +3,12 @@
 
 #include <stdexcept>
 
+#include "common/invariant_error.h"
 #include "cycle/hca.h"
-#include "cycle/invariant_error.h"
 
 namespace ndr::cycle {
+
+using common::invariant_error;
 
 namespace {
 

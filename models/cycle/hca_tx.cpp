@@ -4,14 +4,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/invariant_error.h"
 #include "cycle/hca.h"
-#include "cycle/invariant_error.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
 #include "golden/rc_segment.h"
 #include "golden/roce_packet.h"
 
 namespace ndr::cycle {
+
+using common::invariant_error;
 
 uint32_t hca_array::packet_payload(const message& m, uint32_t index) const {
     if (m.v == verb::rdma_read && !m.read_response) return 0;  // the request carries none

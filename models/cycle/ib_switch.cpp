@@ -6,12 +6,18 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "cycle/bits.h"
+#include "common/bits.h"
+#include "common/invariant_error.h"
 #include "cycle/ib_switch_eth.h"
-#include "cycle/invariant_error.h"
 #include "cycle/switch_window.h"
 
 namespace ndr::cycle {
+
+using common::bit;
+using common::for_each_bit;
+using common::invariant_error;
+using common::occupancy_stat;
+using common::timing;
 
 ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, golden::lft routes)
     : tm_(tm),

@@ -15,16 +15,16 @@
 #include <memory>
 #include <vector>
 
+#include "common/bits.h"
+#include "common/fc_pacer.h"
+#include "common/occupancy_stat.h"
+#include "common/timing.h"
 #include "config/sim_config.h"
-#include "cycle/bits.h"
 #include "cycle/cycle_engine.h"
-#include "cycle/fc_pacer.h"
 #include "cycle/link_tap.h"
-#include "cycle/occupancy_stat.h"
 #include "cycle/packet.h"
 #include "cycle/pfc.h"
 #include "cycle/sharp_an.h"
-#include "cycle/timing.h"
 #include "golden/credit_fc.h"
 #include "golden/lft.h"
 #include "golden/sl2vl.h"
@@ -55,7 +55,8 @@ struct eth_state;  // RoCE: PFC, ECN, ECMP and egress queue accounting (ib_switc
 
 class ib_switch : public cycle_engine {
 public:
-    ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, golden::lft routes);
+    ib_switch(const cfg::config& c, const common::timing& tm, packet_pool& pool,
+              golden::lft routes);
     ~ib_switch() override;
 
     /// Connects port p to a peer (an HCA/endpoint port or another switch's port) whose receive
@@ -177,27 +178,28 @@ private:
     void set_request(uint32_t in, uint32_t out, uint32_t vl, bool on) {
         uint64_t& m = req_[out * vls_ + vl];
         if (on) {
-            m |= bit(in);
+            m |= common::bit(in);
             out_req_vls_[out] |= 1U << vl;
-            out_req_any_ |= bit(out);
-            if (!islip_) in_req_out_[in] |= bit(out);
+            out_req_any_ |= common::bit(out);
+            if (!islip_) in_req_out_[in] |= common::bit(out);
             return;
         }
-        m &= ~bit(in);
+        m &= ~common::bit(in);
         if (m == 0) {
             out_req_vls_[out] &= ~(1U << vl);
-            if (out_req_vls_[out] == 0) out_req_any_ &= ~bit(out);
+            if (out_req_vls_[out] == 0) out_req_any_ &= ~common::bit(out);
         }
         if (islip_) return;
         bool other = false;
-        for (uint32_t v = 0; v < vls_; ++v) other = other || (req_[out * vls_ + v] & bit(in)) != 0;
-        if (!other) in_req_out_[in] &= ~bit(out);
+        for (uint32_t v = 0; v < vls_; ++v)
+            other = other || (req_[out * vls_ + v] & common::bit(in)) != 0;
+        if (!other) in_req_out_[in] &= ~common::bit(out);
     }
     void request_head(uint32_t queue);   ///< fifo: head of FIFO `queue` requests its output
     void withdraw_head(uint32_t queue);  ///< fifo: head of FIFO `queue` stops requesting
 
     // Configuration.
-    timing tm_;
+    common::timing tm_;
     uint32_t ports_;
     uint32_t vls_;
     bool voq_;
@@ -209,7 +211,7 @@ private:
     golden::lft routes_;
     golden::sl2vl_table sl2vl_;
     std::vector<uint32_t> xbar_cycles_;  ///< by beats: ceil(beats / speedup)
-    fc_pacer fc_;                        ///< FC packets per (input port, VL)
+    common::fc_pacer fc_;                ///< FC packets per (input port, VL)
     uint32_t fc_proc_cycles_;            ///< FC generate + consume (link latency is per port)
 
     // Ports.
@@ -218,7 +220,7 @@ private:
     /// (both change on every packet arrival and every crossbar transfer).
     struct alignas(64) rx_state : golden::credit_receiver {
         explicit rx_state(uint32_t capacity_blocks) : golden::credit_receiver(capacity_blocks) {}
-        occupancy_stat occ;
+        common::occupancy_stat occ;
     };
     std::vector<rx_state> in_rx_;                ///< [in*vls + vl]
     std::vector<golden::credit_sender> out_tx_;  ///< [out*vls + vl]

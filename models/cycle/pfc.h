@@ -13,9 +13,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/event.h"
-#include "cycle/timing.h"
 #include "golden/credit_fc.h"
 
 namespace ndr::cycle {
@@ -33,7 +33,7 @@ class pfc_ports {
 public:
     /// `capacity_blocks`: ingress buffer per (port, priority); `staged_bytes`: what the upstream
     /// may already have committed to its egress (enters the headroom).
-    pfc_ports(const cfg::config& c, const timing& tm, uint32_t ports, uint32_t prios,
+    pfc_ports(const cfg::config& c, const common::timing& tm, uint32_t ports, uint32_t prios,
               uint32_t capacity_blocks, uint64_t staged_bytes);
 
     /// Sets port p's XOFF/XON from its link latency in cycles. Throws cfg::config_error if the

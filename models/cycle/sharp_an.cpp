@@ -4,9 +4,11 @@
 
 #include <algorithm>
 
-#include "cycle/invariant_error.h"
+#include "common/invariant_error.h"
 
 namespace ndr::cycle {
+
+using common::invariant_error;
 
 uint32_t sharp_wire_bytes(uint32_t payload) {
     return 8 + 12 + 8 + 16 + ((payload + 3U) & ~3U) + 4 + 2;

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "cycle/bits.h"
+#include "common/bits.h"
+#include "common/occupancy_stat.h"
 #include "cycle/event.h"
-#include "cycle/occupancy_stat.h"
 
 namespace ndr::cycle {
 
@@ -20,14 +20,14 @@ void close_switch_window(cycle_t t, cycle_t win_start, uint32_t ports, uint32_t 
                          const std::vector<uint64_t>& stalled, std::vector<uint64_t>& stall_since,
                          Occ&& occ, Stats& stats) {
     for (uint32_t vl = 0; vl < vls; ++vl) {
-        for_each_bit(stalled[vl], [&](uint32_t o) {
+        common::for_each_bit(stalled[vl], [&](uint32_t o) {
             stats.credit_stall_cycles[vl] += t - stall_since[o * vls + vl];
             stall_since[o * vls + vl] = t;
         });
         uint32_t mx = 0;
         double sum = 0.0;
         for (uint32_t p = 0; p < ports; ++p) {
-            occupancy_stat& o = occ(p, vl);
+            common::occupancy_stat& o = occ(p, vl);
             o.close(t, win_start);
             mx = std::max(mx, o.max());
             sum += o.mean();

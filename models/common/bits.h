@@ -2,7 +2,7 @@
 #pragma once
 #include <cstdint>
 
-namespace ndr::cycle {
+namespace ndr::common {
 
 inline constexpr uint64_t bit(uint32_t i) {
     return uint64_t{1} << i;
@@ -25,4 +25,4 @@ inline uint32_t rr_pick(uint64_t m, uint32_t from) {
     return static_cast<uint32_t>(__builtin_ctzll(hi != 0 ? hi : m));
 }
 
-}  // namespace ndr::cycle
+}  // namespace ndr::common
