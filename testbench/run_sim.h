@@ -41,7 +41,7 @@ struct run_outcome {
     double wall_s = 0.0;
     std::vector<collective_result> collectives;
     std::vector<rank_slice> slices;
-    cycle::hca_stats hca;
+    common::hca_stats hca;
     std::vector<cycle::pfc_port_stats> hca_pfc;  ///< RoCE: per (host, priority), whole run
     std::vector<switch_summary> switch_stats;
     std::vector<link_sample_series> links;

@@ -98,18 +98,18 @@ void hca_tlm::set_credit_loop(uint32_t h, const credit_loop& loop) {
 }
 
 uint32_t hca_tlm::qp_index(uint32_t src, uint32_t dst) {
-    return cycle::find_or_add_qp(qps_, qp_of_, src, dst);
+    return common::find_or_add_qp(qps_, qp_of_, src, dst);
 }
 
 uint32_t hca_tlm::alloc_message() {
-    return cycle::alloc_slot(msgs_, free_msgs_);
+    return common::alloc_slot(msgs_, free_msgs_);
 }
 
 void hca_tlm::retire_if_done(uint32_t m) {
     if (msgs_[m].delivered && msgs_[m].acked) free_msgs_.push_back(m);
 }
 
-void hca_tlm::post(common::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
+void hca_tlm::post(common::cycle_t now, common::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
                    uint64_t tag) {
     if (src >= hosts_ || dst >= hosts_ || src == dst) {
         throw std::invalid_argument(
@@ -122,7 +122,7 @@ void hca_tlm::post(common::cycle_t now, cycle::verb v, uint32_t src, uint32_t ds
     msg.dst = dst;
     msg.bytes = bytes;
     msg.tag = tag;
-    msg.packets = v == cycle::verb::rdma_read ? 1U : golden::rc_packet_count(bytes, mtu_);
+    msg.packets = v == common::verb::rdma_read ? 1U : golden::rc_packet_count(bytes, mtu_);
     msg.qp = qp_index(src, dst);
     ++stats_.messages_posted;
     host_port& hp = ports_[src];
@@ -235,12 +235,12 @@ void hca_tlm::on_timer(uint64_t now, const timer& t) {
             on_tail(now, t.port, *t.gp);
             break;
         case T_PLACED:
-            cycle::message_placed(
+            common::message_placed(
                 msgs_, stats_.messages_delivered, [this](uint32_t m) { retire_if_done(m); }, host_,
                 now, t.a);
             break;
         case T_TIMER:
-            cycle::timer_fired(timers_, free_timers_, host_, now, t.a);
+            common::timer_fired(timers_, free_timers_, host_, now, t.a);
             break;
         case T_SHARP_READY:
             ports_[t.port].sharp.push_back(t.gp);

@@ -39,13 +39,13 @@
 
 #include "burst_shape.h"
 #include "common/fc_pacer.h"
+#include "common/hca_host.h"
+#include "common/hca_iface.h"
+#include "common/hca_stats.h"
+#include "common/hca_tables.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
 #include "credit_pacer.h"
-#include "cycle/hca.h"
-#include "cycle/hca_host.h"
-#include "cycle/hca_iface.h"
-#include "cycle/hca_tables.h"
 #include "golden/credit_fc.h"
 #include "golden/vl_arb.h"
 #include "ib_extension.h"
@@ -54,7 +54,7 @@
 
 namespace ndr::tlmm {
 
-class hca_tlm : public timed_device, public cycle::hca_iface {
+class hca_tlm : public timed_device, public common::hca_iface {
 public:
     using target_socket = tlm_utils::simple_target_socket_tagged<hca_tlm>;
     using initiator_socket = tlm_utils::simple_initiator_socket_tagged<hca_tlm>;
@@ -70,15 +70,15 @@ public:
     void set_peer_buffer(uint32_t h, uint32_t blocks);
     /// The credit loop of host h's link (credit_pacer.h), for bursts; after set_peer_buffer.
     void set_credit_loop(uint32_t h, const credit_loop& loop);
-    void set_host(cycle::hca_host* host) { host_ = host; }
+    void set_host(common::hca_host* host) { host_ = host; }
 
-    void post(common::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
+    void post(common::cycle_t now, common::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
               uint64_t tag) override;
     void sharp_send(common::cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t bytes,
                     uint32_t root_host, uint32_t data) override;
     void set_timer(common::cycle_t at, uint64_t token) override;
     uint32_t hosts() const override { return hosts_; }
-    const cycle::hca_stats& stats() const { return stats_; }
+    const common::hca_stats& stats() const { return stats_; }
 
 protected:
     void on_timer(uint64_t now, const timer& t) override;
@@ -101,7 +101,7 @@ private:
     };
 
     struct message {
-        cycle::verb v = cycle::verb::rdma_write;
+        common::verb v = common::verb::rdma_write;
         uint32_t src = 0;
         uint32_t dst = 0;
         uint64_t bytes = 0;
@@ -199,7 +199,7 @@ private:
     uint32_t max_outstanding_;
     uint32_t burst_max_;     ///< packets per transaction at most (sim.tlm_burst / hca.mtu, >= 1)
     uint32_t burst_buffer_;  ///< smallest receive buffer (switch or HCA), blocks
-    cycle::hca_host* host_ = nullptr;
+    common::hca_host* host_ = nullptr;
 
     std::vector<host_port> ports_;
     std::vector<message> msgs_;
@@ -214,7 +214,7 @@ private:
     payload_pool pool_;
     payload_pool fc_pool_;
     uint64_t next_packet_id_ = 0;
-    cycle::hca_stats stats_;
+    common::hca_stats stats_;
 };
 
 }  // namespace ndr::tlmm

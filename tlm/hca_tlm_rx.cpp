@@ -62,7 +62,7 @@ void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
             const uint32_t r = alloc_message();
             message& resp = msgs_[r];
             const message& req = msgs_[p.msg];
-            resp.v = cycle::verb::rdma_read;
+            resp.v = common::verb::rdma_read;
             resp.read_response = true;
             resp.src = h;
             resp.dst = req.src;
@@ -107,7 +107,7 @@ void hca_tlm::receive_ack(uint64_t t, uint32_t qp, uint32_t psn) {
         if (msg.first_psn + msg.packets > qps_[qp].acked_psn) break;
         qps_[qp].unfinished.pop_front();
         msg.acked = true;
-        const bool notify = msg.v != cycle::verb::rdma_read;  // reads complete on delivery
+        const bool notify = msg.v != common::verb::rdma_read;  // reads complete on delivery
         const uint32_t src = msg.src;
         const uint64_t tag = msg.tag;
         retire_if_done(m);

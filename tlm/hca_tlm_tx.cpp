@@ -13,7 +13,7 @@
 
 namespace ndr::tlmm {
 
-using cycle::verb;
+using common::verb;
 
 uint32_t hca_tlm::packet_payload(const message& m, uint32_t index) const {
     if (m.v == verb::rdma_read && !m.read_response) return 0;  // the request carries none
@@ -21,7 +21,7 @@ uint32_t hca_tlm::packet_payload(const message& m, uint32_t index) const {
 }
 
 uint8_t hca_tlm::data_opcode(const message& m, uint32_t index) const {
-    return golden::rc_data_opcode(cycle::rc_stream_of(m.v, m.read_response), index, m.packets);
+    return golden::rc_data_opcode(common::rc_stream_of(m.v, m.read_response), index, m.packets);
 }
 
 tlm::tlm_generic_payload& hca_tlm::new_packet(uint64_t t, uint32_t src, uint32_t dst, uint8_t vl,

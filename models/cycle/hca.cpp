@@ -15,9 +15,14 @@
 
 namespace ndr::cycle {
 
+using common::alloc_slot;
+using common::find_or_add_qp;
 using common::invariant_error;
+using common::message_placed;
 using common::ps_to_cycles;
+using common::timer_fired;
 using common::timing;
+using common::verb;
 
 hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, uint32_t hosts)
     : tm_(tm),

@@ -9,6 +9,7 @@
 namespace ndr::cycle {
 
 using common::invariant_error;
+using common::verb;
 
 namespace {
 

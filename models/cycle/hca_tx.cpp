@@ -14,6 +14,7 @@
 namespace ndr::cycle {
 
 using common::invariant_error;
+using common::verb;
 
 uint32_t hca_array::packet_payload(const message& m, uint32_t index) const {
     if (m.v == verb::rdma_read && !m.read_response) return 0;  // the request carries none
@@ -21,7 +22,7 @@ uint32_t hca_array::packet_payload(const message& m, uint32_t index) const {
 }
 
 uint8_t hca_array::data_opcode(const message& m, uint32_t index) const {
-    return golden::rc_data_opcode(cycle::rc_stream_of(m.v, m.read_response), index, m.packets);
+    return golden::rc_data_opcode(common::rc_stream_of(m.v, m.read_response), index, m.packets);
 }
 
 void hca_array::try_send(cycle_t t, uint32_t h) {

@@ -70,7 +70,7 @@ uint64_t run_to_completion(ndr::tb::fabric& f, uint64_t limit) {
     return now;
 }
 
-void check_lossless(const ndr::cycle::hca_stats& h, uint64_t messages, uint64_t payload) {
+void check_lossless(const ndr::common::hca_stats& h, uint64_t messages, uint64_t payload) {
     CHECK(h.messages_delivered == messages);
     CHECK(h.payload_bytes_delivered == payload);
     CHECK(h.retransmitted_packets == 0);
@@ -102,7 +102,7 @@ TEST_CASE("roce incast on a 2-level fat tree: PFC is lossless and pauses spread 
     REQUIRE(f.switches().size() == 6);
     start(f);
     for (uint32_t s = 1; s < 16; ++s) {
-        f.hcas().post(0, ndr::cycle::verb::rdma_write_imm, s, 0, MIB, s);
+        f.hcas().post(0, ndr::common::verb::rdma_write_imm, s, 0, MIB, s);
     }
     const uint64_t end = run_to_completion(f, 5'000'000);
     const auto& h = f.hcas().stats();
@@ -192,9 +192,9 @@ TEST_CASE("roce incast: DCQCN lowers the egress queue and settles near the fair 
     start(fw);
     start(off);
     for (uint32_t s = 1; s <= N; ++s) {
-        on.hcas().post(0, ndr::cycle::verb::rdma_write_imm, s, 0, bytes, s);
-        fw.hcas().post(0, ndr::cycle::verb::rdma_write_imm, s, 0, bytes, s);
-        off.hcas().post(0, ndr::cycle::verb::rdma_write_imm, s, 0, bytes, s);
+        on.hcas().post(0, ndr::common::verb::rdma_write_imm, s, 0, bytes, s);
+        fw.hcas().post(0, ndr::common::verb::rdma_write_imm, s, 0, bytes, s);
+        off.hcas().post(0, ndr::common::verb::rdma_write_imm, s, 0, bytes, s);
     }
     // Line-rate bound of the bottleneck: N x 4096 packets x 66 beats = 1081344 cycles.
     const uint64_t bound = N * (bytes / 4096) * BEATS_PER_PKT;
@@ -321,8 +321,8 @@ TEST_CASE("roce ECMP: a shift permutation over a fat tree collides like balls in
     start(f);
     start(ib);
     for (uint32_t s = 0; s < 64; ++s) {
-        f.hcas().post(0, ndr::cycle::verb::rdma_write_imm, s, (s + 8) % 64, MIB, s);
-        ib.hcas().post(0, ndr::cycle::verb::rdma_write_imm, s, (s + 8) % 64, MIB, s);
+        f.hcas().post(0, ndr::common::verb::rdma_write_imm, s, (s + 8) % 64, MIB, s);
+        ib.hcas().post(0, ndr::common::verb::rdma_write_imm, s, (s + 8) % 64, MIB, s);
     }
     uint64_t now = 0, end = 0, end_ib = 0;
     while ((end == 0 || end_ib == 0) && now < 10'000'000) {

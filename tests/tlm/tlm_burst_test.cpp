@@ -33,7 +33,7 @@ extern "C" int sc_main(int, char*[]) {
 namespace {
 
 /// Records the completion times the HCAs report.
-struct probe_host : ndr::cycle::hca_host {
+struct probe_host : ndr::common::hca_host {
     std::map<uint64_t, uint64_t> delivered;  ///< tag -> cycle
     std::map<uint64_t, uint64_t> acked;
     void on_delivered(ndr::common::cycle_t t, uint32_t, uint64_t tag) override {
@@ -80,7 +80,7 @@ void single_write(uint64_t burst_bytes, uint64_t bytes) {
     probe_host host;
     f.hcas().set_host(&host);
     const ndr::common::timing& tm = f.timing();
-    f.hcas().post(0, ndr::cycle::verb::rdma_write, 0, 1, bytes, 7);
+    f.hcas().post(0, ndr::common::verb::rdma_write, 0, 1, bytes, 7);
     run_for(200'000, tm.cycle_ps, f);
     REQUIRE(host.delivered.count(7) == 1);
     REQUIRE(host.acked.count(7) == 1);
@@ -123,8 +123,8 @@ TEST_CASE("burst: two writes into one host finish when the shared output carried
     f.hcas().set_host(&host);
     const ndr::common::timing& tm = f.timing();
     const uint64_t bytes = 4U << 20;
-    f.hcas().post(0, ndr::cycle::verb::rdma_write, 0, 2, bytes, 1);
-    f.hcas().post(0, ndr::cycle::verb::rdma_write, 1, 2, bytes, 2);
+    f.hcas().post(0, ndr::common::verb::rdma_write, 0, 2, bytes, 1);
+    f.hcas().post(0, ndr::common::verb::rdma_write, 1, 2, bytes, 2);
     run_for(400'000, tm.cycle_ps, f);
     REQUIRE(host.delivered.size() == 2);
     const uint64_t tx = ndr::common::ps_to_cycles(c.hca.tx_latency.ps, tm.cycle_ps, 1);

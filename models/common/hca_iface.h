@@ -5,10 +5,10 @@
 #pragma once
 #include <cstdint>
 
-#include "cycle/event.h"
+#include "common/cycles.h"
 #include "golden/rc_segment.h"
 
-namespace ndr::cycle {
+namespace ndr::common {
 
 /// RC verbs: RDMA WRITE (no receive completion), RDMA WRITE with immediate (the last packet
 /// carries ImmDt and the responder gets a completion: what the collective engine uses), SEND,
@@ -48,4 +48,4 @@ public:
     virtual uint32_t hosts() const = 0;
 };
 
-}  // namespace ndr::cycle
+}  // namespace ndr::common
