@@ -81,7 +81,7 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
     }
     for (const sharp_tree& st : sharp.trees()) out.sharp_trees.push_back(st.describe());
     for (std::size_t s = 0; s < f.switches().size(); ++s) {
-        if (const cycle::sharp_an* an = f.switches()[s]->sharp()) {
+        if (const common::sharp_an* an = f.switches()[s]->sharp()) {
             out.sharp_nodes.push_back(
                 {static_cast<uint32_t>(s), f.topology().switches[s].level, an->stats()});
         }

@@ -29,7 +29,7 @@ struct switch_summary {
 struct sharp_node_summary {
     uint32_t sw = 0;
     uint32_t level = 0;
-    cycle::sharp_an_stats stats;
+    common::sharp_an_stats stats;
 };
 
 struct run_outcome {

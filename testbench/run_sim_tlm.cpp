@@ -32,7 +32,7 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     out.switches = static_cast<uint32_t>(f.switches().size());
     sharp_manager sharp(c, f.topology(), out.tm.cycle_ps,
                         [&f](uint32_t sw, uint32_t osts, uint32_t ost_bytes, uint32_t alu,
-                             cycle::sharp_payloads* p, uint8_t vl) -> cycle::sharp_an& {
+                             common::sharp_payloads* p, uint8_t vl) -> common::sharp_an& {
                             return f.switches()[sw]->enable_sharp(osts, ost_bytes, alu, p, vl);
                         });
     for (auto& sw : f.switches()) sw->open_window();
@@ -86,7 +86,7 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
         sum.stats.xbar_transfers = st.xbar_transfers;
         sum.stats.fc_packets = st.fc_packets;
         out.switch_stats.push_back(std::move(sum));
-        if (const cycle::sharp_an* an = f.switches()[s]->sharp()) {
+        if (const common::sharp_an* an = f.switches()[s]->sharp()) {
             out.sharp_nodes.push_back(
                 {static_cast<uint32_t>(s), f.topology().switches[s].level, an->stats()});
         }

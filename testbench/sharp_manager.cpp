@@ -17,7 +17,7 @@ std::string sharp_tree::describe() const {
 sharp_manager::sharp_manager(const cfg::config& c, fabric& f)
     : sharp_manager(c, f.topology(), f.timing().cycle_ps,
                     [&f](uint32_t sw, uint32_t osts, uint32_t ost_bytes, uint32_t alu,
-                         cycle::sharp_payloads* p, uint8_t vl) -> cycle::sharp_an& {
+                         common::sharp_payloads* p, uint8_t vl) -> common::sharp_an& {
                         return f.switches()[sw]->enable_sharp(osts, ost_bytes, alu, p, vl);
                     }) {}
 
@@ -69,11 +69,11 @@ const sharp_tree* sharp_manager::tree_for(uint32_t comm, const std::vector<uint3
         const golden::topo_port_ref& at = topo.host_attach[h];
         leaf_hosts[at.node].push_back({at.port, h});
     }
-    std::map<uint32_t, cycle::sharp_tree_node> nodes;
+    std::map<uint32_t, common::sharp_tree_node> nodes;
     std::set<uint32_t> level_nodes;
     for (auto& [leaf, list] : leaf_hosts) {
         std::sort(list.begin(), list.end());
-        cycle::sharp_tree_node n;
+        common::sharp_tree_node n;
         n.tree = tree.id;
         n.level = 0;
         for (const auto& [port, host] : list) {
@@ -106,7 +106,7 @@ const sharp_tree* sharp_manager::tree_for(uint32_t comm, const std::vector<uint3
         }
         std::set<uint32_t> next;
         for (auto& [parent, kids] : parent_children) {
-            cycle::sharp_tree_node pn;
+            common::sharp_tree_node pn;
             pn.tree = tree.id;
             pn.level = level + 1;
             for (uint32_t kid : kids) {

@@ -6,9 +6,9 @@
 #include <stdexcept>
 
 #include "common/invariant_error.h"
+#include "common/packet_kind.h"
+#include "common/sharp_an.h"
 #include "config/config_error.h"
-#include "cycle/packet.h"
-#include "cycle/sharp_an.h"
 #include "golden/ib_packet.h"
 #include "golden/sl2vl.h"
 
@@ -134,9 +134,9 @@ void hca_tlm::post(common::cycle_t now, common::verb v, uint32_t src, uint32_t d
 void hca_tlm::sharp_send(common::cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk,
                          uint32_t bytes, uint32_t root_host, uint32_t data) {
     tlm::tlm_generic_payload& gp =
-        new_packet(now, h, h, sharp_vl_, bytes, cycle::sharp_wire_bytes(bytes));
+        new_packet(now, h, h, sharp_vl_, bytes, common::sharp_wire_bytes(bytes));
     ib_extension& p = ib_of(gp);
-    p.kind = cycle::PK_SHARP_UP;
+    p.kind = common::PK_SHARP_UP;
     p.msg = tree;
     p.index = chunk;
     p.psn = root_host;

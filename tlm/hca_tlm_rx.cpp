@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "common/invariant_error.h"
-#include "cycle/packet.h"
+#include "common/packet_kind.h"
 #include "hca_tlm.h"
 
 namespace ndr::tlmm {
@@ -23,7 +23,7 @@ void hca_tlm::on_tail(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
         schedule(t + tm_.rx_proc_cycles,
                  timer{0, 0, T_RXFREE, p.vl, static_cast<uint16_t>(h), 0, p.blocks, nullptr});
     }
-    const bool sharp = p.kind == cycle::PK_SHARP_DOWN;
+    const bool sharp = p.kind == common::PK_SHARP_DOWN;
     if (!sharp && p.dst != h) {
         throw invariant_error(
             fmt::format("cycle {}: packet {} for host {} arrived at host {}", t, p.id, p.dst, h));
@@ -32,7 +32,7 @@ void hca_tlm::on_tail(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
         gp.acquire();
         schedule(t + rx_cycles_,
                  timer{0, 0, T_SHARP_PLACED, 0, static_cast<uint16_t>(h), 0, 0, &gp});
-    } else if (p.kind == cycle::PK_ACK) {
+    } else if (p.kind == common::PK_ACK) {
         receive_ack(t, p.qp, p.psn);
     } else {
         receive_data(t, h, p);
@@ -54,9 +54,9 @@ void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
     rq.expected_psn += p.count;
     message& m = msgs_[p.msg];
     const bool last = p.index + p.count == m.packets;
-    if (p.kind != cycle::PK_READ_REQ) stats_.payload_bytes_delivered += p.payload_bytes;
+    if (p.kind != common::PK_READ_REQ) stats_.payload_bytes_delivered += p.payload_bytes;
     if (last) {
-        if (p.kind == cycle::PK_READ_REQ) {
+        if (p.kind == common::PK_READ_REQ) {
             // The responder streams the data back on its own QP once its DMA read starts.
             m.delivered = true;
             const uint32_t r = alloc_message();

@@ -10,7 +10,7 @@
 
 #include "common/bits.h"
 #include "common/invariant_error.h"
-#include "cycle/packet.h"
+#include "common/packet_kind.h"
 #include "cycle/switch_window.h"
 
 namespace ndr::tlmm {
@@ -116,7 +116,7 @@ tlm::tlm_sync_enum ib_switch_tlm::in_fw(int port, tlm::tlm_generic_payload& gp, 
 
 void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp) {
     ib_extension& e = ib_of(gp);
-    const bool to_an = an_ && (e.kind == cycle::PK_SHARP_UP || e.kind == cycle::PK_SHARP_DOWN);
+    const bool to_an = an_ && (e.kind == common::PK_SHARP_UP || e.kind == common::PK_SHARP_DOWN);
     const uint8_t o = to_an ? 0 : routes_.port(static_cast<uint16_t>(e.dst + 1U));
     if (!to_an && (o == golden::LFT_NO_ROUTE || o >= ports_)) {
         throw common::invariant_error(

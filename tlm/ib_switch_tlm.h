@@ -100,9 +100,9 @@ public:
     /// Turns on the SHARP aggregation node (sharp_an_tlm.h): packets of kind PK_SHARP_UP/DOWN
     /// arriving on `sharp_vl` go to it instead of the LFT and the crossbar. Returns the node
     /// for tree configuration (testbench/sharp_manager.h).
-    cycle::sharp_an& enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
-                                  cycle::sharp_payloads* payloads, uint8_t sharp_vl);
-    const cycle::sharp_an* sharp() const { return an_ ? &an_->node() : nullptr; }
+    common::sharp_an& enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
+                                   common::sharp_payloads* payloads, uint8_t sharp_vl);
+    const common::sharp_an* sharp() const { return an_ ? &an_->node() : nullptr; }
 
 protected:
     void on_timer(uint64_t now, const timer& t) override;

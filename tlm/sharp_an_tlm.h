@@ -12,8 +12,8 @@
 
 #include <tlm>
 
+#include "common/sharp_an.h"
 #include "common/timing.h"
-#include "cycle/sharp_an.h"
 #include "ib_extension.h"
 #include "payload_pool.h"
 
@@ -22,9 +22,9 @@ namespace ndr::tlmm {
 class sharp_an_tlm {
 public:
     sharp_an_tlm(uint32_t ports, uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
-                 cycle::sharp_payloads* payloads, uint8_t vl, const common::timing& tm);
-    cycle::sharp_an& node() { return node_; }
-    const cycle::sharp_an& node() const { return node_; }
+                 common::sharp_payloads* payloads, uint8_t vl, const common::timing& tm);
+    common::sharp_an& node() { return node_; }
+    const common::sharp_an& node() const { return node_; }
     uint8_t vl() const { return vl_; }
     /// The SHARP packet `p` fully arrived on input `in` at cycle t. Returns the node's emits as
     /// (due cycle, emit slot) pairs; the switch calls emit(slot) when due.
@@ -38,14 +38,14 @@ public:
     uint64_t pending = 0;
 
 private:
-    cycle::sharp_an node_;
+    common::sharp_an node_;
     uint8_t vl_;
     common::timing tm_;
     payload_pool pool_;
     std::vector<std::deque<tlm::tlm_generic_payload*>> queues_;
-    std::vector<cycle::sharp_emit> emits_;
+    std::vector<common::sharp_emit> emits_;
     std::vector<uint32_t> free_emits_;
-    std::vector<cycle::sharp_emit> scratch_;
+    std::vector<common::sharp_emit> scratch_;
     std::vector<std::pair<uint64_t, uint32_t>> due_;
     uint64_t next_id_ = uint64_t{1} << 48;  ///< packet ids of switch-made packets
 };

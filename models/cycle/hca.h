@@ -133,7 +133,7 @@ private:
         bool cnp_sent = false;
     };
     struct control_packet {
-        uint8_t kind = PK_ACK;
+        uint8_t kind = common::PK_ACK;
         uint32_t qp = 0;  ///< the receiving side's QP index (the ACK goes to its dst)
         uint32_t psn = 0;
     };

@@ -14,6 +14,11 @@
 namespace ndr::cycle {
 
 using common::invariant_error;
+using common::PK_ACK;
+using common::PK_CNP;
+using common::PK_DATA;
+using common::PK_READ_REQ;
+using common::PK_READ_RESP;
 using common::verb;
 
 uint32_t hca_array::packet_payload(const message& m, uint32_t index) const {

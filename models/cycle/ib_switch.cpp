@@ -17,6 +17,12 @@ using common::bit;
 using common::for_each_bit;
 using common::invariant_error;
 using common::occupancy_stat;
+using common::PK_SHARP_DOWN;
+using common::PK_SHARP_UP;
+using common::sharp_an;
+using common::sharp_emit;
+using common::sharp_payloads;
+using common::sharp_wire_bytes;
 using common::timing;
 
 ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, golden::lft routes)

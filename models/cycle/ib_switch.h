@@ -18,13 +18,13 @@
 #include "common/bits.h"
 #include "common/fc_pacer.h"
 #include "common/occupancy_stat.h"
+#include "common/sharp_an.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/cycle_engine.h"
 #include "cycle/link_tap.h"
 #include "cycle/packet.h"
 #include "cycle/pfc.h"
-#include "cycle/sharp_an.h"
 #include "golden/credit_fc.h"
 #include "golden/lft.h"
 #include "golden/sl2vl.h"
@@ -74,10 +74,10 @@ public:
     }
     /// Gives this switch a SHARP aggregation node (docs/domain.md §7); SHARP packets on VL
     /// `sharp_vl` then go to it instead of the crossbar. Returns it for tree configuration.
-    sharp_an& enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
-                           sharp_payloads* payloads, uint8_t sharp_vl);
-    const sharp_an* sharp() const { return an_.get(); }
-    sharp_an* sharp() { return an_.get(); }
+    common::sharp_an& enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
+                                   common::sharp_payloads* payloads, uint8_t sharp_vl);
+    const common::sharp_an* sharp() const { return an_.get(); }
+    common::sharp_an* sharp() { return an_.get(); }
     /// Beats started on output port p's link since the start (all time, not windowed).
     uint64_t total_out_beats(uint16_t p) const { return total_out_beats_[p]; }
     /// Schedules the first forced FC refresh round.
@@ -244,14 +244,14 @@ private:
     cycle_t tick_at_ = ~cycle_t{0};  ///< cycle of the pending EV_TICK
     std::vector<uint64_t> total_out_beats_;
     std::vector<link_tap*> taps_;   ///< per output port; empty unless set_tap() was called
-    std::unique_ptr<sharp_an> an_;  ///< SHARP aggregation node, if enabled
-    sharp_payloads* sharp_payloads_ = nullptr;
+    std::unique_ptr<common::sharp_an> an_;  ///< SHARP aggregation node, if enabled
+    common::sharp_payloads* sharp_payloads_ = nullptr;
     uint8_t sharp_vl_ = 1;
     std::vector<packet_queue> sharp_q_;    ///< per output: SHARP packets to send
     uint64_t sharp_pending_ = 0;           ///< outputs with SHARP packets waiting
-    std::vector<sharp_emit> sharp_emits_;  ///< emitted, not yet due
+    std::vector<common::sharp_emit> sharp_emits_;  ///< emitted, not yet due
     std::vector<uint32_t> free_emits_;
-    std::vector<sharp_emit> emit_scratch_;
+    std::vector<common::sharp_emit> emit_scratch_;
     /// Cut-through: packets in the ingress pipeline, in arrival order (a constant delay, so
     /// also in eligibility order). A ring (capacity a power of two) rather than a list through
     /// the packets, so that on_ingress can prefetch ahead.

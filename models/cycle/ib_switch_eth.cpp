@@ -16,6 +16,9 @@ namespace ndr::cycle {
 using common::bit;
 using common::invariant_error;
 using common::occupancy_stat;
+using common::PK_DATA;
+using common::PK_READ_REQ;
+using common::PK_READ_RESP;
 
 ib_switch::~ib_switch() = default;
 
