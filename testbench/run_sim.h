@@ -4,10 +4,12 @@
 #include <string>
 #include <vector>
 
+#include "common/hca_stats.h"
+#include "common/pfc_port_stats.h"
+#include "common/sharp_an.h"
+#include "common/switch_stats.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
-#include "cycle/hca.h"
-#include "cycle/ib_switch.h"
 #include "replay.h"
 #include "trace/trace.h"
 
@@ -23,7 +25,7 @@ struct link_sample_series {
 struct switch_summary {
     uint32_t id = 0;
     uint32_t level = 0;
-    cycle::switch_stats stats;
+    common::switch_stats stats;
 };
 
 struct sharp_node_summary {
@@ -42,7 +44,7 @@ struct run_outcome {
     std::vector<collective_result> collectives;
     std::vector<rank_slice> slices;
     common::hca_stats hca;
-    std::vector<cycle::pfc_port_stats> hca_pfc;  ///< RoCE: per (host, priority), whole run
+    std::vector<common::pfc_port_stats> hca_pfc;  ///< RoCE: per (host, priority), whole run
     std::vector<switch_summary> switch_stats;
     std::vector<link_sample_series> links;
     uint64_t sample_cycles = 0;                   ///< cycles per utilisation sample

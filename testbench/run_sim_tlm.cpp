@@ -77,15 +77,8 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     for (std::size_t s = 0; s < f.switches().size(); ++s) {
         tlmm::ib_switch_tlm& sw = *f.switches()[s];
         sw.close_window(now);
-        const tlmm::switch_tlm_stats& st = sw.stats();
-        switch_summary sum{static_cast<uint32_t>(s), f.topology().switches[s].level, {}};
-        for (const auto& b : st.buffer) sum.stats.buffer.push_back({b.max_blocks, b.mean_blocks});
-        sum.stats.credit_stall_cycles = st.credit_stall_cycles;
-        sum.stats.out_blocks = st.out_blocks;
-        sum.stats.out_busy_cycles = st.out_busy_cycles;
-        sum.stats.xbar_transfers = st.xbar_transfers;
-        sum.stats.fc_packets = st.fc_packets;
-        out.switch_stats.push_back(std::move(sum));
+        out.switch_stats.push_back(
+            switch_summary{static_cast<uint32_t>(s), f.topology().switches[s].level, sw.stats()});
         if (const common::sharp_an* an = f.switches()[s]->sharp()) {
             out.sharp_nodes.push_back(
                 {static_cast<uint32_t>(s), f.topology().switches[s].level, an->stats()});

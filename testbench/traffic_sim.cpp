@@ -7,6 +7,7 @@
 
 #include "common/invariant_error.h"
 #include "cycle/engine_driver.h"
+#include "cycle/ib_switch.h"
 
 namespace ndr::tb {
 

@@ -76,17 +76,7 @@ traffic_outcome run_traffic_tlm(const cfg::config& c, const tlm_run_hooks& hooks
     }
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    const tlmm::switch_tlm_stats& s = sw.stats();
-    out.sw.buffer.resize(s.buffer.size());
-    for (std::size_t v = 0; v < s.buffer.size(); ++v) {
-        out.sw.buffer[v].max_blocks = s.buffer[v].max_blocks;
-        out.sw.buffer[v].mean_blocks = s.buffer[v].mean_blocks;
-    }
-    out.sw.credit_stall_cycles = s.credit_stall_cycles;
-    out.sw.out_blocks = s.out_blocks;
-    out.sw.out_busy_cycles = s.out_busy_cycles;
-    out.sw.xbar_transfers = s.xbar_transfers;
-    out.sw.fc_packets = s.fc_packets;
+    out.sw = sw.stats();
     out.ep = eps.stats();
     finish_latency_hist(out.ep);
     out.cycles = now;

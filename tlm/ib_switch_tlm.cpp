@@ -11,7 +11,7 @@
 #include "common/bits.h"
 #include "common/invariant_error.h"
 #include "common/packet_kind.h"
-#include "cycle/switch_window.h"
+#include "common/switch_window.h"
 
 namespace ndr::tlmm {
 
@@ -306,7 +306,7 @@ void ib_switch_tlm::open_window() {
 
 void ib_switch_tlm::close_window(uint64_t now) {
     if (!in_window_) return;
-    cycle::close_switch_window(
+    common::close_switch_window(
         now, win_start_, ports_, vls_, stalled_, stall_since_,
         [this](uint32_t p, uint32_t vl) -> common::occupancy_stat& { return occ_[p * vls_ + vl]; },
         stats_);

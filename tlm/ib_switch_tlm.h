@@ -34,6 +34,7 @@
 
 #include "common/fc_pacer.h"
 #include "common/occupancy_stat.h"
+#include "common/switch_stats.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
 #include "credit_pacer.h"
@@ -47,20 +48,6 @@
 #include "timed_device.h"
 
 namespace ndr::tlmm {
-
-/// Statistics over the measurement window (the fields of cycle::switch_stats).
-struct switch_tlm_stats {
-    struct vl_buffer {
-        uint32_t max_blocks = 0;
-        double mean_blocks = 0.0;
-    };
-    std::vector<vl_buffer> buffer;
-    std::vector<uint64_t> credit_stall_cycles;
-    std::vector<uint64_t> out_blocks;
-    std::vector<uint64_t> out_busy_cycles;
-    uint64_t xbar_transfers = 0;
-    uint64_t fc_packets = 0;
-};
 
 class ib_switch_tlm : public timed_device {
 public:
@@ -92,7 +79,7 @@ public:
     /// Test hook (fault injection): the packet with this id is dropped at its header arrival
     /// (its blocks freed, never forwarded). Breaks the lossless fabric on purpose.
     void inject_drop(uint64_t packet_id) { drop_id_ = packet_id; }
-    const switch_tlm_stats& stats() const { return stats_; }
+    const common::switch_stats& stats() const { return stats_; }
     /// Packets buffered in the switch (header arrived, crossbar transfer not finished).
     uint64_t packets_inside() const { return inside_; }
     /// Beats sent on output `port` since the start (whole run, for utilisation samples).
@@ -188,7 +175,7 @@ private:
     std::unique_ptr<sharp_an_tlm> an_;  ///< SHARP aggregation node, if enabled
     uint64_t win_start_ = 0;
     bool in_window_ = false;
-    switch_tlm_stats stats_;
+    common::switch_stats stats_;
 };
 
 }  // namespace ndr::tlmm

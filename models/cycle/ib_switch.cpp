@@ -8,12 +8,13 @@
 
 #include "common/bits.h"
 #include "common/invariant_error.h"
+#include "common/switch_window.h"
 #include "cycle/ib_switch_eth.h"
-#include "cycle/switch_window.h"
 
 namespace ndr::cycle {
 
 using common::bit;
+using common::close_switch_window;
 using common::for_each_bit;
 using common::invariant_error;
 using common::occupancy_stat;

@@ -19,6 +19,7 @@
 #include "common/fc_pacer.h"
 #include "common/occupancy_stat.h"
 #include "common/sharp_an.h"
+#include "common/switch_stats.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/cycle_engine.h"
@@ -31,25 +32,6 @@
 #include "golden/vl_arb.h"
 
 namespace ndr::cycle {
-
-/// Statistics of one switch over the measurement window.
-struct switch_stats {
-    struct vl_buffer {
-        uint32_t max_blocks = 0;   ///< max over ports
-        double mean_blocks = 0.0;  ///< mean over ports and time
-    };
-    std::vector<vl_buffer> buffer;              ///< per data VL (input buffers)
-    std::vector<uint64_t> credit_stall_cycles;  ///< per VL, summed over output ports
-    std::vector<uint64_t> out_blocks;           ///< per output port, blocks started on the link
-    std::vector<uint64_t> out_busy_cycles;      ///< per output port
-    uint64_t xbar_transfers = 0;
-    uint64_t fc_packets = 0;
-    // fabric.technology = roce only (empty / zero otherwise); docs/roce.md.
-    std::vector<pfc_port_stats> pfc;         ///< [port * vls + priority]
-    std::vector<uint64_t> egress_max_bytes;  ///< per output: max bytes queued for it
-    std::vector<double> egress_mean_bytes;   ///< per output: time-weighted mean
-    uint64_t ecn_marked = 0;                 ///< packets marked CE
-};
 
 struct eth_state;  // RoCE: PFC, ECN, ECMP and egress queue accounting (ib_switch_eth.cpp)
 
@@ -82,7 +64,7 @@ public:
     uint64_t total_out_beats(uint16_t p) const { return total_out_beats_[p]; }
     /// Schedules the first forced FC refresh round.
     void start(cycle_t now);
-    const switch_stats& stats() const { return stats_; }
+    const common::switch_stats& stats() const { return stats_; }
     /// Packets buffered or in the crossbar (for conservation checks).
     uint64_t packets_inside() const { return inside_; }
     uint32_t ports() const { return ports_; }
@@ -278,7 +260,7 @@ private:
     cycle_t win_start_ = 0;
     cycle_t win_end_ = 0;
     bool in_window_ = false;
-    switch_stats stats_;
+    common::switch_stats stats_;
 };
 
 }  // namespace ndr::cycle

@@ -10,6 +10,7 @@
 
 namespace ndr::cycle {
 
+using common::pfc_port_stats;
 using common::ps_to_cycles;
 using common::timing;
 

@@ -79,8 +79,8 @@ void check_lossless(const ndr::common::hca_stats& h, uint64_t messages, uint64_t
     CHECK(h.out_of_order_drops == 0);
 }
 
-ndr::cycle::pfc_port_stats sum(const std::vector<ndr::cycle::pfc_port_stats>& v) {
-    ndr::cycle::pfc_port_stats t;
+ndr::common::pfc_port_stats sum(const std::vector<ndr::common::pfc_port_stats>& v) {
+    ndr::common::pfc_port_stats t;
     for (const auto& x : v) {
         t.pause_sent += x.pause_sent;
         t.pause_received += x.pause_received;
@@ -129,7 +129,7 @@ TEST_CASE("roce incast on a 2-level fat tree: PFC is lossless and pauses spread 
     // their hosts. Paused time shows at every hop.
     const auto& sw = f.switches();
     const auto leaf0 = sum(sw[0]->stats().pfc);
-    ndr::cycle::pfc_port_stats spines, far_leaves;
+    ndr::common::pfc_port_stats spines, far_leaves;
     for (std::size_t s = 4; s < 6; ++s) {
         const auto t = sum(sw[s]->stats().pfc);
         spines.pause_sent += t.pause_sent;
