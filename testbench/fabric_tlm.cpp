@@ -74,8 +74,8 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts) : tm_(common::deriv
             down.rx.bind(*h.rx[l.a]);
             (*h.fc_out[l.a]).bind(down.fc_in);
             down.fc_out.bind(*b.fc_in[l.b_port]);
-            h.set_peer_buffer(l.a, tm_.buffer_blocks);
-            b.set_peer_buffer(l.b_port, tm_.ep_buffer_blocks);
+            h.connect(l.a, tm_.buffer_blocks);
+            b.connect(l.b_port, tm_.ep_buffer_blocks);
             if (bursts) {
                 h.set_credit_loop(l.a, loop(tm_.buffer_blocks, lat, true));
                 b.set_credit_loop(l.b_port, loop(tm_.ep_buffer_blocks, lat, false));
@@ -94,7 +94,7 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts) : tm_(common::deriv
                 w.rx.bind(*to.in[tp]);
                 (*to.fc_out[tp]).bind(w.fc_in);
                 w.fc_out.bind(*from.fc_in[fp]);
-                from.set_peer_buffer(fp, tm_.buffer_blocks);
+                from.connect(fp, tm_.buffer_blocks);
                 if (bursts) from.set_credit_loop(fp, loop(tm_.buffer_blocks, lat, true));
             };
             one_way(a, l.a_port, l.a, b, l.b_port, l.b);

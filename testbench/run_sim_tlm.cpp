@@ -35,7 +35,7 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
                              common::sharp_payloads* p, uint8_t vl) -> common::sharp_an& {
                             return f.switches()[sw]->enable_sharp(osts, ost_bytes, alu, p, vl);
                         });
-    for (auto& sw : f.switches()) sw->open_window();
+    for (auto& sw : f.switches()) sw->open_window(0);
     replay rp(c, tr, f.hcas(), &sharp);
     f.hcas().set_host(&rp);
     rp.start();

@@ -61,9 +61,9 @@ traffic_endpoints_tlm::traffic_endpoints_tlm(sc_core::sc_module_name name, const
     stats_.vl_latency_hist.assign(vls_, {});
 }
 
-void traffic_endpoints_tlm::set_peer_buffer(uint16_t e, uint32_t blocks) {
+void traffic_endpoints_tlm::connect(uint16_t e, uint32_t peer_buffer_blocks) {
     for (auto& s : eps_[e].tx)
-        s = golden::credit_sender(std::min(blocks, golden::FC_MAX_OUTSTANDING));
+        s = golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
 }
 
 void traffic_endpoints_tlm::start() {

@@ -44,8 +44,10 @@ public:
 
     traffic_endpoints_tlm(sc_core::sc_module_name name, const cfg::config& c,
                           const common::timing& tm, tlmm::run_status& status);
-    /// Initial credits of every tx VL of endpoint e (the switch's input buffer).
-    void set_peer_buffer(uint16_t e, uint32_t blocks);
+    /// Endpoint e is cabled to a switch port whose receive buffer holds peer_buffer_blocks per
+    /// VL: the initial credits of every tx VL. Same call as traffic_endpoints::connect, without
+    /// the cycle-level peer.
+    void connect(uint16_t e, uint32_t peer_buffer_blocks);
     void start();
     void set_window(uint64_t start, uint64_t end);
     void set_inject_observer(inject_observer f) { observer_ = std::move(f); }

@@ -46,8 +46,8 @@ traffic_outcome run_traffic_tlm(const cfg::config& c, const tlm_run_hooks& hooks
         down->rx.bind(*eps.rx[p]);
         (*eps.fc_out[p]).bind(down->fc_in);
         down->fc_out.bind(*sw.fc_in[p]);
-        sw.set_peer_buffer(static_cast<uint16_t>(p), tm.ep_buffer_blocks);
-        eps.set_peer_buffer(static_cast<uint16_t>(p), tm.buffer_blocks);
+        sw.connect(static_cast<uint16_t>(p), tm.ep_buffer_blocks);
+        eps.connect(static_cast<uint16_t>(p), tm.buffer_blocks);
         links.push_back(std::move(up));
         links.push_back(std::move(down));
     }

@@ -87,9 +87,9 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const commo
     stats_.credit_stall_cycles.assign(hosts, 0);
 }
 
-void hca_tlm::set_peer_buffer(uint32_t h, uint32_t blocks) {
+void hca_tlm::connect(uint32_t h, uint32_t peer_buffer_blocks) {
     for (auto& s : ports_[h].tx) {
-        s = golden::credit_sender(std::min(blocks, golden::FC_MAX_OUTSTANDING));
+        s = golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
     }
 }
 

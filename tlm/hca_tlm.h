@@ -66,9 +66,11 @@ public:
     hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const common::timing& tm,
             uint32_t hosts, run_status& status);
 
-    /// Initial credits of every tx VL of host h (the leaf switch's input buffer).
-    void set_peer_buffer(uint32_t h, uint32_t blocks);
-    /// The credit loop of host h's link (credit_pacer.h), for bursts; after set_peer_buffer.
+    /// Host h's port is cabled to a partner (its leaf switch) whose receive buffer holds
+    /// peer_buffer_blocks per VL: the initial credits of every tx VL. Same call as
+    /// cycle::hca_array::connect, without the cycle-level peer.
+    void connect(uint32_t h, uint32_t peer_buffer_blocks);
+    /// The credit loop of host h's link (credit_pacer.h), for bursts; after connect.
     void set_credit_loop(uint32_t h, const credit_loop& loop);
     void set_host(common::hca_host* host) { host_ = host; }
 

@@ -79,10 +79,10 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
     }
 }
 
-void ib_switch_tlm::set_peer_buffer(uint16_t port, uint32_t blocks) {
+void ib_switch_tlm::connect(uint16_t port, uint32_t peer_buffer_blocks) {
     for (uint32_t vl = 0; vl < vls_; ++vl) {
         out_tx_[port * vls_ + vl] =
-            golden::credit_sender(std::min(blocks, golden::FC_MAX_OUTSTANDING));
+            golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
     }
 }
 
@@ -254,11 +254,7 @@ void ib_switch_tlm::on_timer(uint64_t now, const timer& t) {
             apply_fc(t.port, t.vl, t.a);
             break;
         case T_WIN_START:
-            in_window_ = true;
-            for (auto& o : occ_) o.reset(now);
-            for (uint32_t vl = 0; vl < vls_; ++vl) {
-                for_each_bit(stalled_[vl], [&](uint32_t o) { stall_since_[o * vls_ + vl] = now; });
-            }
+            open_window(now);
             break;
         case T_WIN_END:
             close_window(now);
@@ -299,9 +295,13 @@ uint32_t ib_switch_tlm::xbar_cycles(uint32_t beats) const {
     return static_cast<uint32_t>(std::ceil(static_cast<double>(beats) / tm_.speedup - 1e-9));
 }
 
-void ib_switch_tlm::open_window() {
-    win_start_ = 0;
+void ib_switch_tlm::open_window(uint64_t now) {
+    win_start_ = now;
     in_window_ = true;
+    for (auto& o : occ_) o.reset(now);
+    for (uint32_t vl = 0; vl < vls_; ++vl) {
+        for_each_bit(stalled_[vl], [&](uint32_t o) { stall_since_[o * vls_ + vl] = now; });
+    }
 }
 
 void ib_switch_tlm::close_window(uint64_t now) {

@@ -66,14 +66,17 @@ public:
     ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c, const common::timing& tm,
                   golden::lft routes, run_status& status);
 
-    /// Initial credit limit of every output VL of `port` (the partner's buffer, clamped 2048).
-    void set_peer_buffer(uint16_t port, uint32_t blocks);
-    /// The credit loop of output `port` (credit_pacer.h), for bursts; after set_peer_buffer.
+    /// Port `port` is cabled to a partner whose receive buffer holds peer_buffer_blocks per VL:
+    /// the initial credit limit of every output VL (clamped to 2048). The sockets are bound by the
+    /// fabric builder. Same call as cycle::ib_switch::connect, without the cycle-level peer.
+    void connect(uint16_t port, uint32_t peer_buffer_blocks);
+    /// The credit loop of output `port` (credit_pacer.h), for bursts; after connect.
     void set_credit_loop(uint16_t port, const credit_loop& loop);
     void set_window(uint64_t start, uint64_t end);
-    /// Statistics over the whole run (`ndrsim run`): open at 0, closed at `now` after the
-    /// simulation (close_window also ends a set_window window early).
-    void open_window();
+    /// Opens / closes the statistics window at cycle `now` (`ndrsim run`: opened at 0, closed
+    /// after the simulation; close_window also ends a set_window window early). Same calls on
+    /// cycle::ib_switch.
+    void open_window(uint64_t now);
     void close_window(uint64_t now);
     void set_egress_observer(egress_observer f) { observer_ = std::move(f); }
     /// Test hook (fault injection): the packet with this id is dropped at its header arrival

@@ -46,12 +46,13 @@ public:
     void connect(uint16_t port, link_peer peer, uint32_t peer_buffer_blocks);
     /// Schedules the measurement window [start, end).
     void set_window(cycle_t start, cycle_t end);
-    /// Opens / closes the statistics window now (for runs whose end is not known up front).
-    void begin_stats(cycle_t t) {
+    /// Opens / closes the statistics window at cycle t (for runs whose end is not known up front;
+    /// close_window also ends a set_window window early). Same calls on tlmm::ib_switch_tlm.
+    void open_window(cycle_t t) {
         window_start(t);
         win_start_ = t;
     }
-    void end_stats(cycle_t t) {
+    void close_window(cycle_t t) {
         if (in_window_) window_end(t);
     }
     /// Gives this switch a SHARP aggregation node (docs/domain.md §7); SHARP packets on VL

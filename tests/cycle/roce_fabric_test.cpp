@@ -55,7 +55,7 @@ void start(ndr::tb::fabric& f) {
     f.hcas().start(0);
     for (auto& s : f.switches()) {
         s->start(0);
-        s->begin_stats(0);
+        s->open_window(0);
     }
 }
 
@@ -66,7 +66,7 @@ uint64_t run_to_completion(ndr::tb::fabric& f, uint64_t limit) {
         now += 2000;
         ndr::cycle::sc_run_until(now, CYC_PS, f.status());
     }
-    for (auto& s : f.switches()) s->end_stats(now);
+    for (auto& s : f.switches()) s->close_window(now);
     return now;
 }
 
@@ -225,9 +225,9 @@ TEST_CASE("roce incast: DCQCN lowers the egress queue and settles near the fair 
         }
     }
     // One measurement window [0, now] for all three: the time-means compare queue-byte time.
-    for (auto& s : on.switches()) s->end_stats(now);
-    for (auto& s : fw.switches()) s->end_stats(now);
-    for (auto& s : off.switches()) s->end_stats(now);
+    for (auto& s : on.switches()) s->close_window(now);
+    for (auto& s : fw.switches()) s->close_window(now);
+    for (auto& s : off.switches()) s->close_window(now);
     REQUIRE(end_on > 0);
     REQUIRE(end_fw > 0);
     REQUIRE(end_off > 0);
