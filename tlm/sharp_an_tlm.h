@@ -1,5 +1,5 @@
 // SHARP aggregation node of a TLM switch (ib_switch_tlm): the TLM side of the node, around the
-// SystemC-free node logic of models/cycle/sharp_an.h, so both levels share one implementation
+// SystemC-free node logic of models/common/sharp_an.h, so both levels share one implementation
 // of the tree, LLT/SAT and OST semantics and reduce with the same golden ALU calls
 // (golden/reduce_op.h). This class turns a SHARP packet that fully arrived into node inputs,
 // holds the node's emits until they are due, builds the result packets (tlm_generic_payload +

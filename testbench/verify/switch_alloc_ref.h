@@ -3,7 +3,7 @@
 // without the VLs, the per-packet eligibility filters (output_grant: staging buffer, credits) and
 // the event scheduling, which the RTL block does not have. models/cycle is not linked (the
 // checks are SystemC-free).
-//   rr_pick            models/cycle/bits.h lines 20-24
+//   rr_pick            models/common/bits.h lines 20-24
 //   iSLIP              ib_switch_alloc.cpp lines 90-117 (grant: output_grant's round-robin visit
 //                      from grant_ptr_, lines 31-39; accept: rr_pick from accept_ptr_, line 105;
 //                      pointers on first-iteration accepts only, lines 110-113; stop when no
