@@ -5,18 +5,18 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "common/invariant_error.h"
+#include "common/packet_kind.h"
+#include "common/sharp_an.h"
 #include "config/config_error.h"
-#include "cycle/invariant_error.h"
-#include "cycle/packet.h"
-#include "cycle/sharp_an.h"
 #include "golden/ib_packet.h"
 #include "golden/sl2vl.h"
 
 namespace ndr::tlmm {
 
-using cycle::invariant_error;
+using common::invariant_error;
 
-hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const cycle::timing& tm,
+hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const common::timing& tm,
                  uint32_t hosts, run_status& status)
     : timed_device(name, tm.cycle_ps, status),
       tm_(tm),
@@ -26,9 +26,9 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const cycle
       vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls).vl(static_cast<uint8_t>(c.hca.sl))),
       sharp_vl_(static_cast<uint8_t>(c.sharp.vl)),
       mtu_(static_cast<uint32_t>(c.hca.mtu.count)),
-      tx_cycles_(cycle::ps_to_cycles(c.hca.tx_latency.ps, tm.cycle_ps, 1)),
-      rx_cycles_(cycle::ps_to_cycles(c.hca.rx_latency.ps, tm.cycle_ps, 1)),
-      wqe_cycles_(cycle::ps_to_cycles(c.hca.message_interval.ps, tm.cycle_ps, 0)),
+      tx_cycles_(common::ps_to_cycles(c.hca.tx_latency.ps, tm.cycle_ps, 1)),
+      rx_cycles_(common::ps_to_cycles(c.hca.rx_latency.ps, tm.cycle_ps, 1)),
+      wqe_cycles_(common::ps_to_cycles(c.hca.message_interval.ps, tm.cycle_ps, 0)),
       pcie_bytes_per_cycle_(static_cast<double>(c.hca.pcie_rate.bps) / 8.0 *
                             static_cast<double>(tm.cycle_ps) * 1e-12),
       ack_coalesce_(c.hca.ack_coalesce),
@@ -87,9 +87,9 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const cycle
     stats_.credit_stall_cycles.assign(hosts, 0);
 }
 
-void hca_tlm::set_peer_buffer(uint32_t h, uint32_t blocks) {
+void hca_tlm::connect(uint32_t h, uint32_t peer_buffer_blocks) {
     for (auto& s : ports_[h].tx) {
-        s = golden::credit_sender(std::min(blocks, golden::FC_MAX_OUTSTANDING));
+        s = golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
     }
 }
 
@@ -98,18 +98,18 @@ void hca_tlm::set_credit_loop(uint32_t h, const credit_loop& loop) {
 }
 
 uint32_t hca_tlm::qp_index(uint32_t src, uint32_t dst) {
-    return cycle::find_or_add_qp(qps_, qp_of_, src, dst);
+    return common::find_or_add_qp(qps_, qp_of_, src, dst);
 }
 
 uint32_t hca_tlm::alloc_message() {
-    return cycle::alloc_slot(msgs_, free_msgs_);
+    return common::alloc_slot(msgs_, free_msgs_);
 }
 
 void hca_tlm::retire_if_done(uint32_t m) {
     if (msgs_[m].delivered && msgs_[m].acked) free_msgs_.push_back(m);
 }
 
-void hca_tlm::post(cycle::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
+void hca_tlm::post(common::cycle_t now, common::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
                    uint64_t tag) {
     if (src >= hosts_ || dst >= hosts_ || src == dst) {
         throw std::invalid_argument(
@@ -122,7 +122,7 @@ void hca_tlm::post(cycle::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst
     msg.dst = dst;
     msg.bytes = bytes;
     msg.tag = tag;
-    msg.packets = v == cycle::verb::rdma_read ? 1U : golden::rc_packet_count(bytes, mtu_);
+    msg.packets = v == common::verb::rdma_read ? 1U : golden::rc_packet_count(bytes, mtu_);
     msg.qp = qp_index(src, dst);
     ++stats_.messages_posted;
     host_port& hp = ports_[src];
@@ -131,12 +131,12 @@ void hca_tlm::post(cycle::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst
     schedule(ready, timer{0, 0, T_MSG_READY, 0, 0, 0, m, nullptr});
 }
 
-void hca_tlm::sharp_send(cycle::cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk,
+void hca_tlm::sharp_send(common::cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk,
                          uint32_t bytes, uint32_t root_host, uint32_t data) {
     tlm::tlm_generic_payload& gp =
-        new_packet(now, h, h, sharp_vl_, bytes, cycle::sharp_wire_bytes(bytes));
+        new_packet(now, h, h, sharp_vl_, bytes, common::sharp_wire_bytes(bytes));
     ib_extension& p = ib_of(gp);
-    p.kind = cycle::PK_SHARP_UP;
+    p.kind = common::PK_SHARP_UP;
     p.msg = tree;
     p.index = chunk;
     p.psn = root_host;
@@ -144,7 +144,7 @@ void hca_tlm::sharp_send(cycle::cycle_t now, uint32_t h, uint32_t tree, uint32_t
     schedule(now + tx_cycles_, timer{0, 0, T_SHARP_READY, 0, static_cast<uint16_t>(h), 0, 0, &gp});
 }
 
-void hca_tlm::set_timer(cycle::cycle_t at, uint64_t token) {
+void hca_tlm::set_timer(common::cycle_t at, uint64_t token) {
     uint32_t idx;
     if (!free_timers_.empty()) {
         idx = free_timers_.back();
@@ -235,12 +235,12 @@ void hca_tlm::on_timer(uint64_t now, const timer& t) {
             on_tail(now, t.port, *t.gp);
             break;
         case T_PLACED:
-            cycle::message_placed(
+            common::message_placed(
                 msgs_, stats_.messages_delivered, [this](uint32_t m) { retire_if_done(m); }, host_,
                 now, t.a);
             break;
         case T_TIMER:
-            cycle::timer_fired(timers_, free_timers_, host_, now, t.a);
+            common::timer_fired(timers_, free_timers_, host_, now, t.a);
             break;
         case T_SHARP_READY:
             ports_[t.port].sharp.push_back(t.gp);

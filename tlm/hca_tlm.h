@@ -38,14 +38,14 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "burst_shape.h"
+#include "common/fc_pacer.h"
+#include "common/hca_host.h"
+#include "common/hca_iface.h"
+#include "common/hca_stats.h"
+#include "common/hca_tables.h"
+#include "common/timing.h"
 #include "config/sim_config.h"
 #include "credit_pacer.h"
-#include "cycle/fc_pacer.h"
-#include "cycle/hca.h"
-#include "cycle/hca_host.h"
-#include "cycle/hca_iface.h"
-#include "cycle/hca_tables.h"
-#include "cycle/timing.h"
 #include "golden/credit_fc.h"
 #include "golden/vl_arb.h"
 #include "ib_extension.h"
@@ -54,7 +54,7 @@
 
 namespace ndr::tlmm {
 
-class hca_tlm : public timed_device, public cycle::hca_iface {
+class hca_tlm : public timed_device, public common::hca_iface {
 public:
     using target_socket = tlm_utils::simple_target_socket_tagged<hca_tlm>;
     using initiator_socket = tlm_utils::simple_initiator_socket_tagged<hca_tlm>;
@@ -63,22 +63,24 @@ public:
     std::vector<std::unique_ptr<target_socket>> rx;
     std::vector<std::unique_ptr<initiator_socket>> fc_out;
 
-    hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const cycle::timing& tm,
+    hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const common::timing& tm,
             uint32_t hosts, run_status& status);
 
-    /// Initial credits of every tx VL of host h (the leaf switch's input buffer).
-    void set_peer_buffer(uint32_t h, uint32_t blocks);
-    /// The credit loop of host h's link (credit_pacer.h), for bursts; after set_peer_buffer.
+    /// Host h's port is cabled to a partner (its leaf switch) whose receive buffer holds
+    /// peer_buffer_blocks per VL: the initial credits of every tx VL. Same call as
+    /// cycle::hca_array::connect, without the cycle-level peer.
+    void connect(uint32_t h, uint32_t peer_buffer_blocks);
+    /// The credit loop of host h's link (credit_pacer.h), for bursts; after connect.
     void set_credit_loop(uint32_t h, const credit_loop& loop);
-    void set_host(cycle::hca_host* host) { host_ = host; }
+    void set_host(common::hca_host* host) { host_ = host; }
 
-    void post(cycle::cycle_t now, cycle::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
+    void post(common::cycle_t now, common::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
               uint64_t tag) override;
-    void sharp_send(cycle::cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t bytes,
+    void sharp_send(common::cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t bytes,
                     uint32_t root_host, uint32_t data) override;
-    void set_timer(cycle::cycle_t at, uint64_t token) override;
+    void set_timer(common::cycle_t at, uint64_t token) override;
     uint32_t hosts() const override { return hosts_; }
-    const cycle::hca_stats& stats() const { return stats_; }
+    const common::hca_stats& stats() const { return stats_; }
 
 protected:
     void on_timer(uint64_t now, const timer& t) override;
@@ -101,7 +103,7 @@ private:
     };
 
     struct message {
-        cycle::verb v = cycle::verb::rdma_write;
+        common::verb v = common::verb::rdma_write;
         uint32_t src = 0;
         uint32_t dst = 0;
         uint64_t bytes = 0;
@@ -184,7 +186,7 @@ private:
     uint32_t packet_payload(const message& m, uint32_t index) const;
     uint8_t data_opcode(const message& m, uint32_t index) const;
 
-    cycle::timing tm_;
+    common::timing tm_;
     uint32_t hosts_;
     uint32_t vls_;
     uint8_t sl_;
@@ -199,7 +201,7 @@ private:
     uint32_t max_outstanding_;
     uint32_t burst_max_;     ///< packets per transaction at most (sim.tlm_burst / hca.mtu, >= 1)
     uint32_t burst_buffer_;  ///< smallest receive buffer (switch or HCA), blocks
-    cycle::hca_host* host_ = nullptr;
+    common::hca_host* host_ = nullptr;
 
     std::vector<host_port> ports_;
     std::vector<message> msgs_;
@@ -210,11 +212,11 @@ private:
     std::vector<uint64_t> timers_;
     std::vector<uint32_t> free_timers_;
     std::vector<uint32_t> tx_dirty_;
-    cycle::fc_pacer fc_;
+    common::fc_pacer fc_;
     payload_pool pool_;
     payload_pool fc_pool_;
     uint64_t next_packet_id_ = 0;
-    cycle::hca_stats stats_;
+    common::hca_stats stats_;
 };
 
 }  // namespace ndr::tlmm

@@ -4,13 +4,13 @@
 
 #include <stdexcept>
 
-#include "cycle/invariant_error.h"
-#include "cycle/packet.h"
+#include "common/invariant_error.h"
+#include "common/packet_kind.h"
 #include "hca_tlm.h"
 
 namespace ndr::tlmm {
 
-using cycle::invariant_error;
+using common::invariant_error;
 
 void hca_tlm::on_tail(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
     const ib_extension& p = ib_of(gp);
@@ -23,7 +23,7 @@ void hca_tlm::on_tail(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
         schedule(t + tm_.rx_proc_cycles,
                  timer{0, 0, T_RXFREE, p.vl, static_cast<uint16_t>(h), 0, p.blocks, nullptr});
     }
-    const bool sharp = p.kind == cycle::PK_SHARP_DOWN;
+    const bool sharp = p.kind == common::PK_SHARP_DOWN;
     if (!sharp && p.dst != h) {
         throw invariant_error(
             fmt::format("cycle {}: packet {} for host {} arrived at host {}", t, p.id, p.dst, h));
@@ -32,7 +32,7 @@ void hca_tlm::on_tail(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
         gp.acquire();
         schedule(t + rx_cycles_,
                  timer{0, 0, T_SHARP_PLACED, 0, static_cast<uint16_t>(h), 0, 0, &gp});
-    } else if (p.kind == cycle::PK_ACK) {
+    } else if (p.kind == common::PK_ACK) {
         receive_ack(t, p.qp, p.psn);
     } else {
         receive_data(t, h, p);
@@ -54,15 +54,15 @@ void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
     rq.expected_psn += p.count;
     message& m = msgs_[p.msg];
     const bool last = p.index + p.count == m.packets;
-    if (p.kind != cycle::PK_READ_REQ) stats_.payload_bytes_delivered += p.payload_bytes;
+    if (p.kind != common::PK_READ_REQ) stats_.payload_bytes_delivered += p.payload_bytes;
     if (last) {
-        if (p.kind == cycle::PK_READ_REQ) {
+        if (p.kind == common::PK_READ_REQ) {
             // The responder streams the data back on its own QP once its DMA read starts.
             m.delivered = true;
             const uint32_t r = alloc_message();
             message& resp = msgs_[r];
             const message& req = msgs_[p.msg];
-            resp.v = cycle::verb::rdma_read;
+            resp.v = common::verb::rdma_read;
             resp.read_response = true;
             resp.src = h;
             resp.dst = req.src;
@@ -107,7 +107,7 @@ void hca_tlm::receive_ack(uint64_t t, uint32_t qp, uint32_t psn) {
         if (msg.first_psn + msg.packets > qps_[qp].acked_psn) break;
         qps_[qp].unfinished.pop_front();
         msg.acked = true;
-        const bool notify = msg.v != cycle::verb::rdma_read;  // reads complete on delivery
+        const bool notify = msg.v != common::verb::rdma_read;  // reads complete on delivery
         const uint32_t src = msg.src;
         const uint64_t tag = msg.tag;
         retire_if_done(m);

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cycle/invariant_error.h"
-#include "cycle/packet.h"
+#include "common/invariant_error.h"
+#include "common/packet_kind.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
 #include "golden/rc_segment.h"
@@ -13,7 +13,7 @@
 
 namespace ndr::tlmm {
 
-using cycle::verb;
+using common::verb;
 
 uint32_t hca_tlm::packet_payload(const message& m, uint32_t index) const {
     if (m.v == verb::rdma_read && !m.read_response) return 0;  // the request carries none
@@ -21,7 +21,7 @@ uint32_t hca_tlm::packet_payload(const message& m, uint32_t index) const {
 }
 
 uint8_t hca_tlm::data_opcode(const message& m, uint32_t index) const {
-    return golden::rc_data_opcode(cycle::rc_stream_of(m.v, m.read_response), index, m.packets);
+    return golden::rc_data_opcode(common::rc_stream_of(m.v, m.read_response), index, m.packets);
 }
 
 tlm::tlm_generic_payload& hca_tlm::new_packet(uint64_t t, uint32_t src, uint32_t dst, uint8_t vl,
@@ -73,7 +73,7 @@ tlm::tlm_generic_payload& hca_tlm::control_packet_of(uint64_t t, uint32_t h) {
     tlm::tlm_generic_payload& gp =
         new_packet(t, h, acked.src, vl_, 0, golden::wire_bytes(0, golden::RC_ACKNOWLEDGE, false));
     ib_extension& p = ib_of(gp);
-    p.kind = cycle::PK_ACK;
+    p.kind = common::PK_ACK;
     p.opcode = golden::RC_ACKNOWLEDGE;
     p.qp = c.qp;
     p.psn = c.psn;
@@ -213,9 +213,9 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
         p.beats = static_cast<uint32_t>(end - t);
         p.pkt_beats = static_cast<uint16_t>(pkt_beats);
         next_packet_id_ += count - 1;
-        p.kind = msg.read_response          ? cycle::PK_READ_RESP
-                 : msg.v == verb::rdma_read ? cycle::PK_READ_REQ
-                                            : cycle::PK_DATA;
+        p.kind = msg.read_response          ? common::PK_READ_RESP
+                 : msg.v == verb::rdma_read ? common::PK_READ_REQ
+                                            : common::PK_DATA;
         p.opcode = opcode;
         p.qp = qp;
         p.psn = psn;

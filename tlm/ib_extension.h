@@ -27,7 +27,7 @@ struct ib_extension : tlm::tlm_extension<ib_extension> {
     uint8_t vl = 0;       ///< VL on the link the packet is currently on
     bool tagged = false;  ///< created inside the measurement window
     /// Transport fields of `ndrsim run` (HCA and SHARP packets; 0 for synthetic traffic).
-    /// kind: cycle::packet_kind (PK_DATA, PK_ACK, PK_SHARP_UP, ...). For SHARP packets, as in
+    /// kind: common::packet_kind (PK_DATA, PK_ACK, PK_SHARP_UP, ...). For SHARP packets, as in
     /// the cycle model: msg = tree, index = chunk, psn = root host, qp = payload slot.
     uint8_t kind = 0;
     uint8_t opcode = 0;  ///< BTH opcode (golden/opcode.h)

@@ -8,29 +8,23 @@
 #include <stdexcept>
 #include <string>
 
-#include "cycle/invariant_error.h"
-#include "cycle/packet.h"
-#include "cycle/switch_window.h"
+#include "common/bits.h"
+#include "common/invariant_error.h"
+#include "common/packet_kind.h"
+#include "common/switch_window.h"
 #include "golden/switch_alloc.h"
 
 namespace ndr::tlmm {
 
+using common::bit;
+using common::for_each_bit;
+
 namespace {
 constexpr uint64_t NEVER = std::numeric_limits<uint64_t>::max();
-inline uint64_t bit(uint32_t i) {
-    return uint64_t{1} << i;
-}
-template <typename F>
-void for_each_bit(uint64_t m, F&& f) {
-    while (m != 0) {
-        f(static_cast<uint32_t>(__builtin_ctzll(m)));
-        m &= m - 1;
-    }
-}
 }  // namespace
 
 ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
-                             const cycle::timing& tm, golden::lft routes, run_status& status)
+                             const common::timing& tm, golden::lft routes, run_status& status)
     : timed_device(name, tm.cycle_ps, status),
       tm_(tm),
       ports_(c.sw.ports),
@@ -65,7 +59,7 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
     blocked_now_.assign(vls_, 0);
     stalled_.assign(vls_, 0);
     stall_since_.assign(pv, 0);
-    occ_.assign(pv, cycle::occupancy_stat{});
+    occ_.assign(pv, common::occupancy_stat{});
     stats_.buffer.assign(vls_, {});
     stats_.credit_stall_cycles.assign(vls_, 0);
     stats_.out_blocks.assign(ports_, 0);
@@ -86,10 +80,10 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
     }
 }
 
-void ib_switch_tlm::set_peer_buffer(uint16_t port, uint32_t blocks) {
+void ib_switch_tlm::connect(uint16_t port, uint32_t peer_buffer_blocks) {
     for (uint32_t vl = 0; vl < vls_; ++vl) {
         out_tx_[port * vls_ + vl] =
-            golden::credit_sender(std::min(blocks, golden::FC_MAX_OUTSTANDING));
+            golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
     }
 }
 
@@ -123,16 +117,16 @@ tlm::tlm_sync_enum ib_switch_tlm::in_fw(int port, tlm::tlm_generic_payload& gp, 
 
 void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp) {
     ib_extension& e = ib_of(gp);
-    const bool to_an = an_ && (e.kind == cycle::PK_SHARP_UP || e.kind == cycle::PK_SHARP_DOWN);
+    const bool to_an = an_ && (e.kind == common::PK_SHARP_UP || e.kind == common::PK_SHARP_DOWN);
     const uint8_t o = to_an ? 0 : routes_.port(static_cast<uint16_t>(e.dst + 1U));
     if (!to_an && (o == golden::LFT_NO_ROUTE || o >= ports_)) {
-        throw cycle::invariant_error(
+        throw common::invariant_error(
             fmt::format("cycle {}: switch input port {}: no LFT route for DLID {} (packet {})", t,
                         i, e.dst + 1U, e.id));
     }
     golden::credit_receiver& rx = in_rx_[i * vls_ + e.vl];
     if (rx.free_blocks() < e.blocks) {
-        throw cycle::invariant_error(fmt::format(
+        throw common::invariant_error(fmt::format(
             "cycle {}: switch input port {} VL {}: buffer over capacity: packet {} needs {} "
             "blocks, {} of {} free (the sender ignored credits)",
             t, i, e.vl, e.id, e.blocks, rx.free_blocks(), rx.capacity()));
@@ -174,8 +168,8 @@ void ib_switch_tlm::apply_fc(uint32_t port, uint8_t vl, uint32_t fccl) {
     try {
         out_tx_[port * vls_ + vl].on_fccl(fccl);
     } catch (const std::logic_error& err) {
-        throw cycle::invariant_error(fmt::format("cycle {}: switch output port {} VL {}: {}",
-                                                 now_cycle(), port, vl, err.what()));
+        throw common::invariant_error(fmt::format("cycle {}: switch output port {} VL {}: {}",
+                                                  now_cycle(), port, vl, err.what()));
     }
     request_eval();
 }
@@ -261,11 +255,7 @@ void ib_switch_tlm::on_timer(uint64_t now, const timer& t) {
             apply_fc(t.port, t.vl, t.a);
             break;
         case T_WIN_START:
-            in_window_ = true;
-            for (auto& o : occ_) o.reset(now);
-            for (uint32_t vl = 0; vl < vls_; ++vl) {
-                for_each_bit(stalled_[vl], [&](uint32_t o) { stall_since_[o * vls_ + vl] = now; });
-            }
+            open_window(now);
             break;
         case T_WIN_END:
             close_window(now);
@@ -306,16 +296,20 @@ uint32_t ib_switch_tlm::xbar_cycles(uint32_t beats) const {
     return static_cast<uint32_t>(std::ceil(static_cast<double>(beats) / tm_.speedup - 1e-9));
 }
 
-void ib_switch_tlm::open_window() {
-    win_start_ = 0;
+void ib_switch_tlm::open_window(uint64_t now) {
+    win_start_ = now;
     in_window_ = true;
+    for (auto& o : occ_) o.reset(now);
+    for (uint32_t vl = 0; vl < vls_; ++vl) {
+        for_each_bit(stalled_[vl], [&](uint32_t o) { stall_since_[o * vls_ + vl] = now; });
+    }
 }
 
 void ib_switch_tlm::close_window(uint64_t now) {
     if (!in_window_) return;
-    cycle::close_switch_window(
+    common::close_switch_window(
         now, win_start_, ports_, vls_, stalled_, stall_since_,
-        [this](uint32_t p, uint32_t vl) -> cycle::occupancy_stat& { return occ_[p * vls_ + vl]; },
+        [this](uint32_t p, uint32_t vl) -> common::occupancy_stat& { return occ_[p * vls_ + vl]; },
         stats_);
     in_window_ = false;
 }
@@ -464,7 +458,7 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     total_out_beats_[o] += beats;
     golden::credit_sender& tx = out_tx_[o * vls_ + vl];
     if (check_ && !tx.can_send(n)) {
-        throw cycle::invariant_error(fmt::format(
+        throw common::invariant_error(fmt::format(
             "cycle {}: switch output port {} VL {}: credit underflow: {} blocks, {} available", t,
             o, vl, n, tx.available()));
     }

@@ -3,7 +3,7 @@
 // (models/cycle/ib_switch.h): LFT routing, SL2VL, per-(input, VL) credit_receiver, per-(output,
 // VL) credit_sender, per-output vl_arbiter, FC updates paced by link.fc_min_interval.
 //
-// Timing, in whole beats of cycle::timing (identical to the cycle model at zero load):
+// Timing, in whole beats of common::timing (identical to the cycle model at zero load):
 // header in at t -> eligible at t + switch_cycles - 1 (cut-through; store-and-forward adds
 // beats - 1) -> granted at g >= eligible -> first beat on the output link at
 // max(g + 1, link free). Crossbar transfer max(ceil(beats / speedup), arrival of the tail);
@@ -34,11 +34,12 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "common/fc_pacer.h"
+#include "common/occupancy_stat.h"
+#include "common/switch_stats.h"
+#include "common/timing.h"
 #include "config/sim_config.h"
 #include "credit_pacer.h"
-#include "cycle/fc_pacer.h"
-#include "cycle/occupancy_stat.h"
-#include "cycle/timing.h"
 #include "golden/credit_fc.h"
 #include "golden/lft.h"
 #include "golden/sl2vl.h"
@@ -49,20 +50,6 @@
 #include "timed_device.h"
 
 namespace ndr::tlmm {
-
-/// Statistics over the measurement window (the fields of cycle::switch_stats).
-struct switch_tlm_stats {
-    struct vl_buffer {
-        uint32_t max_blocks = 0;
-        double mean_blocks = 0.0;
-    };
-    std::vector<vl_buffer> buffer;
-    std::vector<uint64_t> credit_stall_cycles;
-    std::vector<uint64_t> out_blocks;
-    std::vector<uint64_t> out_busy_cycles;
-    uint64_t xbar_transfers = 0;
-    uint64_t fc_packets = 0;
-};
 
 class ib_switch_tlm : public timed_device {
 public:
@@ -78,23 +65,26 @@ public:
     /// Observer of packets leaving an output: (cycle the first beat leaves, port, packet).
     using egress_observer = std::function<void(uint64_t, uint16_t, const ib_extension&)>;
 
-    ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c, const cycle::timing& tm,
+    ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c, const common::timing& tm,
                   golden::lft routes, run_status& status);
 
-    /// Initial credit limit of every output VL of `port` (the partner's buffer, clamped 2048).
-    void set_peer_buffer(uint16_t port, uint32_t blocks);
-    /// The credit loop of output `port` (credit_pacer.h), for bursts; after set_peer_buffer.
+    /// Port `port` is cabled to a partner whose receive buffer holds peer_buffer_blocks per VL:
+    /// the initial credit limit of every output VL (clamped to 2048). The sockets are bound by the
+    /// fabric builder. Same call as cycle::ib_switch::connect, without the cycle-level peer.
+    void connect(uint16_t port, uint32_t peer_buffer_blocks);
+    /// The credit loop of output `port` (credit_pacer.h), for bursts; after connect.
     void set_credit_loop(uint16_t port, const credit_loop& loop);
     void set_window(uint64_t start, uint64_t end);
-    /// Statistics over the whole run (`ndrsim run`): open at 0, closed at `now` after the
-    /// simulation (close_window also ends a set_window window early).
-    void open_window();
+    /// Opens / closes the statistics window at cycle `now` (`ndrsim run`: opened at 0, closed
+    /// after the simulation; close_window also ends a set_window window early). Same calls on
+    /// cycle::ib_switch.
+    void open_window(uint64_t now);
     void close_window(uint64_t now);
     void set_egress_observer(egress_observer f) { observer_ = std::move(f); }
     /// Test hook (fault injection): the packet with this id is dropped at its header arrival
     /// (its blocks freed, never forwarded). Breaks the lossless fabric on purpose.
     void inject_drop(uint64_t packet_id) { drop_id_ = packet_id; }
-    const switch_tlm_stats& stats() const { return stats_; }
+    const common::switch_stats& stats() const { return stats_; }
     /// Packets buffered in the switch (header arrived, crossbar transfer not finished).
     uint64_t packets_inside() const { return inside_; }
     /// Beats sent on output `port` since the start (whole run, for utilisation samples).
@@ -102,9 +92,9 @@ public:
     /// Turns on the SHARP aggregation node (sharp_an_tlm.h): packets of kind PK_SHARP_UP/DOWN
     /// arriving on `sharp_vl` go to it instead of the LFT and the crossbar. Returns the node
     /// for tree configuration (testbench/sharp_manager.h).
-    cycle::sharp_an& enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
-                                  cycle::sharp_payloads* payloads, uint8_t sharp_vl);
-    const cycle::sharp_an* sharp() const { return an_ ? &an_->node() : nullptr; }
+    common::sharp_an& enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
+                                   common::sharp_payloads* payloads, uint8_t sharp_vl);
+    const common::sharp_an* sharp() const { return an_ ? &an_->node() : nullptr; }
 
 protected:
     void on_timer(uint64_t now, const timer& t) override;
@@ -153,7 +143,7 @@ private:
     void track_stalls(uint64_t t);
     uint32_t voq(uint32_t i, uint32_t o, uint32_t vl) const { return (i * ports_ + o) * vls_ + vl; }
 
-    cycle::timing tm_;
+    common::timing tm_;
     uint32_t ports_;
     uint32_t vls_;
     bool cut_through_;
@@ -161,7 +151,7 @@ private:
     golden::lft routes_;
     golden::sl2vl_table sl2vl_;
     std::vector<uint32_t> xbar_cycles_;
-    cycle::fc_pacer fc_;
+    common::fc_pacer fc_;
     payload_pool fc_pool_;
     egress_observer observer_;
     uint64_t drop_id_ = ~uint64_t{0};
@@ -184,13 +174,13 @@ private:
     std::vector<uint64_t> blocked_now_;  ///< [vl]: outputs credit-blocked this step
     std::vector<uint64_t> stalled_;
     std::vector<uint64_t> stall_since_;
-    std::vector<cycle::occupancy_stat> occ_;
+    std::vector<common::occupancy_stat> occ_;
     uint64_t inside_ = 0;
     std::vector<uint64_t> total_out_beats_;
     std::unique_ptr<sharp_an_tlm> an_;  ///< SHARP aggregation node, if enabled
     uint64_t win_start_ = 0;
     bool in_window_ = false;
-    switch_tlm_stats stats_;
+    common::switch_stats stats_;
 };
 
 }  // namespace ndr::tlmm

@@ -4,13 +4,14 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "cycle/invariant_error.h"
+#include "common/invariant_error.h"
 #include "ib_switch_tlm.h"
 
 namespace ndr::tlmm {
 
-cycle::sharp_an& ib_switch_tlm::enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
-                                             cycle::sharp_payloads* payloads, uint8_t sharp_vl) {
+common::sharp_an& ib_switch_tlm::enable_sharp(uint32_t osts, uint32_t ost_bytes,
+                                              uint32_t alu_cycles, common::sharp_payloads* payloads,
+                                              uint8_t sharp_vl) {
     if (sharp_vl >= vls_) {
         throw std::invalid_argument(
             fmt::format("sharp.vl {} is not a data VL (switch.vls {})", sharp_vl, vls_));

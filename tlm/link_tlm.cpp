@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "cycle/invariant_error.h"
+#include "common/invariant_error.h"
 #include "ib_extension.h"
 
 namespace ndr::tlmm {
@@ -51,7 +51,7 @@ tlm::tlm_sync_enum link_tlm::tx_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase&
     if (e.express) {
         // Between the packets of the burst on the wire: no wire time of its own (ib_extension).
     } else if (start < busy_until_) {
-        fail(std::make_exception_ptr(cycle::invariant_error(fmt::format(
+        fail(std::make_exception_ptr(common::invariant_error(fmt::format(
             "{}: packet {} sent at {} while the wire is busy until {} (serialisation overrun)",
             name(), e.id, start.to_string(), busy_until_.to_string()))));
         return tlm::TLM_COMPLETED;

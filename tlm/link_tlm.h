@@ -36,7 +36,7 @@ public:
     tlm_utils::simple_target_socket<link_tlm> fc_in;
     tlm_utils::simple_initiator_socket<link_tlm> fc_out;
 
-    /// link_cycles: first beat sent -> first beat received, >= 1 (cycle::timing::link_cycles).
+    /// link_cycles: first beat sent -> first beat received, >= 1 (common::timing::link_cycles).
     link_tlm(sc_core::sc_module_name name, uint32_t link_cycles, uint64_t cycle_ps,
              run_status& status);
 

@@ -1,5 +1,5 @@
 // SHARP aggregation node of a TLM switch (ib_switch_tlm): the TLM side of the node, around the
-// SystemC-free node logic of models/cycle/sharp_an.h, so both levels share one implementation
+// SystemC-free node logic of models/common/sharp_an.h, so both levels share one implementation
 // of the tree, LLT/SAT and OST semantics and reduce with the same golden ALU calls
 // (golden/reduce_op.h). This class turns a SHARP packet that fully arrived into node inputs,
 // holds the node's emits until they are due, builds the result packets (tlm_generic_payload +
@@ -12,8 +12,8 @@
 
 #include <tlm>
 
-#include "cycle/sharp_an.h"
-#include "cycle/timing.h"
+#include "common/sharp_an.h"
+#include "common/timing.h"
 #include "ib_extension.h"
 #include "payload_pool.h"
 
@@ -22,9 +22,9 @@ namespace ndr::tlmm {
 class sharp_an_tlm {
 public:
     sharp_an_tlm(uint32_t ports, uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
-                 cycle::sharp_payloads* payloads, uint8_t vl, const cycle::timing& tm);
-    cycle::sharp_an& node() { return node_; }
-    const cycle::sharp_an& node() const { return node_; }
+                 common::sharp_payloads* payloads, uint8_t vl, const common::timing& tm);
+    common::sharp_an& node() { return node_; }
+    const common::sharp_an& node() const { return node_; }
     uint8_t vl() const { return vl_; }
     /// The SHARP packet `p` fully arrived on input `in` at cycle t. Returns the node's emits as
     /// (due cycle, emit slot) pairs; the switch calls emit(slot) when due.
@@ -38,14 +38,14 @@ public:
     uint64_t pending = 0;
 
 private:
-    cycle::sharp_an node_;
+    common::sharp_an node_;
     uint8_t vl_;
-    cycle::timing tm_;
+    common::timing tm_;
     payload_pool pool_;
     std::vector<std::deque<tlm::tlm_generic_payload*>> queues_;
-    std::vector<cycle::sharp_emit> emits_;
+    std::vector<common::sharp_emit> emits_;
     std::vector<uint32_t> free_emits_;
-    std::vector<cycle::sharp_emit> scratch_;
+    std::vector<common::sharp_emit> scratch_;
     std::vector<std::pair<uint64_t, uint32_t>> due_;
     uint64_t next_id_ = uint64_t{1} << 48;  ///< packet ids of switch-made packets
 };

@@ -4,7 +4,7 @@
 // per time step with work, and makes the step's decisions from the resulting state (the TLM
 // counterpart of the cycle models' evaluate-then-commit, docs/style.md §8). Every cross-device
 // interaction has >= 1 beat of latency, so decisions never depend on process order.
-// Times are whole beats ("cycles") of the shared timing (cycle::timing), so both levels round
+// Times are whole beats ("cycles") of the shared timing (common::timing), so both levels round
 // identically; sc_time = cycles x cycle_ps.
 //
 // Loosely-timed mode (set_loosely_timed, `sim.tlm_mode=lt`): temporal decoupling. One SC_THREAD

@@ -6,19 +6,19 @@
 
 #include <algorithm>
 
+#include "common/invariant_error.h"
 #include "config/config_error.h"
-#include "cycle/invariant_error.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
 
 namespace ndr::tb {
 
-using cycle::invariant_error;
+using common::invariant_error;
 using tlmm::ib_of;
 using tlmm::timer;
 
 traffic_endpoints_tlm::traffic_endpoints_tlm(sc_core::sc_module_name name, const cfg::config& c,
-                                             const cycle::timing& tm, tlmm::run_status& status)
+                                             const common::timing& tm, tlmm::run_status& status)
     : timed_device(name, tm.cycle_ps, status),
       tm_(tm),
       ports_(c.sw.ports),
@@ -61,9 +61,9 @@ traffic_endpoints_tlm::traffic_endpoints_tlm(sc_core::sc_module_name name, const
     stats_.vl_latency_hist.assign(vls_, {});
 }
 
-void traffic_endpoints_tlm::set_peer_buffer(uint16_t e, uint32_t blocks) {
+void traffic_endpoints_tlm::connect(uint16_t e, uint32_t peer_buffer_blocks) {
     for (auto& s : eps_[e].tx)
-        s = golden::credit_sender(std::min(blocks, golden::FC_MAX_OUTSTANDING));
+        s = golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
 }
 
 void traffic_endpoints_tlm::start() {

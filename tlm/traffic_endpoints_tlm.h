@@ -14,10 +14,12 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "common/fc_pacer.h"
+#include "common/timing.h"
 #include "config/sim_config.h"
-#include "cycle/fc_pacer.h"
+#include "common/fc_pacer.h"
+#include "common/timing.h"
 #include "cycle/rng.h"
-#include "cycle/timing.h"
 #include "cycle/traffic_endpoints.h"
 #include "cycle/traffic_mix.h"
 #include "cycle/traffic_pattern.h"
@@ -43,9 +45,11 @@ public:
     using inject_observer = std::function<void(uint64_t, uint16_t, const tlmm::ib_extension&)>;
 
     traffic_endpoints_tlm(sc_core::sc_module_name name, const cfg::config& c,
-                          const cycle::timing& tm, tlmm::run_status& status);
-    /// Initial credits of every tx VL of endpoint e (the switch's input buffer).
-    void set_peer_buffer(uint16_t e, uint32_t blocks);
+                          const common::timing& tm, tlmm::run_status& status);
+    /// Endpoint e is cabled to a switch port whose receive buffer holds peer_buffer_blocks per
+    /// VL: the initial credits of every tx VL. Same call as traffic_endpoints::connect, without
+    /// the cycle-level peer.
+    void connect(uint16_t e, uint32_t peer_buffer_blocks);
     void start();
     void set_window(uint64_t start, uint64_t end);
     void set_inject_observer(inject_observer f) { observer_ = std::move(f); }
@@ -86,7 +90,7 @@ private:
     void mark_tx(uint16_t e);
     void deliver(uint64_t t, uint16_t e, tlm::tlm_generic_payload& gp);
 
-    cycle::timing tm_;
+    common::timing tm_;
     uint32_t ports_;
     uint32_t vls_;
     bool check_;
@@ -98,7 +102,7 @@ private:
     std::vector<uint32_t> recv_seq_;
     std::vector<uint64_t> stall_since_;
     std::vector<uint16_t> tx_dirty_;
-    cycle::fc_pacer fc_;
+    common::fc_pacer fc_;
     tlmm::payload_pool pool_;
     tlmm::payload_pool fc_pool_;
     inject_observer observer_;

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cycle/timing.h"
+#include "common/timing.h"
 
 namespace ndr::cycle {
+
+using common::ps_to_cycles;
 
 dcqcn_params dcqcn_params::from(const cfg::config& c, uint64_t cycle_ps) {
     dcqcn_params p;

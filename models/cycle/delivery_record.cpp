@@ -2,18 +2,18 @@
 
 #include <fmt/format.h>
 
-#include "cycle/invariant_error.h"
+#include "common/invariant_error.h"
 
 namespace ndr::tb {
 
 void throw_misrouted(cycle_t t, uint16_t e, const delivered& p) {
-    throw cycle::invariant_error(
+    throw common::invariant_error(
         fmt::format("cycle {}: packet {} for endpoint {} delivered to endpoint {} (misrouted)", t,
                     p.id, p.dst, e));
 }
 
 void throw_flow_seq(cycle_t t, uint16_t e, const delivered& p, uint32_t expect) {
-    throw cycle::invariant_error(
+    throw common::invariant_error(
         fmt::format("cycle {}: endpoint {} got packet #{} of flow {}->{} SL {}, expected #{}: {}",
                     t, e, p.flow_seq, p.src, e, p.sl, expect,
                     p.flow_seq > expect ? "a packet was dropped or reordered" : "duplicated"));

@@ -34,7 +34,7 @@ void finish_latency_hist(endpoint_stats& stats);
 /// Checks (when `check`) and records the delivery of `p` at endpoint `e` in cycle `t`.
 /// recv_seq (16 * ports * ports entries) is indexed [(sl * ports + e) * ports + src]: one
 /// destination's flows of one SL are contiguous, so a sink touches few cache lines. Throws
-/// cycle::invariant_error.
+/// common::invariant_error.
 /// Inline: called once per delivered packet.
 inline void record_delivery(endpoint_stats& stats, std::vector<uint32_t>& recv_seq, uint32_t ports,
                             bool check, cycle_t win_start, cycle_t win_end, cycle_t t, uint16_t e,

@@ -3,9 +3,11 @@
 #pragma once
 #include <cstdint>
 
+#include "common/cycles.h"
+
 namespace ndr::cycle {
 
-using cycle_t = uint64_t;
+using cycle_t = common::cycle_t;  ///< the cycle engines count in the common time unit
 
 struct event {
     uint8_t kind = 0;   ///< engine-defined meaning

@@ -6,14 +6,25 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "cycle/invariant_error.h"
-#include "cycle/sharp_an.h"
+#include "common/invariant_error.h"
+#include "common/sharp_an.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
 #include "golden/roce_packet.h"
 #include "golden/sl2vl.h"
 
 namespace ndr::cycle {
+
+using common::alloc_slot;
+using common::find_or_add_qp;
+using common::invariant_error;
+using common::message_placed;
+using common::PK_SHARP_UP;
+using common::ps_to_cycles;
+using common::sharp_wire_bytes;
+using common::timer_fired;
+using common::timing;
+using common::verb;
 
 hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, uint32_t hosts)
     : tm_(tm),

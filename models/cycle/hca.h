@@ -21,55 +21,36 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/fc_pacer.h"
+#include "common/hca_host.h"
+#include "common/hca_iface.h"
+#include "common/hca_stats.h"
+#include "common/hca_tables.h"
+#include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/cycle_engine.h"
 #include "cycle/dcqcn.h"
-#include "cycle/fc_pacer.h"
-#include "cycle/hca_host.h"
-#include "cycle/hca_iface.h"
-#include "cycle/hca_tables.h"
 #include "cycle/link_tap.h"
 #include "cycle/packet.h"
 #include "cycle/pfc.h"
-#include "cycle/timing.h"
 #include "golden/credit_fc.h"
 #include "golden/vl_arb.h"
 
 namespace ndr::cycle {
 
-struct hca_stats {
-    uint64_t messages_posted = 0;
-    uint64_t messages_delivered = 0;
-    uint64_t data_packets_sent = 0;  ///< first transmissions
-    uint64_t retransmitted_packets = 0;
-    uint64_t timeouts = 0;
-    uint64_t naks_sent = 0;
-    uint64_t acks_sent = 0;
-    uint64_t icrc_drops = 0;          ///< packets dropped for a bad ICRC
-    uint64_t out_of_order_drops = 0;  ///< packets dropped by the PSN check
-    uint64_t payload_bytes_delivered = 0;
-    std::vector<uint64_t> tx_beats;             ///< per host: beats sent on its link (cumulative)
-    std::vector<uint64_t> rx_beats;             ///< per host: beats received (cumulative)
-    std::vector<uint64_t> credit_stall_cycles;  ///< per host: idle link, data waiting, no credit
-    // fabric.technology = roce (docs/roce.md)
-    uint64_t ecn_marked_received = 0;  ///< data packets that arrived with ECN CE
-    uint64_t cnps_sent = 0;            ///< DCQCN notification point
-    uint64_t cnps_received = 0;        ///< DCQCN reaction point
-};
-
-class hca_array : public cycle_engine, public hca_iface {
+class hca_array : public cycle_engine, public common::hca_iface {
 public:
-    hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, uint32_t hosts);
+    hca_array(const cfg::config& c, const common::timing& tm, packet_pool& pool, uint32_t hosts);
 
     /// Host h's port is cabled to `peer` whose receive buffer holds peer_buffer_blocks per VL.
     void connect(uint32_t h, link_peer peer, uint32_t peer_buffer_blocks);
-    void set_host(hca_host* host) { host_ = host; }
+    void set_host(common::hca_host* host) { host_ = host; }
     /// Reports every packet that host h's HCA starts on its link to `tap` (nullptr: stop).
     /// The tap must outlive the simulation.
     void set_tap(uint32_t h, link_tap* tap);
     /// Posts a message (a WQE) at cycle `now` (the current or a future cycle) from src to dst.
     /// `tag` comes back in the completions. RDMA READ moves `bytes` from dst to src.
-    void post(cycle_t now, verb v, uint32_t src, uint32_t dst, uint64_t bytes,
+    void post(cycle_t now, common::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
               uint64_t tag) override;
     /// Queues a SHARP aggregation packet (chunk `chunk` of tree `tree`, `bytes` of payload)
     /// from host h to its leaf switch's aggregation node, on VL sharp.vl, after the WQE
@@ -79,7 +60,7 @@ public:
     /// Calls host->on_timer(token) at cycle `at` (> the current cycle).
     void set_timer(cycle_t at, uint64_t token) override;
     void start(cycle_t now);
-    const hca_stats& stats() const { return stats_; }
+    const common::hca_stats& stats() const { return stats_; }
     uint32_t hosts() const override { return hosts_; }
     /// Messages posted but not yet delivered and acknowledged.
     uint64_t busy_messages() const { return live_messages_; }
@@ -108,7 +89,7 @@ private:
     };
 
     struct message {
-        verb v = verb::rdma_write;
+        common::verb v = common::verb::rdma_write;
         uint32_t src = 0;  ///< the host whose HCA transmits the data
         uint32_t dst = 0;  ///< the host that receives the data
         uint64_t bytes = 0;
@@ -152,7 +133,7 @@ private:
         bool cnp_sent = false;
     };
     struct control_packet {
-        uint8_t kind = PK_ACK;
+        uint8_t kind = common::PK_ACK;
         uint32_t qp = 0;  ///< the receiving side's QP index (the ACK goes to its dst)
         uint32_t psn = 0;
     };
@@ -199,7 +180,7 @@ private:
     void pfc_check(cycle_t t, uint32_t h, uint32_t vl);
     void rx_freed(cycle_t t, uint32_t h, uint32_t vl, uint32_t blocks);
 
-    timing tm_;
+    common::timing tm_;
     packet_pool& pool_;
     uint32_t hosts_;
     uint32_t vls_;
@@ -217,7 +198,7 @@ private:
     uint32_t max_outstanding_;
     double icrc_error_rate_;
     uint64_t fault_state_;
-    hca_host* host_ = nullptr;
+    common::hca_host* host_ = nullptr;
     std::vector<link_tap*> taps_;  ///< per host; empty unless set_tap() was called
 
     std::vector<host_port> ports_;
@@ -231,11 +212,11 @@ private:
     std::vector<uint64_t> timers_;
     std::vector<uint32_t> free_timers_;
     std::vector<uint32_t> tx_dirty_;
-    fc_pacer fc_;
+    common::fc_pacer fc_;
     uint32_t fc_proc_cycles_;
     bool refresh_due_ = false;
     uint64_t next_packet_id_ = 0;
-    hca_stats stats_;
+    common::hca_stats stats_;
     bool roce_ = false;
     bool dcqcn_on_ = false;
     dcqcn_params dcqcn_;

@@ -3,10 +3,18 @@
 
 #include <stdexcept>
 
+#include "common/invariant_error.h"
 #include "cycle/hca.h"
-#include "cycle/invariant_error.h"
 
 namespace ndr::cycle {
+
+using common::invariant_error;
+using common::PK_ACK;
+using common::PK_CNP;
+using common::PK_NAK;
+using common::PK_READ_REQ;
+using common::PK_SHARP_DOWN;
+using common::verb;
 
 namespace {
 

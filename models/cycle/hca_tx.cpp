@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/invariant_error.h"
 #include "cycle/hca.h"
-#include "cycle/invariant_error.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
 #include "golden/rc_segment.h"
@@ -13,13 +13,21 @@
 
 namespace ndr::cycle {
 
+using common::invariant_error;
+using common::PK_ACK;
+using common::PK_CNP;
+using common::PK_DATA;
+using common::PK_READ_REQ;
+using common::PK_READ_RESP;
+using common::verb;
+
 uint32_t hca_array::packet_payload(const message& m, uint32_t index) const {
     if (m.v == verb::rdma_read && !m.read_response) return 0;  // the request carries none
     return golden::rc_packet_payload(m.bytes, mtu_, index);
 }
 
 uint8_t hca_array::data_opcode(const message& m, uint32_t index) const {
-    return golden::rc_data_opcode(cycle::rc_stream_of(m.v, m.read_response), index, m.packets);
+    return golden::rc_data_opcode(common::rc_stream_of(m.v, m.read_response), index, m.packets);
 }
 
 void hca_array::try_send(cycle_t t, uint32_t h) {

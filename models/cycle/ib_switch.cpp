@@ -6,12 +6,25 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "cycle/bits.h"
+#include "common/bits.h"
+#include "common/invariant_error.h"
+#include "common/switch_window.h"
 #include "cycle/ib_switch_eth.h"
-#include "cycle/invariant_error.h"
-#include "cycle/switch_window.h"
 
 namespace ndr::cycle {
+
+using common::bit;
+using common::close_switch_window;
+using common::for_each_bit;
+using common::invariant_error;
+using common::occupancy_stat;
+using common::PK_SHARP_DOWN;
+using common::PK_SHARP_UP;
+using common::sharp_an;
+using common::sharp_emit;
+using common::sharp_payloads;
+using common::sharp_wire_bytes;
+using common::timing;
 
 ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, golden::lft routes)
     : tm_(tm),

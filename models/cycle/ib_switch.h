@@ -15,16 +15,17 @@
 #include <memory>
 #include <vector>
 
+#include "common/bits.h"
+#include "common/fc_pacer.h"
+#include "common/occupancy_stat.h"
+#include "common/sharp_an.h"
+#include "common/switch_stats.h"
+#include "common/timing.h"
 #include "config/sim_config.h"
-#include "cycle/bits.h"
 #include "cycle/cycle_engine.h"
-#include "cycle/fc_pacer.h"
 #include "cycle/link_tap.h"
-#include "cycle/occupancy_stat.h"
 #include "cycle/packet.h"
 #include "cycle/pfc.h"
-#include "cycle/sharp_an.h"
-#include "cycle/timing.h"
 #include "golden/credit_fc.h"
 #include "golden/lft.h"
 #include "golden/sl2vl.h"
@@ -33,30 +34,12 @@
 
 namespace ndr::cycle {
 
-/// Statistics of one switch over the measurement window.
-struct switch_stats {
-    struct vl_buffer {
-        uint32_t max_blocks = 0;   ///< max over ports
-        double mean_blocks = 0.0;  ///< mean over ports and time
-    };
-    std::vector<vl_buffer> buffer;              ///< per data VL (input buffers)
-    std::vector<uint64_t> credit_stall_cycles;  ///< per VL, summed over output ports
-    std::vector<uint64_t> out_blocks;           ///< per output port, blocks started on the link
-    std::vector<uint64_t> out_busy_cycles;      ///< per output port
-    uint64_t xbar_transfers = 0;
-    uint64_t fc_packets = 0;
-    // fabric.technology = roce only (empty / zero otherwise); docs/roce.md.
-    std::vector<pfc_port_stats> pfc;         ///< [port * vls + priority]
-    std::vector<uint64_t> egress_max_bytes;  ///< per output: max bytes queued for it
-    std::vector<double> egress_mean_bytes;   ///< per output: time-weighted mean
-    uint64_t ecn_marked = 0;                 ///< packets marked CE
-};
-
 struct eth_state;  // RoCE: PFC, ECN, ECMP and egress queue accounting (ib_switch_eth.cpp)
 
 class ib_switch : public cycle_engine {
 public:
-    ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, golden::lft routes);
+    ib_switch(const cfg::config& c, const common::timing& tm, packet_pool& pool,
+              golden::lft routes);
     ~ib_switch() override;
 
     /// Connects port p to a peer (an HCA/endpoint port or another switch's port) whose receive
@@ -64,25 +47,26 @@ public:
     void connect(uint16_t port, link_peer peer, uint32_t peer_buffer_blocks);
     /// Schedules the measurement window [start, end).
     void set_window(cycle_t start, cycle_t end);
-    /// Opens / closes the statistics window now (for runs whose end is not known up front).
-    void begin_stats(cycle_t t) {
+    /// Opens / closes the statistics window at cycle t (for runs whose end is not known up front;
+    /// close_window also ends a set_window window early). Same calls on tlmm::ib_switch_tlm.
+    void open_window(cycle_t t) {
         window_start(t);
         win_start_ = t;
     }
-    void end_stats(cycle_t t) {
+    void close_window(cycle_t t) {
         if (in_window_) window_end(t);
     }
     /// Gives this switch a SHARP aggregation node (docs/domain.md §7); SHARP packets on VL
     /// `sharp_vl` then go to it instead of the crossbar. Returns it for tree configuration.
-    sharp_an& enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
-                           sharp_payloads* payloads, uint8_t sharp_vl);
-    const sharp_an* sharp() const { return an_.get(); }
-    sharp_an* sharp() { return an_.get(); }
+    common::sharp_an& enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
+                                   common::sharp_payloads* payloads, uint8_t sharp_vl);
+    const common::sharp_an* sharp() const { return an_.get(); }
+    common::sharp_an* sharp() { return an_.get(); }
     /// Beats started on output port p's link since the start (all time, not windowed).
     uint64_t total_out_beats(uint16_t p) const { return total_out_beats_[p]; }
     /// Schedules the first forced FC refresh round.
     void start(cycle_t now);
-    const switch_stats& stats() const { return stats_; }
+    const common::switch_stats& stats() const { return stats_; }
     /// Packets buffered or in the crossbar (for conservation checks).
     uint64_t packets_inside() const { return inside_; }
     uint32_t ports() const { return ports_; }
@@ -176,27 +160,28 @@ private:
     void set_request(uint32_t in, uint32_t out, uint32_t vl, bool on) {
         uint64_t& m = req_[out * vls_ + vl];
         if (on) {
-            m |= bit(in);
+            m |= common::bit(in);
             out_req_vls_[out] |= 1U << vl;
-            out_req_any_ |= bit(out);
-            if (!islip_) in_req_out_[in] |= bit(out);
+            out_req_any_ |= common::bit(out);
+            if (!islip_) in_req_out_[in] |= common::bit(out);
             return;
         }
-        m &= ~bit(in);
+        m &= ~common::bit(in);
         if (m == 0) {
             out_req_vls_[out] &= ~(1U << vl);
-            if (out_req_vls_[out] == 0) out_req_any_ &= ~bit(out);
+            if (out_req_vls_[out] == 0) out_req_any_ &= ~common::bit(out);
         }
         if (islip_) return;
         bool other = false;
-        for (uint32_t v = 0; v < vls_; ++v) other = other || (req_[out * vls_ + v] & bit(in)) != 0;
-        if (!other) in_req_out_[in] &= ~bit(out);
+        for (uint32_t v = 0; v < vls_; ++v)
+            other = other || (req_[out * vls_ + v] & common::bit(in)) != 0;
+        if (!other) in_req_out_[in] &= ~common::bit(out);
     }
     void request_head(uint32_t queue);   ///< fifo: head of FIFO `queue` requests its output
     void withdraw_head(uint32_t queue);  ///< fifo: head of FIFO `queue` stops requesting
 
     // Configuration.
-    timing tm_;
+    common::timing tm_;
     uint32_t ports_;
     uint32_t vls_;
     bool voq_;
@@ -208,7 +193,7 @@ private:
     golden::lft routes_;
     golden::sl2vl_table sl2vl_;
     std::vector<uint32_t> xbar_cycles_;  ///< by beats: ceil(beats / speedup)
-    fc_pacer fc_;                        ///< FC packets per (input port, VL)
+    common::fc_pacer fc_;                ///< FC packets per (input port, VL)
     uint32_t fc_proc_cycles_;            ///< FC generate + consume (link latency is per port)
 
     // Ports.
@@ -217,7 +202,7 @@ private:
     /// (both change on every packet arrival and every crossbar transfer).
     struct alignas(64) rx_state : golden::credit_receiver {
         explicit rx_state(uint32_t capacity_blocks) : golden::credit_receiver(capacity_blocks) {}
-        occupancy_stat occ;
+        common::occupancy_stat occ;
     };
     std::vector<rx_state> in_rx_;                ///< [in*vls + vl]
     std::vector<golden::credit_sender> out_tx_;  ///< [out*vls + vl]
@@ -240,14 +225,14 @@ private:
     cycle_t tick_at_ = ~cycle_t{0};  ///< cycle of the pending EV_TICK
     std::vector<uint64_t> total_out_beats_;
     std::vector<link_tap*> taps_;   ///< per output port; empty unless set_tap() was called
-    std::unique_ptr<sharp_an> an_;  ///< SHARP aggregation node, if enabled
-    sharp_payloads* sharp_payloads_ = nullptr;
+    std::unique_ptr<common::sharp_an> an_;  ///< SHARP aggregation node, if enabled
+    common::sharp_payloads* sharp_payloads_ = nullptr;
     uint8_t sharp_vl_ = 1;
     std::vector<packet_queue> sharp_q_;    ///< per output: SHARP packets to send
     uint64_t sharp_pending_ = 0;           ///< outputs with SHARP packets waiting
-    std::vector<sharp_emit> sharp_emits_;  ///< emitted, not yet due
+    std::vector<common::sharp_emit> sharp_emits_;  ///< emitted, not yet due
     std::vector<uint32_t> free_emits_;
-    std::vector<sharp_emit> emit_scratch_;
+    std::vector<common::sharp_emit> emit_scratch_;
     /// Cut-through: packets in the ingress pipeline, in arrival order (a constant delay, so
     /// also in eligibility order). A ring (capacity a power of two) rather than a list through
     /// the packets, so that on_ingress can prefetch ahead.
@@ -273,7 +258,7 @@ private:
     cycle_t win_start_ = 0;
     cycle_t win_end_ = 0;
     bool in_window_ = false;
-    switch_stats stats_;
+    common::switch_stats stats_;
 };
 
 }  // namespace ndr::cycle

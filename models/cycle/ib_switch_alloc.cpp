@@ -3,11 +3,16 @@
 
 #include <algorithm>
 
-#include "cycle/bits.h"
+#include "common/bits.h"
+#include "common/invariant_error.h"
 #include "cycle/ib_switch.h"
-#include "cycle/invariant_error.h"
 
 namespace ndr::cycle {
+
+using common::bit;
+using common::for_each_bit;
+using common::invariant_error;
+using common::rr_pick;
 
 // The grant oracle of golden::switch_alloc (models/golden/switch_alloc.h) for one output: per VL
 // with requesting inputs in `avail`, the first input from the output's round-robin pointer

@@ -5,13 +5,20 @@
 
 #include <algorithm>
 
-#include "cycle/bits.h"
+#include "common/bits.h"
+#include "common/invariant_error.h"
 #include "cycle/ib_switch.h"
 #include "cycle/ib_switch_eth.h"
-#include "cycle/invariant_error.h"
 #include "golden/roce_packet.h"
 
 namespace ndr::cycle {
+
+using common::bit;
+using common::invariant_error;
+using common::occupancy_stat;
+using common::PK_DATA;
+using common::PK_READ_REQ;
+using common::PK_READ_RESP;
 
 ib_switch::~ib_switch() = default;
 

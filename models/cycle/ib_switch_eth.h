@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/occupancy_stat.h"
 #include "config/sim_config.h"
 #include "cycle/ecn_marker.h"
-#include "cycle/occupancy_stat.h"
 #include "cycle/pfc.h"
 
 namespace ndr::cycle {
@@ -18,7 +18,7 @@ struct eth_state {
     uint64_t up_ports = 0;
     uint32_t ecmp_seed = 0;
     std::vector<uint64_t> egress_bytes;  ///< per output: bytes queued (VOQs) for it
-    std::vector<occupancy_stat> egress_occ;
+    std::vector<common::occupancy_stat> egress_occ;
     uint64_t ecn_marked = 0;
     cfg::ecn_config ecn_cfg;
     uint64_t sim_seed = 1;

@@ -4,9 +4,11 @@
 
 #include <stdexcept>
 
-#include "cycle/invariant_error.h"
+#include "common/invariant_error.h"
 
 namespace ndr::cycle {
+
+using common::invariant_error;
 
 uint32_t packet_pool::alloc_slow() {
     if (live_ >= limit_) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/packet_kind.h"
 #include "cycle/event.h"
 
 namespace ndr::cycle {
@@ -13,18 +14,6 @@ namespace ndr::cycle {
 inline constexpr uint32_t NO_PACKET = 0xFFFFFFFFU;
 
 [[noreturn]] void throw_packet_too_big(uint64_t bytes);
-
-/// What a packet is, for the models that treat kinds differently (packet::kind).
-enum packet_kind : uint8_t {
-    PK_DATA = 0,    ///< RC data (RDMA WRITE / SEND) or synthetic traffic
-    PK_READ_REQ,    ///< RC RDMA READ request
-    PK_READ_RESP,   ///< RC RDMA READ response
-    PK_ACK,         ///< RC ACK
-    PK_NAK,         ///< RC NAK (PSN sequence error)
-    PK_SHARP_UP,    ///< SHARP aggregation packet towards the tree root (msg = tree, index = chunk)
-    PK_SHARP_DOWN,  ///< SHARP result packet towards the hosts
-    PK_CNP,         ///< RoCE congestion notification packet (DCQCN), qp = the flow's QP
-};
 
 /// One cache line (64 bytes, aligned): a packet record is visited several times on its way
 /// (source, switch input, allocation, crossbar, sink), each time after long enough to have
@@ -51,7 +40,7 @@ struct alignas(64) packet {
     uint8_t tagged = 0;    ///< created inside the measurement window
     uint8_t live = 0;      ///< allocated (not freed)
     uint8_t in_port = 0;   ///< switch input port it arrived on
-    uint8_t kind = 0;      ///< HCA traffic: data, read request/response, ACK, NAK
+    uint8_t kind = 0;      ///< common::packet_kind: data, read request/response, ACK, NAK, ...
     uint8_t opcode = 0;    ///< BTH opcode (golden/opcode.h)
     uint8_t ecn_ce = 0;    ///< RoCE: IPv4 ECN Congestion Experienced (set by a switch)
 };

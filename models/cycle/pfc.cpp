@@ -10,6 +10,10 @@
 
 namespace ndr::cycle {
 
+using common::pfc_port_stats;
+using common::ps_to_cycles;
+using common::timing;
+
 pfc_ports::pfc_ports(const cfg::config& c, const timing& tm, uint32_t ports, uint32_t prios,
                      uint32_t capacity_blocks, uint64_t staged_bytes)
     : buffer_key_(staged_bytes > 0 ? "switch.buffer_per_vl" : "endpoint.rx_buffer_per_vl"),

@@ -13,27 +13,19 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/pfc_port_stats.h"
+#include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/event.h"
-#include "cycle/timing.h"
 #include "golden/credit_fc.h"
 
 namespace ndr::cycle {
-
-/// Statistics of one (port, priority) of an engine.
-struct pfc_port_stats {
-    uint64_t pause_sent = 0;      ///< XOFF frames sent to the link partner
-    uint64_t resume_sent = 0;     ///< XON frames sent
-    uint64_t pause_received = 0;  ///< XOFF frames received (this port's egress paused)
-    uint64_t resume_received = 0;
-    uint64_t paused_cycles = 0;  ///< cycles this port's egress priority was paused
-};
 
 class pfc_ports {
 public:
     /// `capacity_blocks`: ingress buffer per (port, priority); `staged_bytes`: what the upstream
     /// may already have committed to its egress (enters the headroom).
-    pfc_ports(const cfg::config& c, const timing& tm, uint32_t ports, uint32_t prios,
+    pfc_ports(const cfg::config& c, const common::timing& tm, uint32_t ports, uint32_t prios,
               uint32_t capacity_blocks, uint64_t staged_bytes);
 
     /// Sets port p's XOFF/XON from its link latency in cycles. Throws cfg::config_error if the
@@ -74,7 +66,9 @@ public:
     /// Statistics window: counts and paused time from t on / closed at t.
     void reset(cycle_t t);
     void close(cycle_t t);
-    const std::vector<pfc_port_stats>& stats() const { return stats_; }  ///< [p * prios + prio]
+    const std::vector<common::pfc_port_stats>& stats() const {
+        return stats_;
+    }  ///< [p * prios + prio]
     uint32_t prios() const { return prios_; }
 
 private:
@@ -95,7 +89,7 @@ private:
     std::vector<uint8_t> xoff_sent_;
     std::vector<uint8_t> paused_;
     std::vector<cycle_t> paused_since_;
-    std::vector<pfc_port_stats> stats_;
+    std::vector<common::pfc_port_stats> stats_;
 };
 
 }  // namespace ndr::cycle

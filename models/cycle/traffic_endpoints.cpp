@@ -6,18 +6,18 @@
 
 #include <algorithm>
 
+#include "common/invariant_error.h"
 #include "config/config_error.h"
-#include "cycle/invariant_error.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
 
 namespace ndr::tb {
 
+using common::invariant_error;
 using cycle::event;
-using cycle::invariant_error;
 using cycle::NO_PACKET;
 
-traffic_endpoints::traffic_endpoints(const cfg::config& c, const cycle::timing& tm,
+traffic_endpoints::traffic_endpoints(const cfg::config& c, const common::timing& tm,
                                      cycle::packet_pool& pool)
     : tm_(tm),
       pool_(pool),

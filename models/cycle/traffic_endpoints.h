@@ -8,13 +8,14 @@
 #include <memory>
 #include <vector>
 
+#include "common/fc_pacer.h"
+#include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/cycle_engine.h"
-#include "cycle/fc_pacer.h"
 #include "cycle/packet.h"
 #include "cycle/pfc.h"
+#include "common/timing.h"
 #include "cycle/rng.h"
-#include "cycle/timing.h"
 #include "cycle/traffic_mix.h"
 #include "cycle/traffic_pattern.h"
 #include "golden/credit_fc.h"
@@ -23,7 +24,7 @@
 
 namespace ndr::tb {
 
-using cycle::cycle_t;
+using common::cycle_t;
 
 /// What the endpoints measured. Window = [warm-up end, warm-up end + measure).
 struct endpoint_stats {
@@ -45,7 +46,7 @@ struct endpoint_stats {
 
 class traffic_endpoints : public cycle::cycle_engine {
 public:
-    traffic_endpoints(const cfg::config& c, const cycle::timing& tm, cycle::packet_pool& pool);
+    traffic_endpoints(const cfg::config& c, const common::timing& tm, cycle::packet_pool& pool);
     /// Endpoint e's link goes to `peer`, whose receive buffer holds peer_buffer_blocks per VL.
     void connect(uint16_t e, cycle::link_peer peer, uint32_t peer_buffer_blocks);
     /// Schedules the first arrivals and FC refresh at cycle `now`.
@@ -193,7 +194,7 @@ private:
         __builtin_prefetch(&rx_[d.port * vls_ + p.vl]);
     }
 
-    const cycle::timing tm_;
+    const common::timing tm_;
     cycle::packet_pool& pool_;
     uint32_t ports_;
     uint32_t vls_;
@@ -224,7 +225,7 @@ private:
     std::vector<cycle::event> deliver_next_;  ///< one-beat packets whose tail arrives next cycle
     std::vector<cycle::event> deliver_now_;
     cycle_t tick_at_ = ~cycle_t{0};  ///< cycle of the pending EV_TICK
-    cycle::fc_pacer fc_;             ///< FC packets per (endpoint, VL)
+    common::fc_pacer fc_;            ///< FC packets per (endpoint, VL)
     uint64_t next_id_ = 0;
     uint64_t queued_total_ = 0;  ///< pending packets, all endpoints
     cycle_t win_start_ = 0;

@@ -11,7 +11,7 @@
 
 namespace ndr::tb {
 
-traffic_mix::traffic_mix(const cfg::config& c, const cycle::timing& tm)
+traffic_mix::traffic_mix(const cfg::config& c, const common::timing& tm)
     : sizes(weighted_choice::parse(c.traffic.size, "traffic.size")),
       sls(weighted_choice::parse(c.traffic.sl, "traffic.sl")),
       sl2vl(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)) {

@@ -5,15 +5,16 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/timing.h"
 #include "config/sim_config.h"
-#include "cycle/timing.h"
+#include "common/timing.h"
 #include "cycle/traffic_pattern.h"
 #include "golden/sl2vl.h"
 
 namespace ndr::tb {
 
 struct traffic_mix {
-    traffic_mix(const cfg::config& c, const cycle::timing& tm);
+    traffic_mix(const cfg::config& c, const common::timing& tm);
     weighted_choice sizes;          ///< payload bytes
     weighted_choice sls;            ///< service levels
     std::vector<uint32_t> wire_of;  ///< wire bytes per size choice (RC SEND ONLY)

@@ -5,11 +5,11 @@
 #include <thread>
 
 #include "cli.h"
+#include "common/timing.h"
 #include "config/config_error.h"
 #include "config/config_loader.h"
 #include "config/unit_parse.h"
 #include "config/validate.h"
-#include "cycle/timing.h"
 #include "point_runner.h"
 #include "sim_level.h"
 #include "traffic_report.h"
@@ -77,7 +77,7 @@ int run(const traffic_options& o) {
     const sim_level lv = traffic_level(base);  // refuses a level that cannot run this
     const std::string level(level_name(lv));
     if (!o.time.empty()) {
-        const cycle::timing tm = cycle::derive_timing(base);
+        const common::timing tm = common::derive_timing(base);
         cfg::time_ps_t t;
         try {
             t = cfg::parse_time(o.time);

@@ -7,8 +7,8 @@
 #include <systemc>
 
 #include "cli.h"
+#include "common/invariant_error.h"
 #include "config/config_error.h"
-#include "cycle/invariant_error.h"
 
 // ndrsim's entry point: sc_main, called by SystemC's sc_elab_and_sim. Our own main() replaces
 // libsystemc's only to set SYSTEMC_DISABLE_COPYRIGHT_MESSAGE before the kernel starts (the
@@ -41,7 +41,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
     } catch (const ndr::cfg::config_error& e) {
         fmt::print(stderr, "ndrsim: error: {}\n", e.what());
         return 2;
-    } catch (const ndr::cycle::invariant_error& e) {
+    } catch (const ndr::common::invariant_error& e) {
         fmt::print(stderr, "ndrsim: invariant violated: {}\n", e.what());
         return 3;
     } catch (const std::exception& e) {

@@ -7,12 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/engine_driver.h"
 #include "cycle/hca.h"
 #include "cycle/ib_switch.h"
 #include "cycle/packet.h"
-#include "cycle/timing.h"
+#include "common/timing.h"
 #include "fabric_plan.h"
 #include "golden/lft.h"
 #include "golden/topology.h"
@@ -32,7 +33,7 @@ class fabric {
 public:
     fabric(const cfg::config& c, uint32_t hosts);
     cycle::hca_array& hcas() { return *hcas_; }
-    const cycle::timing& timing() const { return tm_; }
+    const common::timing& timing() const { return tm_; }
     const golden::topology& topology() const { return topo_; }
     std::vector<std::unique_ptr<cycle::ib_switch>>& switches() { return switches_; }
     cycle::sim_status& status() { return status_; }
@@ -45,7 +46,7 @@ public:
 
 private:
     fabric_plan plan_;
-    const cycle::timing& tm_;
+    const common::timing& tm_;
     const golden::topology& topo_;
     cycle::packet_pool pool_;
     cycle::sim_status status_;

@@ -38,7 +38,7 @@ uint32_t fabric_plan::shortest_link_cycles() const {
 
 fabric_plan plan_fabric(const cfg::config& c, uint32_t hosts) {
     fabric_plan f;
-    f.tm = cycle::derive_timing(c);
+    f.tm = common::derive_timing(c);
     const uint32_t radix = c.sw.ports;
     try {
         f.topo = c.fabric.topology == "fat_tree"
@@ -53,7 +53,7 @@ fabric_plan plan_fabric(const cfg::config& c, uint32_t hosts) {
     f.lfts = golden::compute_updown_lfts(f.topo);
     const uint64_t prop = c.link.propagation_per_m.ps;
     const auto cable_cycles = [&](uint64_t mm) {
-        return cycle::ps_to_cycles(c.link.fec_latency.ps + mm * prop / 1000, f.tm.cycle_ps, 1);
+        return common::ps_to_cycles(c.link.fec_latency.ps + mm * prop / 1000, f.tm.cycle_ps, 1);
     };
     f.tier_cycles[0] = cable_cycles(c.link.cable_length.mm);
     f.tier_cycles[1] = cable_cycles(c.fabric.tier1_cable_length.mm);
@@ -76,7 +76,7 @@ fabric_plan plan_fabric(const cfg::config& c, uint32_t hosts) {
 
 fabric_plan plan_traffic_switch(const cfg::config& c) {
     fabric_plan f;
-    f.tm = cycle::derive_timing(c);
+    f.tm = common::derive_timing(c);
     const uint32_t ports = c.sw.ports;
     golden::lft routes(static_cast<uint16_t>(ports));
     for (uint32_t p = 0; p < ports; ++p) {

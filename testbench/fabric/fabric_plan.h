@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "config/sim_config.h"
-#include "cycle/timing.h"
+#include "common/timing.h"
 #include "golden/lft.h"
 #include "golden/topology.h"
 
@@ -34,7 +34,7 @@ struct plan_hop {
 };
 
 struct fabric_plan {
-    cycle::timing tm;
+    common::timing tm;
     golden::topology topo;
     std::vector<golden::lft> lfts;  ///< per switch
     uint32_t tier_cycles[3] = {1, 1, 1};

@@ -53,14 +53,14 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts)
         if (a.host) {
             (*hca.tx[a.node]).bind(w.tx);
             w.fc_out.bind(*hca.fc_in[a.node]);
-            hca.set_peer_buffer(a.node, h.credits);
+            hca.connect(a.node, h.credits);
             if (bursts) hca.set_credit_loop(a.node, loop(h.credits, h.link_cycles, true));
         } else {
             tlmm::ib_switch_tlm& from = *switches_[a.node];
             used[a.node][a.port] = true;
             (*from.out[a.port]).bind(w.tx);
             w.fc_out.bind(*from.fc_in[a.port]);
-            from.set_peer_buffer(a.port, h.credits);
+            from.connect(a.port, h.credits);
             if (bursts) from.set_credit_loop(a.port, loop(h.credits, h.link_cycles, !b.host));
         }
         if (b.host) {
@@ -93,7 +93,7 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts)
         quantum_ =
             c.sim.tlm_quantum.ps == 0
                 ? shortest
-                : std::max<uint64_t>(1, cycle::ps_to_cycles(c.sim.tlm_quantum.ps, tm_.cycle_ps, 1));
+                : std::max<uint64_t>(1, common::ps_to_cycles(c.sim.tlm_quantum.ps, tm_.cycle_ps, 1));
         tlm::tlm_global_quantum::instance().set(hcas_->cycles(quantum_));
         hcas_->set_loosely_timed(quantum_);
         for (auto& sw : switches_) sw->set_loosely_timed(quantum_);

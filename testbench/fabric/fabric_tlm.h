@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "common/timing.h"
 #include "config/sim_config.h"
-#include "cycle/timing.h"
 #include "fabric.h"
 #include "golden/lft.h"
 #include "golden/topology.h"
@@ -24,7 +24,7 @@ class fabric_tlm {
 public:
     fabric_tlm(const cfg::config& c, uint32_t hosts);
     tlmm::hca_tlm& hcas() { return *hcas_; }
-    const cycle::timing& timing() const { return tm_; }
+    const common::timing& timing() const { return tm_; }
     const golden::topology& topology() const { return topo_; }
     std::vector<std::unique_ptr<tlmm::ib_switch_tlm>>& switches() { return switches_; }
     tlmm::run_status& status() { return status_; }
@@ -35,7 +35,7 @@ public:
 
 private:
     fabric_plan plan_;
-    const cycle::timing& tm_;
+    const common::timing& tm_;
     const golden::topology& topo_;
     tlmm::run_status status_;
     std::unique_ptr<tlmm::hca_tlm> hcas_;

@@ -9,7 +9,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "cycle/timing.h"
+#include "common/timing.h"
 #include "golden/float_formats.h"
 #include "sharp_manager.h"
 
@@ -30,9 +30,9 @@ uint64_t make_tag(uint32_t run, uint32_t xfer) {
 
 }  // namespace
 
-replay::replay(const cfg::config& c, const trace::trace& tr, cycle::hca_iface& hcas,
+replay::replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& hcas,
                sharp_manager* sharp)
-    : cfg_(c), sharp_(sharp), tr_(tr), hcas_(hcas), cycle_ps_(cycle::derive_timing(c).cycle_ps) {
+    : cfg_(c), sharp_(sharp), tr_(tr), hcas_(hcas), cycle_ps_(common::derive_timing(c).cycle_ps) {
     const std::size_t n = tr.records.size();
     recs_.resize(n);
     inst_of_record_.assign(n, NONE);
@@ -194,7 +194,7 @@ void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
     bytes_posted_ += xf.bytes;
     if (ci.op == coll::op_kind::rdma_read) {
         // The initiator (the transfer's destination) reads from the peer.
-        hcas_.post(t, cycle::verb::rdma_read, dst, src, xf.bytes, make_tag(run, x));
+        hcas_.post(t, common::verb::rdma_read, dst, src, xf.bytes, make_tag(run, x));
     } else if (src == dst) {
         // Ranks sharing a host: a local copy, complete at once.
         xfer_event(t, run, x, false);
@@ -202,9 +202,9 @@ void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
     } else {
         // Collectives move data with RDMA WRITE with immediate (the receiver needs a
         // completion); a one-sided rdma_write record is a plain RDMA WRITE.
-        const cycle::verb v = ci.op == coll::op_kind::send         ? cycle::verb::send
-                              : ci.op == coll::op_kind::rdma_write ? cycle::verb::rdma_write
-                                                                   : cycle::verb::rdma_write_imm;
+        const common::verb v = ci.op == coll::op_kind::send         ? common::verb::send
+                               : ci.op == coll::op_kind::rdma_write ? common::verb::rdma_write
+                                                                    : common::verb::rdma_write_imm;
         hcas_.post(t, v, src, dst, xf.bytes, make_tag(run, x));
     }
 }

@@ -22,7 +22,7 @@ class sharp_manager;
 
 namespace ndr::tb {
 
-using cycle::cycle_t;
+using common::cycle_t;
 
 /// Result of one collective instance.
 struct collective_result {
@@ -46,10 +46,10 @@ struct rank_slice {
     cycle_t end = 0;
 };
 
-class replay : public cycle::hca_host {
+class replay : public common::hca_host {
 public:
     /// rank r runs on host r.
-    replay(const cfg::config& c, const trace::trace& tr, cycle::hca_iface& hcas,
+    replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& hcas,
            sharp_manager* sharp = nullptr);
     /// Issues every record that is ready at cycle 0.
     void start();
@@ -135,7 +135,7 @@ private:
     std::map<uint64_t, uint32_t> sharp_job_of_;       ///< (tree << 32 | chunk_base) -> job
     std::map<uint32_t, uint32_t> sharp_chunks_used_;  ///< tree -> next chunk id
     const trace::trace& tr_;
-    cycle::hca_iface& hcas_;
+    common::hca_iface& hcas_;
     uint64_t cycle_ps_;
     std::vector<record_state> recs_;
     std::vector<uint32_t> inst_of_record_;   ///< record -> collective instance (or none)

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "cycle/timing.h"
+#include "common/timing.h"
 
 namespace ndr::tb {
 
@@ -17,7 +17,7 @@ std::string sharp_tree::describe() const {
 sharp_manager::sharp_manager(const cfg::config& c, fabric& f)
     : sharp_manager(c, f.topology(), f.timing().cycle_ps,
                     [&f](uint32_t sw, uint32_t osts, uint32_t ost_bytes, uint32_t alu,
-                         cycle::sharp_payloads* p, uint8_t vl) -> cycle::sharp_an& {
+                         common::sharp_payloads* p, uint8_t vl) -> common::sharp_an& {
                         return f.switches()[sw]->enable_sharp(osts, ost_bytes, alu, p, vl);
                     }) {}
 
@@ -30,7 +30,7 @@ sharp_manager::sharp_manager(const cfg::config& c, const golden::topology& topo,
     trees_per_node_ = std::max<uint32_t>(1, c.sharp.osts / c.sharp.osts_per_tree);
     if (c.sharp.vl >= c.sw.vls) return;         // no SHARP VL: every sharp collective falls back
     if (c.fabric.technology == "roce") return;  // Ethernet switches: no aggregation nodes
-    const uint32_t alu = cycle::ps_to_cycles(c.sharp.alu_latency.ps, cycle_ps, 0);
+    const uint32_t alu = common::ps_to_cycles(c.sharp.alu_latency.ps, cycle_ps, 0);
     for (uint32_t s = 0; s < nodes_.size(); ++s) {
         nodes_[s] = &enable(s, c.sharp.osts, static_cast<uint32_t>(c.sharp.ost_bytes.count), alu,
                             &payloads_, static_cast<uint8_t>(c.sharp.vl));
@@ -69,11 +69,11 @@ const sharp_tree* sharp_manager::tree_for(uint32_t comm, const std::vector<uint3
         const golden::topo_port_ref& at = topo.host_attach[h];
         leaf_hosts[at.node].push_back({at.port, h});
     }
-    std::map<uint32_t, cycle::sharp_tree_node> nodes;
+    std::map<uint32_t, common::sharp_tree_node> nodes;
     std::set<uint32_t> level_nodes;
     for (auto& [leaf, list] : leaf_hosts) {
         std::sort(list.begin(), list.end());
-        cycle::sharp_tree_node n;
+        common::sharp_tree_node n;
         n.tree = tree.id;
         n.level = 0;
         for (const auto& [port, host] : list) {
@@ -106,7 +106,7 @@ const sharp_tree* sharp_manager::tree_for(uint32_t comm, const std::vector<uint3
         }
         std::set<uint32_t> next;
         for (auto& [parent, kids] : parent_children) {
-            cycle::sharp_tree_node pn;
+            common::sharp_tree_node pn;
             pn.tree = tree.id;
             pn.level = level + 1;
             for (uint32_t kid : kids) {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "common/sharp_an.h"
 #include "config/sim_config.h"
-#include "cycle/sharp_an.h"
 #include "fabric.h"
 
 namespace ndr::tb {
@@ -37,16 +37,16 @@ public:
     sharp_manager(const cfg::config& c, fabric& f);
     /// Enables the aggregation node of switch `sw` (osts, ost_bytes, ALU cycles, payload
     /// store, SHARP VL) and returns it: how the manager reaches the nodes of any model level.
-    using enable_fn = std::function<cycle::sharp_an&(uint32_t sw, uint32_t osts, uint32_t ost_bytes,
-                                                     uint32_t alu_cycles,
-                                                     cycle::sharp_payloads* payloads, uint8_t vl)>;
+    using enable_fn = std::function<common::sharp_an&(
+        uint32_t sw, uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
+        common::sharp_payloads* payloads, uint8_t vl)>;
     /// The same manager over any fabric (the TLM fabric uses this one).
     sharp_manager(const cfg::config& c, const golden::topology& topo, uint64_t cycle_ps,
                   const enable_fn& enable);
     /// The tree of communicator `comm` over `hosts` (built on first use). nullopt with `why`
     /// when the resources do not allow one (the caller falls back to a host algorithm).
     const sharp_tree* tree_for(uint32_t comm, const std::vector<uint32_t>& hosts, std::string& why);
-    cycle::sharp_payloads& payloads() { return payloads_; }
+    common::sharp_payloads& payloads() { return payloads_; }
     /// The reduction the tree's ALUs apply from now on (set when a collective starts on it).
     void set_reduction(uint32_t tree, golden::red_op op, golden::red_type type);
     const std::vector<sharp_tree>& trees() const { return trees_; }
@@ -54,8 +54,8 @@ public:
 private:
     const cfg::config& cfg_;
     const golden::topology& topo_;
-    cycle::sharp_payloads payloads_;
-    std::vector<cycle::sharp_an*> nodes_;  ///< per switch (nullptr: SHARP off)
+    common::sharp_payloads payloads_;
+    std::vector<common::sharp_an*> nodes_;  ///< per switch (nullptr: SHARP off)
     std::vector<sharp_tree> trees_;
     std::map<uint32_t, uint32_t> tree_of_comm_;
     std::vector<uint32_t> trees_on_switch_;

@@ -75,11 +75,11 @@ void link_capture::attach(const link_ref& l, cycle::link_tap* tap) {
     }
 }
 
-void link_capture::direction_tap::on_packet(cycle::cycle_t start, const cycle::packet& p) {
+void link_capture::direction_tap::on_packet(common::cycle_t start, const cycle::packet& p) {
     owner->pending_.push_back(pending{start, interface_id, wire_bytes_of(p)});
 }
 
-void link_capture::flush_before(cycle::cycle_t t) {
+void link_capture::flush_before(common::cycle_t t) {
     // Stable: packets starting in the same cycle keep the order they were reported in.
     std::stable_sort(pending_.begin(), pending_.end(),
                      [](const pending& a, const pending& b) { return a.start < b.start; });

@@ -32,7 +32,7 @@ public:
 
     /// Writes the buffered records that start before cycle `t`. Call when the simulation has
     /// run up to `t`: no packet reported later can start before it.
-    void flush_before(cycle::cycle_t t);
+    void flush_before(common::cycle_t t);
     /// Writes everything still buffered, closes the file and removes the taps.
     void finish();
     /// The captured direction that is interface 0, e.g. "host0->sw0.p0".
@@ -44,10 +44,10 @@ private:
     struct direction_tap final : cycle::link_tap {
         link_capture* owner = nullptr;
         uint8_t interface_id = 0;
-        void on_packet(cycle::cycle_t start, const cycle::packet& p) override;
+        void on_packet(common::cycle_t start, const cycle::packet& p) override;
     };
     struct pending {
-        cycle::cycle_t start = 0;
+        common::cycle_t start = 0;
         uint8_t interface_id = 0;
         std::vector<uint8_t> bytes;
     };

@@ -6,11 +6,11 @@ namespace ndr::tb {
 
 using nlohmann::json;
 
-json pfc_json(const std::vector<cycle::pfc_port_stats>& s, uint32_t prios, double cycle_ns) {
-    cycle::pfc_port_stats tot;
+json pfc_json(const std::vector<common::pfc_port_stats>& s, uint32_t prios, double cycle_ns) {
+    common::pfc_port_stats tot;
     json ports = json::array();
     for (std::size_t k = 0; k < s.size(); ++k) {
-        const cycle::pfc_port_stats& x = s[k];
+        const common::pfc_port_stats& x = s[k];
         tot.pause_sent += x.pause_sent;
         tot.resume_sent += x.resume_sent;
         tot.pause_received += x.pause_received;
@@ -34,7 +34,7 @@ json pfc_json(const std::vector<cycle::pfc_port_stats>& s, uint32_t prios, doubl
             {"ports", ports}};
 }
 
-json switch_roce_json(const cycle::switch_stats& s, uint32_t prios, double cycle_ns) {
+json switch_roce_json(const common::switch_stats& s, uint32_t prios, double cycle_ns) {
     uint64_t mx = 0;
     double mean = 0.0;
     json per = json::array();

@@ -5,9 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "cycle/hca.h"
-#include "cycle/ib_switch.h"
-#include "cycle/timing.h"
+#include "common/hca_stats.h"
+#include "common/pfc_port_stats.h"
+#include "common/sharp_an.h"
+#include "common/switch_stats.h"
+#include "common/timing.h"
+#include "config/sim_config.h"
 #include "replay.h"
 
 namespace ndr::tb {
@@ -22,17 +25,17 @@ struct link_sample_series {
 struct switch_summary {
     uint32_t id = 0;
     uint32_t level = 0;
-    cycle::switch_stats stats;
+    common::switch_stats stats;
 };
 
 struct sharp_node_summary {
     uint32_t sw = 0;
     uint32_t level = 0;
-    cycle::sharp_an_stats stats;
+    common::sharp_an_stats stats;
 };
 
 struct run_outcome {
-    cycle::timing tm;
+    common::timing tm;
     std::string topology;  ///< description
     uint32_t hosts = 0;
     uint32_t switches = 0;
@@ -40,8 +43,8 @@ struct run_outcome {
     double wall_s = 0.0;
     std::vector<collective_result> collectives;
     std::vector<rank_slice> slices;
-    cycle::hca_stats hca;
-    std::vector<cycle::pfc_port_stats> hca_pfc;  ///< RoCE: per (host, priority), whole run
+    common::hca_stats hca;
+    std::vector<common::pfc_port_stats> hca_pfc;  ///< RoCE: per (host, priority), whole run
     std::vector<switch_summary> switch_stats;
     std::vector<link_sample_series> links;
     uint64_t sample_cycles = 0;                   ///< cycles per utilisation sample

@@ -82,7 +82,7 @@ json run_report_json(const cfg::config& c, const trace::trace& tr, const run_out
                    {"bytes", total_bytes},
                    {"span_ns", first < 0 ? 0.0 : last - first},
                    {"end_ns", static_cast<double>(o.cycles) * ns}};
-    const cycle::hca_stats& h = o.hca;
+    const common::hca_stats& h = o.hca;
     j["hca"] = {{"messages_posted", h.messages_posted},
                 {"messages_delivered", h.messages_delivered},
                 {"data_packets_sent", h.data_packets_sent},

@@ -4,17 +4,18 @@
 #include <cstdint>
 #include <vector>
 
-#include "cycle/ib_switch.h"
-#include "cycle/timing.h"
+#include "common/pfc_port_stats.h"
+#include "common/switch_stats.h"
+#include "common/timing.h"
 #include "cycle/traffic_endpoints.h"
 
 namespace ndr::tb {
 
 struct traffic_outcome {
-    cycle::timing tm;
-    cycle::switch_stats sw;
+    common::timing tm;
+    common::switch_stats sw;
     endpoint_stats ep;
-    std::vector<cycle::pfc_port_stats> ep_pfc;  ///< RoCE: per (endpoint, priority), whole run
+    std::vector<common::pfc_port_stats> ep_pfc;  ///< RoCE: per (endpoint, priority), whole run
     uint64_t cycles = 0;                        ///< simulated cycles, whole run
     uint64_t window_cycles = 0;
     uint64_t in_flight = 0;        ///< packets alive in the model at the end (counted)

@@ -9,8 +9,8 @@
 #include <sstream>
 #include <string>
 
+#include "common/invariant_error.h"
 #include "config/config_error.h"
-#include "cycle/invariant_error.h"
 
 namespace ndr::tb {
 
@@ -23,7 +23,7 @@ json run_guarded(const cfg::config& c, const point_fn& fn) {
         return fn(c);
     } catch (const cfg::config_error& e) {
         return json{{"error", e.what()}, {"error_kind", "config"}};
-    } catch (const cycle::invariant_error& e) {
+    } catch (const common::invariant_error& e) {
         return json{{"error", e.what()}, {"error_kind", "invariant"}};
     } catch (const std::exception& e) {
         return json{{"error", e.what()}, {"error_kind", "runtime"}};
@@ -92,7 +92,7 @@ void rethrow_point_error(const json& result, const std::string& context) {
     const std::string msg = context + result["error"].get<std::string>();
     const std::string kind = result.value("error_kind", "runtime");
     if (kind == "config") throw cfg::config_error(msg);
-    if (kind == "invariant") throw cycle::invariant_error(msg);
+    if (kind == "invariant") throw common::invariant_error(msg);
     throw std::runtime_error(msg);
 }
 

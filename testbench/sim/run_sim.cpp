@@ -39,7 +39,7 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
     f.hcas().start(0);
     for (auto& s : f.switches()) {
         s->start(0);
-        s->begin_stats(0);
+        s->open_window(0);
     }
     rp.start();
 
@@ -81,11 +81,11 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
     }
     for (const sharp_tree& st : sharp.trees()) out.sharp_trees.push_back(st.describe());
     for (std::size_t s = 0; s < f.switches().size(); ++s) {
-        if (const cycle::sharp_an* an = f.switches()[s]->sharp()) {
+        if (const common::sharp_an* an = f.switches()[s]->sharp()) {
             out.sharp_nodes.push_back(
                 {static_cast<uint32_t>(s), f.topology().switches[s].level, an->stats()});
         }
-        f.switches()[s]->end_stats(now);
+        f.switches()[s]->close_window(now);
         out.switch_stats.push_back(switch_summary{
             static_cast<uint32_t>(s), f.topology().switches[s].level, f.switches()[s]->stats()});
     }

@@ -7,7 +7,7 @@
 #include "config/sim_config.h"
 #include "cycle/hca.h"
 #include "cycle/ib_switch.h"
-#include "cycle/timing.h"
+#include "common/timing.h"
 #include "replay.h"
 #include "run_outcome.h"
 #include "trace/trace.h"

@@ -32,10 +32,10 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     out.switches = static_cast<uint32_t>(f.switches().size());
     sharp_manager sharp(c, f.topology(), out.tm.cycle_ps,
                         [&f](uint32_t sw, uint32_t osts, uint32_t ost_bytes, uint32_t alu,
-                             cycle::sharp_payloads* p, uint8_t vl) -> cycle::sharp_an& {
+                             common::sharp_payloads* p, uint8_t vl) -> common::sharp_an& {
                             return f.switches()[sw]->enable_sharp(osts, ost_bytes, alu, p, vl);
                         });
-    for (auto& sw : f.switches()) sw->open_window();
+    for (auto& sw : f.switches()) sw->open_window(0);
     replay rp(c, tr, f.hcas(), &sharp);
     f.hcas().set_host(&rp);
     rp.start();
@@ -63,7 +63,7 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out.sample_cycles = sampler.interval();
     out.collectives = rp.results();
-    cycle::cycle_t end = 0;
+    common::cycle_t end = 0;
     for (const auto& r : out.collectives) end = std::max(end, r.end);
     for (const auto& s : rp.slices()) end = std::max(end, s.end);
     out.cycles = end;
@@ -77,16 +77,9 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     for (std::size_t s = 0; s < f.switches().size(); ++s) {
         tlmm::ib_switch_tlm& sw = *f.switches()[s];
         sw.close_window(now);
-        const tlmm::switch_tlm_stats& st = sw.stats();
-        switch_summary sum{static_cast<uint32_t>(s), f.topology().switches[s].level, {}};
-        for (const auto& b : st.buffer) sum.stats.buffer.push_back({b.max_blocks, b.mean_blocks});
-        sum.stats.credit_stall_cycles = st.credit_stall_cycles;
-        sum.stats.out_blocks = st.out_blocks;
-        sum.stats.out_busy_cycles = st.out_busy_cycles;
-        sum.stats.xbar_transfers = st.xbar_transfers;
-        sum.stats.fc_packets = st.fc_packets;
-        out.switch_stats.push_back(std::move(sum));
-        if (const cycle::sharp_an* an = f.switches()[s]->sharp()) {
+        out.switch_stats.push_back(
+            switch_summary{static_cast<uint32_t>(s), f.topology().switches[s].level, sw.stats()});
+        if (const common::sharp_an* an = f.switches()[s]->sharp()) {
             out.sharp_nodes.push_back(
                 {static_cast<uint32_t>(s), f.topology().switches[s].level, an->stats()});
         }

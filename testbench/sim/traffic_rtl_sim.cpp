@@ -5,10 +5,11 @@
 #include <algorithm>
 #include <chrono>
 
+#include "common/timing.h"
 #include "config/config_error.h"
+#include "common/timing.h"
 #include "cycle/delivery_record.h"
 #include "cycle/rng.h"
-#include "cycle/timing.h"
 #include "cycle/traffic_mix.h"
 #include "cycle/traffic_pattern.h"
 #include "golden/credit_fc.h"
@@ -35,7 +36,7 @@ using verify::core_geometry;
 using verify::core_packet;
 using verify::switch_core_bench;
 
-void check_fits(const cfg::config& c, const cycle::timing& tm, const traffic_mix& mix,
+void check_fits(const cfg::config& c, const common::timing& tm, const traffic_mix& mix,
                 const core_geometry& g) {
     const auto bad = [](const char* flag, const char* key, std::string why) {
         return cfg::config_error(cfg::config_source::flag(flag), key, std::move(why));
@@ -70,8 +71,8 @@ void check_fits(const cfg::config& c, const cycle::timing& tm, const traffic_mix
 
 traffic_outcome run_traffic_rtl(const cfg::config& c) {
     traffic_outcome out;
-    out.tm = cycle::derive_timing(c);
-    const cycle::timing& tm = out.tm;
+    out.tm = common::derive_timing(c);
+    const common::timing& tm = out.tm;
     const core_geometry g = switch_core_bench::geometry();
     const traffic_mix mix(c, tm);
     check_fits(c, tm, mix, g);

@@ -6,16 +6,18 @@
 
 #include <chrono>
 
+#include "common/invariant_error.h"
 #include "cycle/engine_driver.h"
-#include "cycle/invariant_error.h"
+#include "common/invariant_error.h"
+#include "cycle/ib_switch.h"
 #include "fabric_plan.h"
 
 namespace ndr::tb {
 
 traffic_outcome run_traffic(const cfg::config& c) {
     traffic_outcome out;
-    out.tm = cycle::derive_timing(c);
-    const cycle::timing& tm = out.tm;
+    out.tm = common::derive_timing(c);
+    const common::timing& tm = out.tm;
     cycle::packet_pool pool;
     // Endpoint p hangs off switch port p and owns LID p + 1 (fabric_plan.h).
     const fabric_plan plan = plan_traffic_switch(c);
@@ -72,7 +74,7 @@ void account_packets(traffic_outcome& out, uint64_t live, uint64_t in_switch, bo
     out.dropped = out.ep.created - out.ep.delivered - out.in_flight;
     out.switch_buffered = in_switch;
     if (check && out.dropped != 0) {
-        throw cycle::invariant_error(
+        throw common::invariant_error(
             fmt::format("packet conservation: {} created, {} delivered, {} in flight: {} lost",
                         out.ep.created, out.ep.delivered, out.in_flight, out.dropped));
     }

@@ -4,9 +4,12 @@
 #pragma once
 #include <cstdint>
 
+#include "common/pfc_port_stats.h"
+#include "common/switch_stats.h"
+#include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/ib_switch.h"
-#include "cycle/timing.h"
+#include "common/timing.h"
 #include "cycle/traffic_endpoints.h"
 #include "traffic_outcome.h"
 

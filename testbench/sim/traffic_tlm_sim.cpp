@@ -7,9 +7,9 @@
 #include <memory>
 #include <vector>
 
+#include "common/invariant_error.h"
+#include "common/timing.h"
 #include "cycle/delivery_record.h"
-#include "cycle/invariant_error.h"
-#include "cycle/timing.h"
 #include "fabric_plan.h"
 #include "ib_switch_tlm.h"
 #include "link_tlm.h"
@@ -22,8 +22,8 @@ traffic_outcome run_traffic_tlm(const cfg::config& c, const tlm_run_hooks& hooks
         throw std::logic_error("run_traffic_tlm: one simulation per process");
     }
     traffic_outcome out;
-    out.tm = cycle::derive_timing(c);
-    const cycle::timing& tm = out.tm;
+    out.tm = common::derive_timing(c);
+    const common::timing& tm = out.tm;
     tlmm::run_status status;
     // Endpoint p hangs off switch port p and owns LID p + 1 (fabric_plan.h).
     const fabric_plan plan = plan_traffic_switch(c);
@@ -42,14 +42,14 @@ traffic_outcome run_traffic_tlm(const cfg::config& c, const tlm_run_hooks& hooks
             w->rx.bind(*sw.in[h.to.port]);
             (*sw.fc_out[h.to.port]).bind(w->fc_in);
             w->fc_out.bind(*eps.fc_in[h.from.node]);
-            eps.set_peer_buffer(static_cast<uint16_t>(h.from.node), h.credits);
+            eps.connect(static_cast<uint16_t>(h.from.node), h.credits);
         } else {
             // Switch output p -> endpoint p; FC of the endpoint receive buffer back to the switch.
             (*sw.out[h.from.port]).bind(w->tx);
             w->rx.bind(*eps.rx[h.to.node]);
             (*eps.fc_out[h.to.node]).bind(w->fc_in);
             w->fc_out.bind(*sw.fc_in[h.from.port]);
-            sw.set_peer_buffer(h.from.port, h.credits);
+            sw.connect(h.from.port, h.credits);
         }
         links.push_back(std::move(w));
     }
@@ -78,17 +78,7 @@ traffic_outcome run_traffic_tlm(const cfg::config& c, const tlm_run_hooks& hooks
     }
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    const tlmm::switch_tlm_stats& s = sw.stats();
-    out.sw.buffer.resize(s.buffer.size());
-    for (std::size_t v = 0; v < s.buffer.size(); ++v) {
-        out.sw.buffer[v].max_blocks = s.buffer[v].max_blocks;
-        out.sw.buffer[v].mean_blocks = s.buffer[v].mean_blocks;
-    }
-    out.sw.credit_stall_cycles = s.credit_stall_cycles;
-    out.sw.out_blocks = s.out_blocks;
-    out.sw.out_busy_cycles = s.out_busy_cycles;
-    out.sw.xbar_transfers = s.xbar_transfers;
-    out.sw.fc_packets = s.fc_packets;
+    out.sw = sw.stats();
     out.ep = eps.stats();
     finish_latency_hist(out.ep);
     out.cycles = now;

@@ -9,9 +9,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/invariant_error.h"
 #include "config/config_error.h"
 #include "config/config_loader.h"
-#include "cycle/invariant_error.h"
 #include "output_files.h"
 #include "run_report.h"
 #include "run_sim.h"
@@ -188,7 +188,7 @@ int run_point_dir(const std::string& dir) {
         write_file(dir, "report.json", report.dump(2) + "\n");
         result["status"] = "done";
         result["metrics"] = headline_metrics(kind, report);
-    } catch (const cycle::invariant_error& e) {
+    } catch (const common::invariant_error& e) {
         result["status"] = "failed";
         result["error"] = std::string("invariant violated: ") + e.what();
     } catch (const std::exception& e) {

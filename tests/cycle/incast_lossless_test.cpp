@@ -10,7 +10,7 @@
 // ~62/65 packets per cycle across the fabric, which keeps memory well below 1 GB.
 #include "cycle_test_util.h"
 
-#include "cycle/invariant_error.h"
+#include "common/invariant_error.h"
 
 extern "C" int sc_main(int, char*[]) {
     return 0;

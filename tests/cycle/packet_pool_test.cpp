@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "cycle/invariant_error.h"
+#include "common/invariant_error.h"
 #include "cycle/packet.h"
 
 using ndr::cycle::NO_PACKET;
@@ -33,7 +33,7 @@ TEST_CASE("packet pool: freeing twice is an invariant error", "[cycle][packet]")
     packet_pool pool;
     const uint32_t a = pool.alloc();
     pool.free(a);
-    CHECK_THROWS_AS(pool.free(a), ndr::cycle::invariant_error);
+    CHECK_THROWS_AS(pool.free(a), ndr::common::invariant_error);
 }
 
 TEST_CASE("packet sizes: up to 65535 bytes, larger rejected", "[cycle][packet]") {

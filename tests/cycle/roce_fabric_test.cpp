@@ -55,7 +55,7 @@ void start(ndr::tb::fabric& f) {
     f.hcas().start(0);
     for (auto& s : f.switches()) {
         s->start(0);
-        s->begin_stats(0);
+        s->open_window(0);
     }
 }
 
@@ -66,11 +66,11 @@ uint64_t run_to_completion(ndr::tb::fabric& f, uint64_t limit) {
         now += 2000;
         ndr::cycle::sc_run_until(now, CYC_PS, f.status());
     }
-    for (auto& s : f.switches()) s->end_stats(now);
+    for (auto& s : f.switches()) s->close_window(now);
     return now;
 }
 
-void check_lossless(const ndr::cycle::hca_stats& h, uint64_t messages, uint64_t payload) {
+void check_lossless(const ndr::common::hca_stats& h, uint64_t messages, uint64_t payload) {
     CHECK(h.messages_delivered == messages);
     CHECK(h.payload_bytes_delivered == payload);
     CHECK(h.retransmitted_packets == 0);
@@ -79,8 +79,8 @@ void check_lossless(const ndr::cycle::hca_stats& h, uint64_t messages, uint64_t 
     CHECK(h.out_of_order_drops == 0);
 }
 
-ndr::cycle::pfc_port_stats sum(const std::vector<ndr::cycle::pfc_port_stats>& v) {
-    ndr::cycle::pfc_port_stats t;
+ndr::common::pfc_port_stats sum(const std::vector<ndr::common::pfc_port_stats>& v) {
+    ndr::common::pfc_port_stats t;
     for (const auto& x : v) {
         t.pause_sent += x.pause_sent;
         t.pause_received += x.pause_received;
@@ -102,7 +102,7 @@ TEST_CASE("roce incast on a 2-level fat tree: PFC is lossless and pauses spread 
     REQUIRE(f.switches().size() == 6);
     start(f);
     for (uint32_t s = 1; s < 16; ++s) {
-        f.hcas().post(0, ndr::cycle::verb::rdma_write_imm, s, 0, MIB, s);
+        f.hcas().post(0, ndr::common::verb::rdma_write_imm, s, 0, MIB, s);
     }
     const uint64_t end = run_to_completion(f, 5'000'000);
     const auto& h = f.hcas().stats();
@@ -129,7 +129,7 @@ TEST_CASE("roce incast on a 2-level fat tree: PFC is lossless and pauses spread 
     // their hosts. Paused time shows at every hop.
     const auto& sw = f.switches();
     const auto leaf0 = sum(sw[0]->stats().pfc);
-    ndr::cycle::pfc_port_stats spines, far_leaves;
+    ndr::common::pfc_port_stats spines, far_leaves;
     for (std::size_t s = 4; s < 6; ++s) {
         const auto t = sum(sw[s]->stats().pfc);
         spines.pause_sent += t.pause_sent;
@@ -192,9 +192,9 @@ TEST_CASE("roce incast: DCQCN lowers the egress queue and settles near the fair 
     start(fw);
     start(off);
     for (uint32_t s = 1; s <= N; ++s) {
-        on.hcas().post(0, ndr::cycle::verb::rdma_write_imm, s, 0, bytes, s);
-        fw.hcas().post(0, ndr::cycle::verb::rdma_write_imm, s, 0, bytes, s);
-        off.hcas().post(0, ndr::cycle::verb::rdma_write_imm, s, 0, bytes, s);
+        on.hcas().post(0, ndr::common::verb::rdma_write_imm, s, 0, bytes, s);
+        fw.hcas().post(0, ndr::common::verb::rdma_write_imm, s, 0, bytes, s);
+        off.hcas().post(0, ndr::common::verb::rdma_write_imm, s, 0, bytes, s);
     }
     // Line-rate bound of the bottleneck: N x 4096 packets x 66 beats = 1081344 cycles.
     const uint64_t bound = N * (bytes / 4096) * BEATS_PER_PKT;
@@ -225,9 +225,9 @@ TEST_CASE("roce incast: DCQCN lowers the egress queue and settles near the fair 
         }
     }
     // One measurement window [0, now] for all three: the time-means compare queue-byte time.
-    for (auto& s : on.switches()) s->end_stats(now);
-    for (auto& s : fw.switches()) s->end_stats(now);
-    for (auto& s : off.switches()) s->end_stats(now);
+    for (auto& s : on.switches()) s->close_window(now);
+    for (auto& s : fw.switches()) s->close_window(now);
+    for (auto& s : off.switches()) s->close_window(now);
     REQUIRE(end_on > 0);
     REQUIRE(end_fw > 0);
     REQUIRE(end_off > 0);
@@ -321,8 +321,8 @@ TEST_CASE("roce ECMP: a shift permutation over a fat tree collides like balls in
     start(f);
     start(ib);
     for (uint32_t s = 0; s < 64; ++s) {
-        f.hcas().post(0, ndr::cycle::verb::rdma_write_imm, s, (s + 8) % 64, MIB, s);
-        ib.hcas().post(0, ndr::cycle::verb::rdma_write_imm, s, (s + 8) % 64, MIB, s);
+        f.hcas().post(0, ndr::common::verb::rdma_write_imm, s, (s + 8) % 64, MIB, s);
+        ib.hcas().post(0, ndr::common::verb::rdma_write_imm, s, (s + 8) % 64, MIB, s);
     }
     uint64_t now = 0, end = 0, end_ib = 0;
     while ((end == 0 || end_ib == 0) && now < 10'000'000) {

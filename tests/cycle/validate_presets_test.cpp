@@ -6,8 +6,8 @@
 #include <string>
 
 #include "cli.h"
+#include "common/timing.h"
 #include "config/config_error.h"
-#include "cycle/timing.h"
 #include "preset.h"
 
 using ndr::tb::config_options;
@@ -60,7 +60,7 @@ TEST_CASE("presets derive the intended link rate, radix and cycle", "[presets]")
         const ndr::cfg::config c = resolve(e.name);
         CHECK(c.link.rate.bps == e.bps);
         CHECK(c.sw.ports == e.ports);
-        CHECK(ndr::cycle::derive_timing(c).cycle_ps == e.cycle_ps);
+        CHECK(ndr::common::derive_timing(c).cycle_ps == e.cycle_ps);
     }
     CHECK(resolve("edr").sharp.ost_bytes.count == 256);  // Switch-IB 2 OST (docs/domain.md §7)
 }

@@ -17,8 +17,8 @@
 
 #include <systemc>
 
+#include "common/timing.h"
 #include "config/sim_config.h"
-#include "cycle/timing.h"
 #include "fabric_tlm.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
@@ -33,16 +33,16 @@ extern "C" int sc_main(int, char*[]) {
 namespace {
 
 /// Records the completion times the HCAs report.
-struct probe_host : ndr::cycle::hca_host {
+struct probe_host : ndr::common::hca_host {
     std::map<uint64_t, uint64_t> delivered;  ///< tag -> cycle
     std::map<uint64_t, uint64_t> acked;
-    void on_delivered(ndr::cycle::cycle_t t, uint32_t, uint64_t tag) override {
+    void on_delivered(ndr::common::cycle_t t, uint32_t, uint64_t tag) override {
         delivered[tag] = t;
     }
-    void on_send_complete(ndr::cycle::cycle_t t, uint32_t, uint64_t tag) override {
+    void on_send_complete(ndr::common::cycle_t t, uint32_t, uint64_t tag) override {
         acked[tag] = t;
     }
-    void on_timer(ndr::cycle::cycle_t, uint64_t) override {}
+    void on_timer(ndr::common::cycle_t, uint64_t) override {}
 };
 
 ndr::cfg::config burst_config(uint64_t burst_bytes) {
@@ -79,13 +79,13 @@ void single_write(uint64_t burst_bytes, uint64_t bytes) {
     ndr::tb::fabric_tlm f(c, 2);
     probe_host host;
     f.hcas().set_host(&host);
-    const ndr::cycle::timing& tm = f.timing();
-    f.hcas().post(0, ndr::cycle::verb::rdma_write, 0, 1, bytes, 7);
+    const ndr::common::timing& tm = f.timing();
+    f.hcas().post(0, ndr::common::verb::rdma_write, 0, 1, bytes, 7);
     run_for(200'000, tm.cycle_ps, f);
     REQUIRE(host.delivered.count(7) == 1);
     REQUIRE(host.acked.count(7) == 1);
-    const uint64_t tx = ndr::cycle::ps_to_cycles(c.hca.tx_latency.ps, tm.cycle_ps, 1);
-    const uint64_t rx = ndr::cycle::ps_to_cycles(c.hca.rx_latency.ps, tm.cycle_ps, 1);
+    const uint64_t tx = ndr::common::ps_to_cycles(c.hca.tx_latency.ps, tm.cycle_ps, 1);
+    const uint64_t rx = ndr::common::ps_to_cycles(c.hca.rx_latency.ps, tm.cycle_ps, 1);
     const uint64_t hop = 2U * tm.link_cycles + tm.switch_cycles;  // host -> switch -> host
     const uint64_t ser =
         write_serialisation(bytes, static_cast<uint32_t>(c.hca.mtu.count), tm.block_bytes);
@@ -121,14 +121,14 @@ TEST_CASE("burst: two writes into one host finish when the shared output carried
     ndr::tb::fabric_tlm f(c, 3);
     probe_host host;
     f.hcas().set_host(&host);
-    const ndr::cycle::timing& tm = f.timing();
+    const ndr::common::timing& tm = f.timing();
     const uint64_t bytes = 4U << 20;
-    f.hcas().post(0, ndr::cycle::verb::rdma_write, 0, 2, bytes, 1);
-    f.hcas().post(0, ndr::cycle::verb::rdma_write, 1, 2, bytes, 2);
+    f.hcas().post(0, ndr::common::verb::rdma_write, 0, 2, bytes, 1);
+    f.hcas().post(0, ndr::common::verb::rdma_write, 1, 2, bytes, 2);
     run_for(400'000, tm.cycle_ps, f);
     REQUIRE(host.delivered.size() == 2);
-    const uint64_t tx = ndr::cycle::ps_to_cycles(c.hca.tx_latency.ps, tm.cycle_ps, 1);
-    const uint64_t rx = ndr::cycle::ps_to_cycles(c.hca.rx_latency.ps, tm.cycle_ps, 1);
+    const uint64_t tx = ndr::common::ps_to_cycles(c.hca.tx_latency.ps, tm.cycle_ps, 1);
+    const uint64_t rx = ndr::common::ps_to_cycles(c.hca.rx_latency.ps, tm.cycle_ps, 1);
     const uint64_t hop = 2U * tm.link_cycles + tm.switch_cycles;
     const uint64_t ser =
         write_serialisation(bytes, static_cast<uint32_t>(c.hca.mtu.count), tm.block_bytes);

@@ -10,11 +10,11 @@
 
 #include <systemc>
 
+#include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/engine_driver.h"
 #include "cycle/ib_switch.h"
 #include "cycle/link_tap.h"
-#include "cycle/timing.h"
 #include "golden/lft.h"
 #include "golden/sl2vl.h"
 #include "scoreboard.h"
@@ -80,7 +80,7 @@ std::set<flow_key> read_flows(const std::string& level) {
 class flow_tap : public ndr::cycle::link_tap {
 public:
     explicit flow_tap(std::set<flow_key>& out) : out_(out) {}
-    void on_packet(ndr::cycle::cycle_t, const ndr::cycle::packet& p) override {
+    void on_packet(ndr::common::cycle_t, const ndr::cycle::packet& p) override {
         if (p.tagged) out_.emplace(p.src, p.dst, p.sl, p.flow_seq, p.created, p.wire_bytes);
     }
 
@@ -93,7 +93,7 @@ private:
 TEST_CASE("tlm: zero-load latency is 2 link + switch + serialisation, as the cycle model") {
     guard_fresh_kernel();
     ndr::cfg::config c = small_config(0.005);
-    const ndr::cycle::timing tm = ndr::cycle::derive_timing(c);
+    const ndr::common::timing tm = ndr::common::derive_timing(c);
     const ndr::tb::traffic_outcome o = ndr::tb::run_traffic_tlm(c);
     REQUIRE(o.ep.tagged_delivered == o.ep.window_created);
     REQUIRE(o.ep.window_created > 0);
@@ -164,7 +164,7 @@ TEST_CASE("flows: cycle engine") {
     guard_fresh_kernel();
     namespace cy = ndr::cycle;
     const ndr::cfg::config c = small_config(0.2);
-    const cy::timing tm = cy::derive_timing(c);
+    const ndr::common::timing tm = ndr::common::derive_timing(c);
     cy::packet_pool pool;
     cy::ib_switch sw(c, tm, pool, identity_routes(c.sw.ports));
     ndr::tb::traffic_endpoints eps(c, tm, pool);

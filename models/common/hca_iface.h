@@ -1,14 +1,14 @@
 // What the host-side software (testbench/replay) needs from the HCAs of a fabric, whatever
 // level models them: post verbs, send SHARP contributions, set host timers. Implemented by the
 // cycle-level hca_array (models/cycle/hca.h) and the TLM hca_tlm (tlm/hca_tlm.h). Completions
-// come back through hca_host. Times are whole beats ("cycles") of cycle::timing at both levels.
+// come back through hca_host. Times are whole beats ("cycles") of common::timing at both levels.
 #pragma once
 #include <cstdint>
 
-#include "cycle/event.h"
+#include "common/cycles.h"
 #include "golden/rc_segment.h"
 
-namespace ndr::cycle {
+namespace ndr::common {
 
 /// RC verbs: RDMA WRITE (no receive completion), RDMA WRITE with immediate (the last packet
 /// carries ImmDt and the responder gets a completion: what the collective engine uses), SEND,
@@ -48,4 +48,4 @@ public:
     virtual uint32_t hosts() const = 0;
 };
 
-}  // namespace ndr::cycle
+}  // namespace ndr::common

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "cycle/event.h"
+#include "common/cycles.h"
 
-namespace ndr::cycle {
+namespace ndr::common {
 
 class fc_pacer {
 public:
@@ -51,4 +51,4 @@ private:
     uint32_t interval_;
 };
 
-}  // namespace ndr::cycle
+}  // namespace ndr::common

@@ -11,10 +11,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cycle/event.h"
+#include "common/cycles.h"
 #include "golden/reduce_op.h"
 
-namespace ndr::cycle {
+namespace ndr::common {
 
 /// One tree as seen by one switch.
 struct sharp_tree_node {
@@ -104,4 +104,4 @@ private:
     sharp_an_stats stats_;
 };
 
-}  // namespace ndr::cycle
+}  // namespace ndr::common

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "cycle/event.h"
+#include "common/cycles.h"
 
-namespace ndr::cycle {
+namespace ndr::common {
 
 class occupancy_stat {
 public:
@@ -42,4 +42,4 @@ private:
     uint32_t frozen_max_ = 0;
 };
 
-}  // namespace ndr::cycle
+}  // namespace ndr::common

@@ -1,13 +1,14 @@
-// Everything the cycle models need from the config, converted once to integer cycles and
-// 64-byte blocks. One cycle = one datapath beat: datapath_width / link rate (64 B at 400 Gb/s =
-// 1.28 ns, i.e. 781.25 MHz). Latencies round UP to whole cycles (a 300 ns switch latency is
-// 235 cycles = 300.8 ns); docs/architecture.md lists every rounding.
+// Everything the cycle and TLM models need from the config, converted once to integer cycles and
+// 64-byte blocks; both levels use this one derivation, so they round every latency identically.
+// One cycle = one datapath beat: datapath_width / link rate (64 B at 400 Gb/s = 1.28 ns, i.e.
+// 781.25 MHz). Latencies round UP to whole cycles (a 300 ns switch latency is 235 cycles =
+// 300.8 ns); docs/architecture.md lists every rounding.
 #pragma once
 #include <cstdint>
 
 #include "config/sim_config.h"
 
-namespace ndr::cycle {
+namespace ndr::common {
 
 struct timing {
     uint64_t cycle_ps = 0;                ///< one beat
@@ -29,4 +30,4 @@ uint32_t ps_to_cycles(uint64_t ps, uint64_t cycle_ps, uint32_t min_cycles = 0);
 
 timing derive_timing(const cfg::config& c);
 
-}  // namespace ndr::cycle
+}  // namespace ndr::common

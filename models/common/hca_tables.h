@@ -1,15 +1,15 @@
-// Bookkeeping shared by the cycle-level HCA (hca.h) and the TLM HCA (tlm/hca_tlm.h): the queue
-// pair of a (source, destination) host pair, created on first use, and reusable message slots.
-// SystemC-free.
+// Bookkeeping shared by the cycle-level HCA (models/cycle/hca.h) and the TLM HCA
+// (tlm/hca_tlm.h): the queue pair of a (source, destination) host pair, created on first use,
+// and reusable message slots. SystemC-free.
 #pragma once
 #include <cstdint>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
-#include "cycle/hca_host.h"
+#include "common/hca_host.h"
 
-namespace ndr::cycle {
+namespace ndr::common {
 
 /// Index of the queue pair src -> dst in `qps`, appending a new one (src and dst set) on first use.
 /// `qps` is a container whose push_back keeps references valid (std::deque): callers hold a
@@ -67,4 +67,4 @@ inline void timer_fired(std::vector<uint64_t>& timers, std::vector<uint32_t>& fr
     if (host != nullptr) host->on_timer(t, token);
 }
 
-}  // namespace ndr::cycle
+}  // namespace ndr::common

@@ -3,10 +3,10 @@
 #pragma once
 #include "golden/port_mask.h"
 
-namespace ndr::cycle {
+namespace ndr::common {
 
 using golden::bit;
 using golden::for_each_bit;
 using golden::rr_pick;
 
-}  // namespace ndr::cycle
+}  // namespace ndr::common

@@ -3,9 +3,9 @@
 #pragma once
 #include <cstdint>
 
-#include "cycle/event.h"
+#include "common/cycles.h"
 
-namespace ndr::cycle {
+namespace ndr::common {
 
 class hca_host {
 public:
@@ -26,4 +26,4 @@ public:
     }
 };
 
-}  // namespace ndr::cycle
+}  // namespace ndr::common

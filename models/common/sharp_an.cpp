@@ -1,12 +1,12 @@
-#include "cycle/sharp_an.h"
+#include "common/sharp_an.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "cycle/invariant_error.h"
+#include "common/invariant_error.h"
 
-namespace ndr::cycle {
+namespace ndr::common {
 
 uint32_t sharp_wire_bytes(uint32_t payload) {
     return 8 + 12 + 8 + 16 + ((payload + 3U) & ~3U) + 4 + 2;
@@ -137,4 +137,4 @@ void sharp_an::on_packet(cycle_t t, uint16_t in, bool down, uint32_t tree, uint3
     }
 }
 
-}  // namespace ndr::cycle
+}  // namespace ndr::common

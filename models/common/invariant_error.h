@@ -4,10 +4,10 @@
 #include <stdexcept>
 #include <string>
 
-namespace ndr::cycle {
+namespace ndr::common {
 
 struct invariant_error : std::runtime_error {
     explicit invariant_error(const std::string& what) : std::runtime_error(what) {}
 };
 
-}  // namespace ndr::cycle
+}  // namespace ndr::common

@@ -1,11 +1,11 @@
-#include "cycle/timing.h"
+#include "common/timing.h"
 
 #include <algorithm>
 #include <stdexcept>
 
 #include "golden/credit_fc.h"
 
-namespace ndr::cycle {
+namespace ndr::common {
 
 uint32_t ps_to_cycles(uint64_t ps, uint64_t cycle_ps, uint32_t min_cycles) {
     const uint64_t c = (ps + cycle_ps - 1) / cycle_ps;
@@ -39,4 +39,4 @@ timing derive_timing(const cfg::config& c) {
     return t;
 }
 
-}  // namespace ndr::cycle
+}  // namespace ndr::common

@@ -1,0 +1,21 @@
+# ctest `layering` (cmake -DROOT=<source dir> -P layering_check.cmake): the include rules of
+# models/common/README.md. models/common/ includes neither SystemC/TLM nor a header of
+# models/cycle/ or tlm/; tlm/ includes no header of models/cycle/. Prints every offending line.
+set(violations "")
+macro(check_dir glob_dir pattern why)
+  file(GLOB srcs ${ROOT}/${glob_dir}/*.h ${ROOT}/${glob_dir}/*.cpp)
+  foreach(f ${srcs})
+    file(STRINGS ${f} hits REGEX "^[ \t]*#[ \t]*include[ \t]*${pattern}")
+    foreach(h ${hits})
+      file(RELATIVE_PATH rel ${ROOT} ${f})
+      string(APPEND violations "${rel}: ${h} (${why})\n")
+    endforeach()
+  endforeach()
+endmacro()
+check_dir(models/common "[<\"](systemc|tlm|sysc/|cycle/)" "models/common is SystemC-free and level-neutral")
+check_dir(models/common "\"[a-z_]*_tlm[.]h\"" "models/common must not include the TLM level")
+check_dir(tlm "[<\"]cycle/" "tlm/ must not include the cycle level")
+if(violations)
+  message(FATAL_ERROR "layering violated:\n${violations}")
+endif()
+message(STATUS "layering: ok")
