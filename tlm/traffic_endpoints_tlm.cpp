@@ -1,6 +1,6 @@
 #include "traffic_endpoints_tlm.h"
-#include "cycle/credit_stall_window.h"
-#include "cycle/delivery_record.h"
+#include "common/credit_stall_window.h"
+#include "common/delivery_record.h"
 
 #include <fmt/format.h>
 

@@ -14,15 +14,13 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "common/endpoint_stats.h"
 #include "common/fc_pacer.h"
+#include "common/rng.h"
 #include "common/timing.h"
+#include "common/traffic_mix.h"
+#include "common/traffic_pattern.h"
 #include "config/sim_config.h"
-#include "common/fc_pacer.h"
-#include "common/timing.h"
-#include "cycle/rng.h"
-#include "cycle/traffic_endpoints.h"
-#include "cycle/traffic_mix.h"
-#include "cycle/traffic_pattern.h"
 #include "golden/credit_fc.h"
 #include "golden/sl2vl.h"
 #include "golden/vl_arb.h"

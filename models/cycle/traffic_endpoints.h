@@ -8,16 +8,16 @@
 #include <memory>
 #include <vector>
 
+#include "common/endpoint_stats.h"
 #include "common/fc_pacer.h"
+#include "common/rng.h"
 #include "common/timing.h"
+#include "common/traffic_mix.h"
+#include "common/traffic_pattern.h"
 #include "config/sim_config.h"
 #include "cycle/cycle_engine.h"
 #include "cycle/packet.h"
 #include "cycle/pfc.h"
-#include "common/timing.h"
-#include "cycle/rng.h"
-#include "cycle/traffic_mix.h"
-#include "cycle/traffic_pattern.h"
 #include "golden/credit_fc.h"
 #include "golden/sl2vl.h"
 #include "golden/vl_arb.h"
@@ -25,24 +25,6 @@
 namespace ndr::tb {
 
 using common::cycle_t;
-
-/// What the endpoints measured. Window = [warm-up end, warm-up end + measure).
-struct endpoint_stats {
-    uint64_t created = 0;         ///< packets created, whole run
-    uint64_t delivered = 0;       ///< packets delivered, whole run
-    uint64_t window_created = 0;  ///< created inside the window (tagged)
-    uint64_t window_created_beats = 0;
-    uint64_t tagged_delivered = 0;               ///< tagged packets delivered so far
-    uint64_t window_delivered = 0;               ///< packets whose tail arrived inside the window
-    std::vector<uint64_t> port_delivered_beats;  ///< per destination, inside the window
-    std::vector<uint64_t> port_offered_beats;    ///< per source, created inside the window
-    std::vector<uint64_t> vl_delivered_beats;    ///< per VL of the last link, inside the window
-    std::vector<uint64_t> vl_delivered_bytes;    ///< wire bytes, per VL, inside the window
-    std::vector<uint64_t> credit_stall_cycles;   ///< per VL: source idle for lack of credits
-    std::vector<uint64_t> latency_hist;  ///< [cycles]: tagged packets, creation -> tail delivered
-    std::vector<std::vector<uint64_t>> vl_latency_hist;  ///< the same per VL of the last link
-    uint64_t max_source_queue = 0;                       ///< packets, max over endpoints
-};
 
 class traffic_endpoints : public cycle::cycle_engine {
 public:

@@ -8,10 +8,10 @@
 #include "common/timing.h"
 #include "config/config_error.h"
 #include "common/timing.h"
-#include "cycle/delivery_record.h"
-#include "cycle/rng.h"
-#include "cycle/traffic_mix.h"
-#include "cycle/traffic_pattern.h"
+#include "common/delivery_record.h"
+#include "common/rng.h"
+#include "common/traffic_mix.h"
+#include "common/traffic_pattern.h"
 #include "golden/credit_fc.h"
 
 #ifdef NDR_HAVE_RTL_CORE

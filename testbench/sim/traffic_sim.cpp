@@ -1,6 +1,6 @@
 #include "traffic_sim.h"
 
-#include "cycle/delivery_record.h"
+#include "common/delivery_record.h"
 
 #include <fmt/format.h>
 

@@ -9,7 +9,7 @@
 
 #include "common/invariant_error.h"
 #include "common/timing.h"
-#include "cycle/delivery_record.h"
+#include "common/delivery_record.h"
 #include "fabric_plan.h"
 #include "ib_switch_tlm.h"
 #include "link_tlm.h"

@@ -21,7 +21,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "cycle/rng.h"
+#include "common/rng.h"
 #include "golden/credit_fc.h"
 #include "rtl_bits.h"
 #include "switch_core_bench_iface.h"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "cycle/rng.h"
+#include "common/rng.h"
 #include "golden/lft.h"
 #include "golden/sl2vl.h"
 #include "scoreboard.h"

@@ -5,9 +5,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "cycle/traffic_endpoints.h"
+#include "common/cycles.h"
+#include "common/endpoint_stats.h"
 
 namespace ndr::tb {
+
+using common::cycle_t;
 
 /// The fields of a delivered packet that the sink looks at.
 struct delivered {

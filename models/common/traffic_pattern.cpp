@@ -1,4 +1,4 @@
-#include "cycle/traffic_pattern.h"
+#include "common/traffic_pattern.h"
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "config/sim_config.h"
-#include "cycle/rng.h"
+#include "common/rng.h"
 
 namespace ndr::tb {
 

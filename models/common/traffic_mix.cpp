@@ -1,11 +1,11 @@
-#include "cycle/traffic_mix.h"
+#include "common/traffic_mix.h"
 
 #include "golden/roce_packet.h"
 
 #include <fmt/format.h>
 
 #include "config/config_error.h"
-#include "cycle/rng.h"
+#include "common/rng.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
 

@@ -1,4 +1,4 @@
-#include "cycle/delivery_record.h"
+#include "common/delivery_record.h"
 
 #include <fmt/format.h>
 

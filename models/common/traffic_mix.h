@@ -8,7 +8,7 @@
 #include "common/timing.h"
 #include "config/sim_config.h"
 #include "common/timing.h"
-#include "cycle/traffic_pattern.h"
+#include "common/traffic_pattern.h"
 #include "golden/sl2vl.h"
 
 namespace ndr::tb {
