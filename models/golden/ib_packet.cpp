@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "golden/crc.h"
-#include "golden/ib_field.h"
+#include "golden/wire/crc.h"
+#include "golden/wire/ib_field.h"
 
 namespace ndr::golden {
 namespace {

@@ -10,14 +10,14 @@
 #include <cstdint>
 #include <vector>
 
-#include "golden/aeth.h"
-#include "golden/bth.h"
-#include "golden/deth.h"
-#include "golden/grh.h"
-#include "golden/immdt.h"
-#include "golden/lrh.h"
+#include "golden/wire/aeth.h"
+#include "golden/wire/bth.h"
+#include "golden/wire/deth.h"
+#include "golden/wire/grh.h"
+#include "golden/wire/immdt.h"
+#include "golden/wire/lrh.h"
 #include "golden/opcode.h"
-#include "golden/reth.h"
+#include "golden/wire/reth.h"
 
 namespace ndr::golden {
 

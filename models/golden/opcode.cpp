@@ -3,11 +3,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "golden/aeth.h"
-#include "golden/bth.h"
-#include "golden/deth.h"
-#include "golden/immdt.h"
-#include "golden/reth.h"
+#include "golden/wire/aeth.h"
+#include "golden/wire/bth.h"
+#include "golden/wire/deth.h"
+#include "golden/wire/immdt.h"
+#include "golden/wire/reth.h"
 
 namespace ndr::golden {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "golden/crc.h"
+#include "golden/wire/crc.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
 

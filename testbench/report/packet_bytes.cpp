@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "golden/aeth.h"
+#include "golden/wire/aeth.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
 

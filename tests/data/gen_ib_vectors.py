@@ -8,7 +8,7 @@ are packed as integers with explicit shifts, and both CRCs are bit-by-bit loops.
 
     python3 tests/data/gen_ib_vectors.py        # regenerates tests/data/ib_vectors.txt
 
-Conventions (see models/golden/crc.h for sources):
+Conventions (see models/golden/wire/crc.h for sources):
   * ICRC: CRC-32 poly 0x04C11DB7 processed LSB-first, init 0xFFFFFFFF, final XOR 0xFFFFFFFF,
     variant fields forced to 1 (local: LRH.VL, BTH byte 4; global: whole LRH, GRH TClass,
     FlowLabel, HopLmt, BTH byte 4); appended least-significant byte first.

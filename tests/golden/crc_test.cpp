@@ -1,4 +1,4 @@
-// ICRC / VCRC (models/golden/crc.h): standard check values, values from the independent
+// ICRC / VCRC (models/golden/wire/crc.h): standard check values, values from the independent
 // Python oracle (tests/data/ib_vectors.txt, bit-by-bit loops), and a RoCEv2 packet captured on
 // real hardware that fixes the ICRC masking and wire byte order.
 #include <catch2/catch.hpp>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "golden/crc.h"
+#include "golden/wire/crc.h"
 
 namespace g = ndr::golden;
 

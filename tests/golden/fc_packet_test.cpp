@@ -1,4 +1,4 @@
-// Flow-control packet codec (models/golden/fc_packet.h) against hand-computed bytes and the
+// Flow-control packet codec (models/golden/wire/fc_packet.h) against hand-computed bytes and the
 // independent Python oracle (tests/data/ib_vectors.txt).
 #include <catch2/catch.hpp>
 
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "golden/crc.h"
-#include "golden/fc_packet.h"
+#include "golden/wire/crc.h"
+#include "golden/wire/fc_packet.h"
 
 namespace g = ndr::golden;
 

@@ -7,14 +7,14 @@
 #include <stdexcept>
 #include <vector>
 
-#include "golden/aeth.h"
-#include "golden/bth.h"
-#include "golden/deth.h"
-#include "golden/grh.h"
-#include "golden/immdt.h"
-#include "golden/lrh.h"
+#include "golden/wire/aeth.h"
+#include "golden/wire/bth.h"
+#include "golden/wire/deth.h"
+#include "golden/wire/grh.h"
+#include "golden/wire/immdt.h"
+#include "golden/wire/lrh.h"
 #include "golden/opcode.h"
-#include "golden/reth.h"
+#include "golden/wire/reth.h"
 #include "header_encode.h"
 
 namespace g = ndr::golden;

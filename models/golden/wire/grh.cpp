@@ -1,8 +1,8 @@
-#include "golden/grh.h"
+#include "golden/wire/grh.h"
 
 #include <algorithm>
 
-#include "golden/ib_field.h"
+#include "golden/wire/ib_field.h"
 
 namespace ndr::golden {
 

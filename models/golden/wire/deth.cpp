@@ -1,6 +1,6 @@
-#include "golden/deth.h"
+#include "golden/wire/deth.h"
 
-#include "golden/ib_field.h"
+#include "golden/wire/ib_field.h"
 
 namespace ndr::golden {
 

@@ -1,7 +1,7 @@
-#include "golden/fc_packet.h"
+#include "golden/wire/fc_packet.h"
 
-#include "golden/crc.h"
-#include "golden/ib_field.h"
+#include "golden/wire/crc.h"
+#include "golden/wire/ib_field.h"
 
 namespace ndr::golden {
 namespace {

@@ -1,6 +1,6 @@
-#include "golden/reth.h"
+#include "golden/wire/reth.h"
 
-#include "golden/ib_field.h"
+#include "golden/wire/ib_field.h"
 
 namespace ndr::golden {
 

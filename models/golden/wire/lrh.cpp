@@ -1,6 +1,6 @@
-#include "golden/lrh.h"
+#include "golden/wire/lrh.h"
 
-#include "golden/ib_field.h"
+#include "golden/wire/ib_field.h"
 
 namespace ndr::golden {
 

@@ -1,6 +1,6 @@
-#include "golden/bth.h"
+#include "golden/wire/bth.h"
 
-#include "golden/ib_field.h"
+#include "golden/wire/ib_field.h"
 
 namespace ndr::golden {
 

@@ -1,6 +1,6 @@
-#include "golden/immdt.h"
+#include "golden/wire/immdt.h"
 
-#include "golden/ib_field.h"
+#include "golden/wire/ib_field.h"
 
 namespace ndr::golden {
 

@@ -1,6 +1,6 @@
-#include "golden/aeth.h"
+#include "golden/wire/aeth.h"
 
-#include "golden/ib_field.h"
+#include "golden/wire/ib_field.h"
 
 namespace ndr::golden {
 

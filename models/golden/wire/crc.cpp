@@ -1,14 +1,14 @@
-#include "golden/crc.h"
+#include "golden/wire/crc.h"
 
 #include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <string>
 
-#include "golden/bth.h"
-#include "golden/grh.h"
-#include "golden/ib_field.h"
-#include "golden/lrh.h"
+#include "golden/wire/bth.h"
+#include "golden/wire/grh.h"
+#include "golden/wire/ib_field.h"
+#include "golden/wire/lrh.h"
 
 namespace ndr::golden {
 namespace {
