@@ -180,8 +180,42 @@ private:
     uint32_t line_;
 };
 
+/// Deepest nesting of arrays and objects a record may have: a record is at most an object holding
+/// arrays of numbers, so 32 levels is generous, and it keeps the parser's and the tree's
+/// recursion far from the stack's limit.
+constexpr int MAX_JSON_DEPTH = 32;
+
+/// The nesting depth of `text` (brackets outside strings), stopping once past `limit`.
+inline int json_depth(const std::string& text, int limit) {
+    int depth = 0;
+    int deepest = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') {
+                ++i;
+            } else if (c == '"') {
+                in_string = false;
+            }
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            deepest = std::max(deepest, ++depth);
+            if (deepest > limit) return deepest;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
 /// Parses one line; duplicate keys (which nlohmann::json would resolve silently) are errors.
 inline json parse_line(const std::string& text, const std::string& path, uint32_t line) {
+    if (json_depth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+        fail_at(path, line, "json",
+                fmt::format("malformed JSON: nested deeper than {} levels", MAX_JSON_DEPTH));
+    }
     std::vector<std::set<std::string>> keys;
     std::string dup;
     const json::parser_callback_t cb = [&](int /*depth*/, json::parse_event_t ev, json& parsed) {
@@ -207,6 +241,11 @@ inline json parse_line(const std::string& text, const std::string& path, uint32_
         else if (auto q = what.find("] "); q != std::string::npos)
             what = what.substr(q + 2);
         fail_at(path, line, "json", "malformed JSON: " + what);
+    } catch (const json::out_of_range& e) {
+        // "[json.exception.out_of_range.406] number overflow parsing '1e400'"
+        std::string what = e.what();
+        if (auto q = what.find("] "); q != std::string::npos) what = what.substr(q + 2);
+        fail_at(path, line, "json", "number out of range: " + what);
     }
     if (!dup.empty()) fail_at(path, line, dup, "field given twice in one record");
     if (!j.is_object()) {

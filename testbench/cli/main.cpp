@@ -4,11 +4,28 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <systemc>
 
 #include "cli.h"
 #include "common/invariant_error.h"
 #include "config/config_error.h"
+
+namespace {
+
+/// One error line, at most 500 characters (a 5 MB op name must not become a 5 MB line); the
+/// cut is marked.
+std::string one_line(const char* what) {
+    constexpr std::size_t MAX = 500;
+    std::string s(what);
+    for (char& c : s) {
+        if (c == '\n' || c == '\r') c = ' ';
+    }
+    if (s.size() > MAX) s = s.substr(0, MAX) + fmt::format("... ({} characters)", s.size());
+    return s;
+}
+
+}  // namespace
 
 // ndrsim's entry point: sc_main, called by SystemC's sc_elab_and_sim. Our own main() replaces
 // libsystemc's only to set SYSTEMC_DISABLE_COPYRIGHT_MESSAGE before the kernel starts (the
@@ -36,16 +53,16 @@ extern "C" int sc_main(int argc, char* argv[]) {
         return action ? action() : 0;
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);
-        fmt::print(stderr, "ndrsim: error: {}\n", e.what());
+        fmt::print(stderr, "ndrsim: error: {}\n", one_line(e.what()));
         return 2;
     } catch (const ndr::cfg::config_error& e) {
-        fmt::print(stderr, "ndrsim: error: {}\n", e.what());
+        fmt::print(stderr, "ndrsim: error: {}\n", one_line(e.what()));
         return 2;
     } catch (const ndr::common::invariant_error& e) {
-        fmt::print(stderr, "ndrsim: invariant violated: {}\n", e.what());
+        fmt::print(stderr, "ndrsim: invariant violated: {}\n", one_line(e.what()));
         return 3;
     } catch (const std::exception& e) {
-        fmt::print(stderr, "ndrsim: error: {}\n", e.what());
+        fmt::print(stderr, "ndrsim: error: {}\n", one_line(e.what()));
         return 1;
     }
 }

@@ -74,3 +74,28 @@ foreach(seed 1 3 6)
     run ${NDR_RUN_REGRESS}/alltoall4_4k.jsonl --set sim.seed=${seed}
     --set fault.icrc_error_rate=0.1 --set hca.ack_timeout=20us)
 endforeach()
+
+# Issue 16 item 2: inputs that crashed the trace loader or leaked raw library text.
+ndr_run_e2e_py(run_err_number_overflow error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: .*number_overflow\\.jsonl:4: json: number out of range: number overflow parsing '1e400'" --
+  run ${NDR_RUN_BAD}/number_overflow.jsonl -q)
+# Nesting 100,000 deep inside a typed field segfaulted (exit 139); generated here (200 KB).
+string(REPEAT "[" 100000 NDR_RUN_OPEN)
+string(REPEAT "]" 100000 NDR_RUN_CLOSE)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/deep_nesting.jsonl
+  "{\"type\":\"header\",\"version\":1,\"nranks\":4,\"name\":\"x\"}\n"
+  "{\"type\":\"comm\",\"id\":0,\"ranks\":${NDR_RUN_OPEN}${NDR_RUN_CLOSE}}\n")
+ndr_run_e2e_py(run_err_deep_nesting error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: .*deep_nesting\\.jsonl:2: json: malformed JSON: nested deeper than 32 levels" --
+  run ${CMAKE_CURRENT_BINARY_DIR}/deep_nesting.jsonl -q)
+# A file without newlines (/dev/zero) grew to 4.2 GB before "read error": lines stop at 16 MiB.
+ndr_run_e2e_py(run_err_endless_line error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: /dev/zero:1: json: line longer than 16 MiB" -- run /dev/zero -q)
+# A 5 MB op name gave a 5 MB error line: error lines stop at 500 characters.
+string(REPEAT "a" 100000 NDR_RUN_LONG)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/long_op.jsonl
+  "{\"type\":\"header\",\"version\":1,\"nranks\":4,\"name\":\"x\"}\n"
+  "{\"type\":\"op\",\"rank\":0,\"comm\":0,\"seq\":0,\"op\":\"${NDR_RUN_LONG}\"}\n")
+ndr_run_e2e_py(run_err_long_line error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: .*long_op\\.jsonl:2: op: unknown op 'aaaa.{400,500}\\.\\.\\. \\([0-9]+ characters\\)$" --
+  run ${CMAKE_CURRENT_BINARY_DIR}/long_op.jsonl -q)
