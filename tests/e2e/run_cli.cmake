@@ -99,3 +99,10 @@ file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/long_op.jsonl
 ndr_run_e2e_py(run_err_long_line error ${NDR_RUN_BIN} 2
   "^ndrsim: error: .*long_op\\.jsonl:2: op: unknown op 'aaaa.{400,500}\\.\\.\\. \\([0-9]+ characters\\)$" --
   run ${CMAKE_CURRENT_BINARY_DIR}/long_op.jsonl -q)
+# Issue 16 item 3: values that wrapped silently (exit 0 with a wrong answer) are refused.
+ndr_run_e2e_py(run_err_cable_wrap error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: --set link.cable_length: must be at most 100km" --
+  run ${NDR_RUN_TRACES}/allreduce_ring_tree_8.jsonl -q --set link.cable_length=3689348814741910324mm)
+ndr_run_e2e_py(traffic_err_window_wrap error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: --set sim.measure_cycles: must be in 1\\.\\.1000000000000000" --
+  traffic -q --set sim.measure_cycles=18446744073709551615)

@@ -19,9 +19,9 @@ void register_fabric_keys(std::vector<config_key>& keys) {
     s.uint_key("fabric.levels", &fabric_config::levels, 2, 3,
                "fat_tree levels (2: up to ports^2/2 hosts, 3: up to ports^3/4)");
     s.unit_key(
-        "fabric.tier1_cable_length", &fabric_config::tier1_cable_length, "any", nullptr,
+        "fabric.tier1_cable_length", &fabric_config::tier1_cable_length, CABLE_RANGE, cable,
         "leaf-spine cable length; docs/domain.md §13 'Cable' (30-100 m optics between tiers)");
-    s.unit_key("fabric.tier2_cable_length", &fabric_config::tier2_cable_length, "any", nullptr,
+    s.unit_key("fabric.tier2_cable_length", &fabric_config::tier2_cable_length, CABLE_RANGE, cable,
                "spine-core cable length (3-level fat tree); docs/domain.md §13 'Cable'");
 }
 

@@ -76,6 +76,14 @@ std::string positive(uint64_t v) {
     return v == 0 ? "must be > 0" : "";
 }
 
+std::string cable(uint64_t mm) {
+    return mm > 100'000'000 ? "must be at most 100km" : "";
+}
+
+std::string latency(uint64_t ps) {
+    return ps > 1'000'000'000'000 ? "must be at most 1s" : "";
+}
+
 checker<uint64_t> one_of(std::vector<uint64_t> allowed, std::string unit) {
     return [allowed = std::move(allowed), unit = std::move(unit)](uint64_t v) -> std::string {
         for (uint64_t a : allowed) {

@@ -95,6 +95,15 @@ inline std::pair<value_kind, const char*> kind_of(length_mm_t) {
 
 /// "must be > 0" for 0.
 std::string positive(uint64_t v);
+/// A cable: at most 100 km (longer than any InfiniBand link; keeps mm x ps/m products in range).
+std::string cable(uint64_t mm);
+inline constexpr const char* CABLE_RANGE = "0..100km";
+/// A latency or interval of the model: at most 1 s (whole-cycle conversions stay in range).
+std::string latency(uint64_t ps);
+inline constexpr const char* LATENCY_RANGE = "0..1s";
+/// A cycle count of the run: at most 10^15 (about 15 days simulated at 1.28 ns; the warm-up,
+/// window and drain then add up without overflow).
+inline constexpr uint64_t MAX_RUN_CYCLES = 1'000'000'000'000'000ULL;
 /// One of the listed values (e.g. MTUs), printed with `unit`.
 checker<uint64_t> one_of(std::vector<uint64_t> allowed, std::string unit);
 /// A credit-managed buffer: whole 64-byte blocks, at most 2048 blocks outstanding per VL

@@ -9,11 +9,11 @@ void register_sim_keys(std::vector<config_key>& keys) {
     section_keys<sim_config> s(keys, &config::sim);
     s.uint_key("sim.seed", &sim_config::seed, 0, U64_MAX,
                "random seed; the same seed and config give the same run");
-    s.uint_key("sim.warmup_cycles", &sim_config::warmup_cycles, 0, U64_MAX,
+    s.uint_key("sim.warmup_cycles", &sim_config::warmup_cycles, 0, MAX_RUN_CYCLES,
                "core cycles simulated before the measurement window (not measured)");
-    s.uint_key("sim.measure_cycles", &sim_config::measure_cycles, 1, U64_MAX,
+    s.uint_key("sim.measure_cycles", &sim_config::measure_cycles, 1, MAX_RUN_CYCLES,
                "core cycles in the measurement window");
-    s.uint_key("sim.drain_cycles", &sim_config::drain_cycles, 0, U64_MAX,
+    s.uint_key("sim.drain_cycles", &sim_config::drain_cycles, 0, MAX_RUN_CYCLES,
                "max core cycles after the window to deliver the packets created in it");
     s.bool_key("sim.check_invariants", &sim_config::check_invariants,
                "check lossless flow-control invariants at every event (slower)");
