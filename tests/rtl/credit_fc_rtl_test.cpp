@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "Vib_credit_fc.h"
-#include "verify/credit_fc_check.h"
+#include "credit_fc/credit_fc_check.h"
 #include "verify/verilated_dut.h"
 
 namespace {

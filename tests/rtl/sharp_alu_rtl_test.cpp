@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
-#include "verify/sharp_alu_check.h"
+#include "sharp_alu/sharp_alu_check.h"
 
 namespace {
 

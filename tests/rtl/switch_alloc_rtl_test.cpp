@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "Vibs_switch_alloc.h"
-#include "verify/switch_alloc_check.h"
+#include "switch_alloc/switch_alloc_check.h"
 #include "verify/verilated_dut.h"
 
 using ndr::verify::check_options;

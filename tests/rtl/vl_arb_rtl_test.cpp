@@ -7,7 +7,7 @@
 
 #include "Vibs_vl_arb.h"
 #include "verify/verilated_dut.h"
-#include "verify/vl_arb_check.h"
+#include "vl_arb/vl_arb_check.h"
 
 using ndr::verify::check_options;
 using ndr::verify::check_result;

@@ -6,7 +6,7 @@
 
 #include "Vibs_xbar.h"
 #include "verify/verilated_dut.h"
-#include "verify/xbar_check.h"
+#include "xbar/xbar_check.h"
 
 using ndr::verify::check_options;
 using ndr::verify::check_result;

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "check_result.h"
 #include "core_packet.h"
+#include "verify/check_result.h"
 
 namespace ndr::verify {
 
