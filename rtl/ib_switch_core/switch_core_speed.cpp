@@ -1,7 +1,7 @@
 // Simulation speed of the Verilated rtl/ib_switch_core (docs/performance.md): uniform random
 // traffic at a given load and packet size through switch_core_bench, for one Verilated
 // parameterisation chosen at compile time (NDR_SPEED_HEADER / NDR_SPEED_MODEL / NDR_SPEED_PORTS,
-// rtl/CMakeLists.txt, option NDR_RTL_BENCH). Prints one JSON line:
+// block.cmake, option NDR_RTL_BENCH). Prints one JSON line:
 //   {"ports": N, "cycles": C, "packets": P, "wall_s": S, "cycles_per_wall_s": ...}
 // Usage: switch_core_speed_pN [CYCLES [LOAD [BLOCKS [SEED]]]]
 #include NDR_SPEED_HEADER

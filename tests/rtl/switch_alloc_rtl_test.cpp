@@ -1,5 +1,5 @@
 // rtl/switch_alloc/ibs_switch_alloc.sv against the golden rule (models/golden/switch_alloc.h):
-// the check of `ndrsim verify switch_alloc` (testbench/verify/switch_alloc_check.cpp) and its
+// the check of `ndrsim verify switch_alloc` (rtl/switch_alloc/switch_alloc_check.cpp) and its
 // fault build.
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 // rtl/xbar/ibs_xbar.sv, allocator-driven, against its beat scoreboard: the check of
-// `ndrsim verify xbar` (testbench/verify/xbar_check.cpp), its fault build and the assumptions.
+// `ndrsim verify xbar` (rtl/xbar/xbar_check.cpp), its fault build and the assumptions.
 #include <cstdint>
 
 #include <catch2/catch.hpp>
