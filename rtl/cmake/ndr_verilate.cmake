@@ -5,7 +5,7 @@
 include_guard(GLOBAL)
 
 # Every Verilated build: lint warnings on, the SystemVerilog assertions compiled in
-# (docs/style.md §9), X assignments randomised the same way on every run.
+# (docs/style.md §9), -O2, explicit X assignments as Verilator's `unique` values.
 set(NDR_RTL_VERILATOR_ARGS -Wall --assert -O2 -x-assign unique)
 
 # ndr_verilate_block(<block> TOP <module> SOURCES <sv>... PARAMS <Param>=<value>...

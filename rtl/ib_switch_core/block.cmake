@@ -24,7 +24,7 @@ if(NDR_RTL_BENCH)
 endif()
 add_library(ndr_rtl_core STATIC)
 set_property(TARGET ndr_rtl_core PROPERTY VERILATOR_COVERAGE ON)
-ndr_verilate_block(ib_switch_core TOP ib_switch_core PREFIX Vib_switch_core SOURCES ${NDR_RTL_CORE_SV}
+ndr_verilate_block(ib_switch_core TOP ib_switch_core SOURCES ${NDR_RTL_CORE_SV}
   LIBRARY ndr_rtl_core DEFINE_PREFIX NDR_RTL_CORE
   # BufBlocks: 8 KiB per VL, two 4 KiB-MTU packets (65 blocks each) fit.
   PARAMS NumPorts=4 NumVls=2 BufBlocks=128 DataW=64 Iterations=2 BlocksW=7
