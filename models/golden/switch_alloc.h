@@ -1,6 +1,6 @@
 // Crossbar switch allocation, SystemC-free: the one statement of the rule. The cycle model
 // (models/cycle/ib_switch_alloc.cpp, ib_switch::allocate) runs it with the switch's grant oracle;
-// the RTL check (testbench/verify/switch_alloc_check.cpp) runs it with a plain round-robin oracle
+// the RTL check (rtl/switch_alloc/switch_alloc_check.cpp) runs it with a plain round-robin oracle
 // and compares rtl/switch_alloc/ibs_switch_alloc.sv against it cycle by cycle
 // (docs/architecture.md, "The switch pipeline", step 5; docs/style.md §15).
 //

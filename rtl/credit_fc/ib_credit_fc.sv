@@ -1,6 +1,6 @@
 // Credit-based link-level flow control for NumVls data VLs (IB Vol.1 ch.7.9; docs/domain.md §2.1-2.2).
 // Golden reference: models/golden/credit_fc.{h,cpp} (credit_sender, credit_receiver), checked cycle
-// by cycle by `ndrsim verify credit_fc` (testbench/verify/credit_fc_check.cpp).
+// by cycle by `ndrsim verify credit_fc` (rtl/credit_fc/credit_fc_check.cpp).
 //
 // One credit = one 64-byte block. FCTBS, FCCL and ABR are 12-bit counters, modulo 4096; at most
 // 2048 blocks may be outstanding per VL.

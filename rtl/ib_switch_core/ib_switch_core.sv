@@ -4,7 +4,7 @@
 // (ibs_input_buffer, store-and-forward), one VL arbiter per output (ibs_vl_arb, low table), the
 // iSLIP / round-robin allocator (ibs_switch_alloc) and the crossbar (ibs_xbar).
 // Reference: the TLM scoreboard (tlm/scoreboard.h) checks what it delivers, payload-exact and in
-// order per (input, output, VL): testbench/verify/switch_core_check.cpp. Documented in
+// order per (input, output, VL): rtl/ib_switch_core/switch_core_check.cpp. Documented in
 // rtl/README.md (ports, beat format, latency).
 //
 // Beat format (every port, both directions): one beat = one 64-byte credit block of a packet,

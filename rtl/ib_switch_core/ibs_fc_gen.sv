@@ -1,7 +1,7 @@
 // FC packet generator of one switch input port (IB Vol.1 §7.9.4; docs/domain.md §2.2): emits a
 // credit update (VL, FCCL) whenever the FCCL to advertise for a VL differs from the last one sent
 // (and once per VL after reset), round-robin over the VLs with an update pending, at most one per
-// cycle. Part of rtl/ib_switch_core; checked there (testbench/verify/switch_core_check.cpp).
+// cycle. Part of rtl/ib_switch_core; checked there (switch_core_check.cpp).
 module ibs_fc_gen #(
   /// Data VLs, 1..15.
   parameter int unsigned NumVls = 2,

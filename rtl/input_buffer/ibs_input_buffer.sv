@@ -2,7 +2,7 @@
 // entry = one beat = one 64-byte credit block), organised as virtual output queues (one linked
 // list per output port per VL). Store-and-forward: a VOQ offers a packet once its last beat is
 // in (pkt_avail_o). Reference: models/cycle/ib_switch (VOQ input buffers); checked as part of
-// rtl/ib_switch_core against the TLM scoreboard (testbench/verify/switch_core_check.cpp).
+// rtl/ib_switch_core against the TLM scoreboard (rtl/ib_switch_core/switch_core_check.cpp).
 //
 // Write side: beats of one packet at a time (valid/ready). The header beat (wr_sop_i) carries the
 // packet's VL, output port and length in blocks; later beats use the registered header. A beat is

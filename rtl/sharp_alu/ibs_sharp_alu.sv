@@ -1,6 +1,6 @@
 // SHARP aggregation ALU, one element per beat: res = a op b (acc = acc op in) with the semantics of
 // models/golden/reduce_op.h (reduce_elementwise with count 1), checked bit for bit by
-// testbench/verify/sharp_alu_check.cpp (ndrsim verify sharp_alu) and tests/rtl. Supported: every
+// rtl/sharp_alu/sharp_alu_check.cpp (ndrsim verify sharp_alu) and tests/rtl. Supported: every
 // (op, dtype) pair the golden model supports (reduce_op.h supported()):
 //   * sum, min, max, minloc, maxloc on int8, uint8, int16, uint16, int32, uint32, int64, uint64,
 //     fp16, bf16, fp32, fp64;

@@ -3,7 +3,7 @@
 // eligibility filters of the cycle model. Reference: the golden rule that the cycle model runs,
 // models/golden/switch_alloc.h (golden::switch_alloc), with a plain round-robin grant oracle;
 // checked cycle by cycle against it by `ndrsim verify switch_alloc`
-// (testbench/verify/switch_alloc_check.cpp).
+// (rtl/switch_alloc/switch_alloc_check.cpp).
 //
 // Semantics (islip_i = 1, switch_alloc::islip):
 //  * Per output o a grant pointer gptr[o], per input i an accept pointer aptr[i], 0..NumPorts-1,

@@ -1,6 +1,6 @@
 // IB output-port VL arbiter: high- and low-priority tables and LimitOfHighPriority (IB Vol.1
 // §7.6.9; docs/domain.md §3, §13). Golden reference: models/golden/vl_arb.{h,cpp} (vl_arbiter),
-// checked cycle by cycle by `ndrsim verify vl_arb` (testbench/verify/vl_arb_check.cpp).
+// checked cycle by cycle by `ndrsim verify vl_arb` (rtl/vl_arb/vl_arb_check.cpp).
 //
 // Semantics (exactly those of the golden header comment):
 //  * Two tables (ibs_vl_arb_table) of NumEntries (VL, weight) entries each, weight in 64-byte

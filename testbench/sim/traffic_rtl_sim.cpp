@@ -15,7 +15,7 @@
 #include "golden/credit_fc.h"
 
 #ifdef NDR_HAVE_RTL_CORE
-#include "switch_core_bench.h"
+#include "ib_switch_core/switch_core_bench.h"
 #endif
 
 namespace ndr::tb {

@@ -1,12 +1,12 @@
 // rtl/credit_fc/ib_credit_fc.sv against the golden credit_sender/credit_receiver: the check of
-// `ndrsim verify credit_fc` (testbench/verify/credit_fc_check.cpp), its fault-injected build,
+// `ndrsim verify credit_fc` (rtl/credit_fc/credit_fc_check.cpp), its fault-injected build,
 // and the RTL assertions under Verilator --assert.
 #include <cstdint>
 
 #include <catch2/catch.hpp>
 
 #include "Vib_credit_fc.h"
-#include "verify/credit_fc_check.h"
+#include "credit_fc/credit_fc_check.h"
 #include "verify/verilated_dut.h"
 
 namespace {

@@ -1,5 +1,5 @@
 // rtl/sharp_alu/ibs_sharp_alu.sv against the golden reduce_elementwise through the check of
-// `ndrsim verify sharp_alu` (testbench/verify/sharp_alu_check.h): seeded random vectors on all
+// `ndrsim verify sharp_alu` (rtl/sharp_alu/sharp_alu_check.h): seeded random vectors on all
 // 108 supported (op, dtype) pairs with specials, random stalls, handshake and exact latency
 // checked every cycle. Also: the fault build is caught, an unknown fault is an error, the
 // waveform and the coverage summary are produced, a run is deterministic. The long run (tag
@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
-#include "verify/sharp_alu_check.h"
+#include "sharp_alu/sharp_alu_check.h"
 
 namespace {
 

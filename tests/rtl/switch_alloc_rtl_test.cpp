@@ -1,12 +1,12 @@
 // rtl/switch_alloc/ibs_switch_alloc.sv against the golden rule (models/golden/switch_alloc.h):
-// the check of `ndrsim verify switch_alloc` (testbench/verify/switch_alloc_check.cpp) and its
+// the check of `ndrsim verify switch_alloc` (rtl/switch_alloc/switch_alloc_check.cpp) and its
 // fault build.
 #include <cstdint>
 
 #include <catch2/catch.hpp>
 
 #include "Vibs_switch_alloc.h"
-#include "verify/switch_alloc_check.h"
+#include "switch_alloc/switch_alloc_check.h"
 #include "verify/verilated_dut.h"
 
 using ndr::verify::check_options;

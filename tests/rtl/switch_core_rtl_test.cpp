@@ -12,8 +12,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "switch_core_bench.h"
-#include "switch_core_check.h"
+#include "ib_switch_core/switch_core_bench.h"
+#include "ib_switch_core/switch_core_check.h"
 
 namespace v = ndr::verify;
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
-#include "verify/vl_arb_check.h"
+#include "vl_arb/vl_arb_check.h"
 
 TEST_CASE("vl_arb check writes an FST waveform that GTKWave's reader opens", "[rtl]") {
     const std::string path = "verify_wave_test_" + std::to_string(::getpid()) + ".fst";

@@ -1,5 +1,5 @@
 // rtl/vl_arb/ibs_vl_arb.sv against the golden vl_arbiter (high and low tables,
-// LimitOfHighPriority): the check of `ndrsim verify vl_arb` (testbench/verify/vl_arb_check.cpp),
+// LimitOfHighPriority): the check of `ndrsim verify vl_arb` (rtl/vl_arb/vl_arb_check.cpp),
 // its fault-injected build, a hand-computed vector and the RTL assertions under --assert.
 #include <cstdint>
 
@@ -7,7 +7,7 @@
 
 #include "Vibs_vl_arb.h"
 #include "verify/verilated_dut.h"
-#include "verify/vl_arb_check.h"
+#include "vl_arb/vl_arb_check.h"
 
 using ndr::verify::check_options;
 using ndr::verify::check_result;

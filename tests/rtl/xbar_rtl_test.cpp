@@ -1,12 +1,12 @@
 // rtl/xbar/ibs_xbar.sv, allocator-driven, against its beat scoreboard: the check of
-// `ndrsim verify xbar` (testbench/verify/xbar_check.cpp), its fault build and the assumptions.
+// `ndrsim verify xbar` (rtl/xbar/xbar_check.cpp), its fault build and the assumptions.
 #include <cstdint>
 
 #include <catch2/catch.hpp>
 
 #include "Vibs_xbar.h"
 #include "verify/verilated_dut.h"
-#include "verify/xbar_check.h"
+#include "xbar/xbar_check.h"
 
 using ndr::verify::check_options;
 using ndr::verify::check_result;

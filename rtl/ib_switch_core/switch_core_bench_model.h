@@ -23,8 +23,8 @@
 
 #include "common/rng.h"
 #include "golden/credit_fc.h"
-#include "rtl_bits.h"
 #include "switch_core_bench_iface.h"
+#include "verify/rtl_bits.h"
 
 namespace ndr::verify {
 

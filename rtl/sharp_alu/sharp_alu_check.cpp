@@ -1,7 +1,7 @@
 // ndrsim verify sharp_alu: the Verilated SHARP ALU against the golden reduction, see
 // sharp_alu_check.h. One template drives either Verilated build (real or fault-injected); both
 // have the same ports.
-#include "verify/sharp_alu_check.h"
+#include "sharp_alu/sharp_alu_check.h"
 
 #include <unistd.h>
 
@@ -23,7 +23,7 @@
 #include "Vibs_sharp_alu_fault_latency.h"
 #include "Vibs_sharp_alu_fault_rounding.h"
 #include "golden/reduce_op.h"
-#include "verify/sharp_alu_operands.h"
+#include "sharp_alu/sharp_alu_operands.h"
 
 namespace ndr::verify {
 

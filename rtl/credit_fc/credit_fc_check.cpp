@@ -8,7 +8,7 @@
 // delay, one hot VL or a uniform VL mix; packets of 1..67 blocks drive FCTBS past the 12-bit
 // wrap many times. Stimulus decisions come from the golden state; every cycle every RTL output
 // is compared with the golden value.
-#include "verify/credit_fc_check.h"
+#include "credit_fc/credit_fc_check.h"
 
 #include <algorithm>
 #include <deque>

@@ -3,7 +3,7 @@
 # (docs/performance.md, "RTL level"). Opt-in: Verilates the core at those port counts
 # (cmake -DNDR_RTL_BENCH=ON, which the test suite does not need), builds the benchmark
 # executables and runs the same uniform traffic (load L, packets of B beats) on both levels.
-# Usage: testbench/verify/switch_core_speed.sh [BUILD_DIR [CYCLES [LOAD [PAYLOAD_BYTES]]]]
+# Usage: rtl/ib_switch_core/switch_core_speed.sh [BUILD_DIR [CYCLES [LOAD [PAYLOAD_BYTES]]]]
 set -eu
 build=${1:-build}
 cycles=${2:-100000}

@@ -1,12 +1,12 @@
 // The verify registry (verify_registry.h).
 #include "verify/verify_registry.h"
 
-#include "verify/credit_fc_check.h"
-#include "verify/sharp_alu_check.h"
-#include "verify/switch_alloc_check.h"
-#include "verify/switch_core_check.h"
-#include "verify/vl_arb_check.h"
-#include "verify/xbar_check.h"
+#include "credit_fc/credit_fc_check.h"
+#include "ib_switch_core/switch_core_check.h"
+#include "sharp_alu/sharp_alu_check.h"
+#include "switch_alloc/switch_alloc_check.h"
+#include "vl_arb/vl_arb_check.h"
+#include "xbar/xbar_check.h"
 
 namespace ndr::verify {
 

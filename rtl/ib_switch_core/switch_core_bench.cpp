@@ -10,7 +10,7 @@
 namespace ndr::verify {
 
 core_geometry switch_core_bench::geometry() {
-    return core_geometry{NDR_RTL_CORE_PORTS, NDR_RTL_CORE_VLS, NDR_RTL_CORE_BUF_BLOCKS,
+    return core_geometry{NDR_RTL_CORE_NUM_PORTS, NDR_RTL_CORE_NUM_VLS, NDR_RTL_CORE_BUF_BLOCKS,
                          (1U << NDR_RTL_CORE_BLOCKS_W) - 1, NDR_RTL_CORE_ITERATIONS};
 }
 

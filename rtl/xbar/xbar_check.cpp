@@ -6,7 +6,7 @@
 // 0.02..0.6, ready 0.1..1). Every cycle: out_valid_o, out_data_o and in_ready_o of every port
 // against the matching, and each moved beat against its (input, output) sequence. The last 2000
 // cycles only drain: at the end every beat has arrived exactly once, in order.
-#include "verify/xbar_check.h"
+#include "xbar/xbar_check.h"
 
 #include <deque>
 #include <random>

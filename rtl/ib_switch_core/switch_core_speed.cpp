@@ -1,7 +1,7 @@
 // Simulation speed of the Verilated rtl/ib_switch_core (docs/performance.md): uniform random
 // traffic at a given load and packet size through switch_core_bench, for one Verilated
 // parameterisation chosen at compile time (NDR_SPEED_HEADER / NDR_SPEED_MODEL / NDR_SPEED_PORTS,
-// rtl/CMakeLists.txt, option NDR_RTL_BENCH). Prints one JSON line:
+// block.cmake, option NDR_RTL_BENCH). Prints one JSON line:
 //   {"ports": N, "cycles": C, "packets": P, "wall_s": S, "cycles_per_wall_s": ...}
 // Usage: switch_core_speed_pN [CYCLES [LOAD [BLOCKS [SEED]]]]
 #include NDR_SPEED_HEADER
@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
     const double load = argc > 2 ? std::stod(argv[2]) : 0.5;
     const auto blocks = static_cast<uint16_t>(argc > 3 ? std::stoul(argv[3]) : 5);
     const uint64_t seed = argc > 4 ? std::stoull(argv[4]) : 1;
-    const v::core_geometry g{NDR_SPEED_PORTS, NDR_RTL_CORE_VLS, NDR_RTL_CORE_BUF_BLOCKS,
+    const v::core_geometry g{NDR_SPEED_PORTS, NDR_RTL_CORE_NUM_VLS, NDR_RTL_CORE_BUF_BLOCKS,
                              (1U << NDR_RTL_CORE_BLOCKS_W) - 1, NDR_RTL_CORE_ITERATIONS};
     v::bench_params p;
     p.seed = seed;

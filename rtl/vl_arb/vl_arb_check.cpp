@@ -7,7 +7,7 @@
 // grant is the held one while the sink stalls, else golden pick(); golden commit() on every
 // handshake. Every cycle: grant valid, VL, one-hot vector and table; both tables' current entry
 // and bytes left; the high-priority bytes since the last low packet.
-#include "verify/vl_arb_check.h"
+#include "vl_arb/vl_arb_check.h"
 
 #include <algorithm>
 #include <random>

@@ -1,5 +1,5 @@
 // Clock/reset driver for one Verilated --cc model in its own VerilatedContext, shared by every
-// block check of `ndrsim verify` (testbench/verify/*_check.cpp): assertions recorded rather than
+// block check of `ndrsim verify` (rtl/<block>/<block>_check.cpp): assertions recorded rather than
 // fatal, an optional FST waveform (models built with --trace-fst) and the model's Verilator
 // coverage (models built with --coverage).
 #pragma once

@@ -8,8 +8,8 @@
 #pragma once
 #include <vector>
 
-#include "check_result.h"
 #include "core_packet.h"
+#include "verify/check_result.h"
 
 namespace ndr::verify {
 

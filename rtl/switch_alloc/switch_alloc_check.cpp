@@ -7,7 +7,7 @@
 // (models/golden/switch_alloc.h) with the RTL block's grant oracle: round robin from the grant
 // pointer over the inputs requesting the output (no VLs, credits or staging buffer). The RTL
 // has no busy ports: every input and output is free.
-#include "verify/switch_alloc_check.h"
+#include "switch_alloc/switch_alloc_check.h"
 
 #include <random>
 #include <stdexcept>

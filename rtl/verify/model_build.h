@@ -1,4 +1,4 @@
-// Which Verilated build of a block a check runs (rtl/CMakeLists.txt), when no fault is asked for.
+// Which Verilated build of a block a check runs (rtl/<block>/block.cmake) when no fault is set.
 #pragma once
 
 namespace ndr::verify {

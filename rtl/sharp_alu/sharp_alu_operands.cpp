@@ -1,5 +1,5 @@
 // Random SHARP ALU operands, see sharp_alu_operands.h.
-#include "verify/sharp_alu_operands.h"
+#include "sharp_alu/sharp_alu_operands.h"
 
 namespace ndr::verify {
 

@@ -1,5 +1,5 @@
 // Harness of the Verilated rtl/ib_switch_core (built with --assert, --trace-fst, --coverage;
-// rtl/CMakeLists.txt): sources that inject packets on the inputs under the IB credit rule against
+// block.cmake): sources that inject packets on the inputs under the IB credit rule against
 // the core's FC updates (golden::credit_sender per input and VL), random gaps between beats,
 // sinks on the outputs with random back-pressure (out_ready), a downstream receive buffer per
 // output and VL (golden::credit_receiver) that frees delivered packets at a random rate with
@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "check_result.h"
 #include "core_packet.h"
+#include "verify/check_result.h"
 
 namespace ndr::verify {
 
-/// The parameterisation the core was Verilated with (rtl/CMakeLists.txt NDR_RTL_CORE_*).
+/// The parameterisation the core was Verilated with (block.cmake, NDR_RTL_CORE_*).
 struct core_geometry {
     uint32_t ports = 0;
     uint32_t vls = 0;
