@@ -1,4 +1,5 @@
 #include "config/config_loader.h"
+#include "config/yaml_document.h"
 
 #include <cerrno>
 #include <cstring>
@@ -153,7 +154,7 @@ void apply_yaml_text(config& c, const std::string& text, const std::string& path
                      origin_map& origins) {
     YAML::Node root;
     try {
-        root = YAML::Load(text);
+        root = load_one_document(text);
     } catch (const YAML::ParserException& e) {
         throw config_error(config_source::file(path, e.mark.line >= 0 ? e.mark.line + 1 : 0), "",
                            "YAML syntax error: " + e.msg);

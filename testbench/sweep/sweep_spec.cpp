@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -13,6 +14,8 @@
 #include "config/config_loader.h"
 #include "config/config_schema.h"
 #include "config/config_source.h"
+#include "config/scalar_parse.h"
+#include "config/yaml_document.h"
 #include "sim_level.h"
 
 namespace ndr::tb {
@@ -100,7 +103,7 @@ sweep_spec load_sweep(const std::string& path) {
     s.text = file_text(path);
     YAML::Node root;
     try {
-        root = YAML::Load(s.text);
+        root = cfg::load_one_document(s.text);
     } catch (const YAML::Exception& e) {
         throw cfg::config_error(cfg::config_source::file(path, e.mark.line + 1), "yaml", e.msg);
     }
@@ -114,6 +117,11 @@ sweep_spec load_sweep(const std::string& path) {
     }
     s.name = root["name"] ? scalar(s, root["name"], "name") : fs::path(path).stem().string();
     if (s.name.empty()) bad(s, root["name"], "name", "must not be empty");
+    // The name becomes the default database file (NAME.db): one file name, here.
+    if (s.name.find_first_of("/\\") != std::string::npos || s.name.front() == '.') {
+        bad(s, root["name"], "name",
+            fmt::format("'{}' must be a file name (no '/', not starting with '.')", s.name));
+    }
     s.kind = root["kind"] ? scalar(s, root["kind"], "kind") : std::string("traffic");
     if (s.kind != "traffic" && s.kind != "run") {
         bad(s, root["kind"], "kind", fmt::format("expected traffic or run, got '{}'", s.kind));
@@ -152,9 +160,10 @@ sweep_spec load_sweep(const std::string& path) {
     if (const YAML::Node seeds = root["seeds"]) {
         for (const std::string& v : value_list(s, seeds, "seeds")) {
             try {
-                s.seeds.push_back(std::stoull(v));
+                s.seeds.push_back(cfg::parse_uint(v));  // digits only, overflow-checked
             } catch (const std::exception&) {
-                bad(s, seeds, "seeds", fmt::format("expected an unsigned integer, got '{}'", v));
+                bad(s, seeds, "seeds",
+                    fmt::format("expected an unsigned integer 0..{}, got '{}'", UINT64_MAX, v));
             }
         }
         s.repeats = static_cast<unsigned>(s.seeds.size());
@@ -163,7 +172,7 @@ sweep_spec load_sweep(const std::string& path) {
         if (root["seeds"]) bad(s, r, "repeats", "give repeats or seeds, not both");
         const std::string v = scalar(s, r, "repeats");
         try {
-            s.repeats = static_cast<unsigned>(std::stoul(v));
+            s.repeats = static_cast<unsigned>(cfg::parse_uint(v, 10000));  // "1.5", "2abc": errors
         } catch (const std::exception&) {
             s.repeats = 0;
         }
@@ -185,9 +194,15 @@ std::vector<sweep_point> expand(const sweep_spec& s) {
     // The base alone must be valid: its errors are the sweep's, not a point's.
     const cfg::config base = cfg::load_config(s.config_file, base_sets);
     std::size_t grid = 1;
-    for (const sweep_axis& a : s.axes) grid *= a.size();
+    for (const sweep_axis& a : s.axes) {
+        // Checked before multiplying: 64 axes of 2 values must not wrap to 0 points.
+        if (a.size() > 1000000 / grid) {
+            throw cfg::config_error(fmt::format("{}: axes: more than 1000000 points", s.path));
+        }
+        grid *= a.size();
+    }
     if (grid * s.repeats > 1000000) {
-        throw cfg::config_error(fmt::format("{}: more than 1000000 points", s.path));
+        throw cfg::config_error(fmt::format("{}: axes: more than 1000000 points", s.path));
     }
     std::vector<sweep_point> points;
     std::vector<std::size_t> pos(s.axes.size(), 0);

@@ -106,3 +106,26 @@ ndr_run_e2e_py(run_err_cable_wrap error ${NDR_RUN_BIN} 2
 ndr_run_e2e_py(traffic_err_window_wrap error ${NDR_RUN_BIN} 2
   "^ndrsim: error: --set sim.measure_cycles: must be in 1\\.\\.1000000000000000" --
   traffic -q --set sim.measure_cycles=18446744073709551615)
+# Issue 16 items 3 and 4: sweep files whose numbers were silently changed, or whose name wrote
+# the database outside the folder, are refused with FILE:LINE: field: reason (exit 2).
+set(NDR_RUN_BAD_SWEEPS ${CMAKE_CURRENT_SOURCE_DIR}/../data/bad_sweeps)
+foreach(case "repeats_1_5|4: repeats: expected 1\\.\\.10000, got '1\\.5'"
+             "repeats_2abc|4: repeats: expected 1\\.\\.10000, got '2abc'"
+             "repeats_4294967297|4: repeats: expected 1\\.\\.10000, got '4294967297'"
+             "seed_negative|4: seeds: expected an unsigned integer .*got '-1'"
+             "name_path|2: name: '\\.\\./\\.\\./x' must be a file name"
+             "grid_overflow|.*axes: more than 1000000 points")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 file)
+  list(GET parts 1 rx)
+  ndr_run_e2e_py(sweep_err_${file} error ${NDR_RUN_BIN} 2
+    "^ndrsim: error: .*${file}\\.yaml:${rx}" --
+    sweep ${NDR_RUN_BAD_SWEEPS}/${file}.yaml --dry-run)
+endforeach()
+# Issue 16 item 4: a second YAML document in a config or sweep file is refused, not ignored.
+ndr_run_e2e_py(config_err_two_documents error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: .*two_documents\\.yaml:5: YAML syntax error: a second YAML document" --
+  config show --config ${CMAKE_CURRENT_SOURCE_DIR}/../data/config/two_documents.yaml)
+ndr_run_e2e_py(sweep_err_two_documents error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: .*two_documents\\.yaml:7: yaml: a second YAML document" --
+  sweep ${NDR_RUN_BAD_SWEEPS}/two_documents.yaml --dry-run)
