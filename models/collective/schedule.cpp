@@ -166,6 +166,12 @@ uint32_t add_xfer(schedule& s, uint32_t src, uint32_t dst, byte_range src_r, uin
     x.dst_offset = dst_off;
     x.reduce = reduce;
     x.deps = std::move(deps);
+    if (s.xfers.size() >= MAX_XFERS) {
+        throw schedule_too_large(fmt::format(
+            "decomposes into more than {} transfers (the replay holds a collective's transfers in "
+            "memory, about 300 B each): use a larger collective.chunk or a smaller count",
+            MAX_XFERS));
+    }
     s.xfers.push_back(std::move(x));
     return static_cast<uint32_t>(s.xfers.size() - 1);
 }

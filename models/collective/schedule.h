@@ -49,7 +49,9 @@
 //             doubling pattern generalised to any n.
 //   direct    send, recv, rdma_write, rdma_read.
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "collective/coll_types.h"
@@ -90,6 +92,15 @@ struct local_copy {
     uint64_t bytes = 0;
     uint64_t src_offset = 0;
     uint64_t dst_offset = 0;
+};
+
+/// The most transfers one collective may decompose into (2^25: a 2,048-rank ring allreduce is
+/// 8.4 M). More would exhaust memory long before the run (docs/performance.md).
+inline constexpr std::size_t MAX_XFERS = std::size_t{1} << 25;
+
+/// build_schedule: the collective would need more than MAX_XFERS transfers.
+struct schedule_too_large : std::length_error {
+    using std::length_error::length_error;
 };
 
 struct schedule {

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 #include <string>
 #include <systemc>
 
@@ -61,6 +62,11 @@ extern "C" int sc_main(int argc, char* argv[]) {
     } catch (const ndr::common::invariant_error& e) {
         fmt::print(stderr, "ndrsim: invariant violated: {}\n", one_line(e.what()));
         return 3;
+    } catch (const std::bad_alloc&) {
+        fmt::print(stderr,
+                   "ndrsim: error: out of memory: this input needs more memory than the machine "
+                   "has\n");
+        return 1;
     } catch (const std::exception& e) {
         fmt::print(stderr, "ndrsim: error: {}\n", one_line(e.what()));
         return 1;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "common/timing.h"
+#include "config/config_error.h"
 #include "golden/float_formats.h"
 #include "sharp_manager.h"
 
@@ -151,7 +152,13 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
     p.chunk_bytes = cfg_.collective.chunk.count;
     running run;
     run.instance = inst;
-    run.sched = coll::build_schedule(p);
+    try {
+        run.sched = coll::build_schedule(p);
+    } catch (const coll::schedule_too_large& e) {
+        // Bad input (a count too large to replay): exit 2 with the record's line.
+        throw cfg::config_error(fmt::format("{}:{}: count: {} {} of {} bytes {}", tr_.path, ci.line,
+                                            coll::name(ci.op), "collective", ci.bytes, e.what()));
+    }
     const std::size_t nx = run.sched.xfers.size();
     run.xs.resize(nx);
     run.dependents.resize(nx);

@@ -129,3 +129,8 @@ ndr_run_e2e_py(config_err_two_documents error ${NDR_RUN_BIN} 2
 ndr_run_e2e_py(sweep_err_two_documents error ${NDR_RUN_BIN} 2
   "^ndrsim: error: .*two_documents\\.yaml:7: yaml: a second YAML document" --
   sweep ${NDR_RUN_BAD_SWEEPS}/two_documents.yaml --dry-run)
+# A valid but huge count (2^40 fp64) ended in a leaked std::bad_alloc: now one line naming the
+# record, before memory runs out (about 3 GB and 5 s to reach the limit).
+ndr_run_e2e_py(run_err_huge_count error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: .*huge_count\\.jsonl:4: count: allreduce collective of 8796093022208 bytes decomposes into more than 33554432 transfers" --
+  run ${NDR_RUN_BAD}/huge_count.jsonl -q)
