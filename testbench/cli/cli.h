@@ -28,6 +28,12 @@ struct config_options {
 
 using command_action = std::function<int()>;
 
+/// For options whose value names a file or directory: an empty value (`--out ''`) is an error,
+/// not a silent "no output".
+inline const CLI::Validator non_empty(
+    [](std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); },
+    "NOT EMPTY", "non_empty");
+
 /// Each registers its subcommand and sets `action` to run it when selected.
 void add_traffic_command(CLI::App& app, command_action& action);
 void add_config_command(CLI::App& app, command_action& action);

@@ -111,11 +111,12 @@ void add_bench_command(CLI::App& app, command_action& action) {
                            "traffic, 50%/100% load and saturation, 4 KiB and 64 B packets");
     auto o = std::make_shared<bench_options>();
     o->cfg.add_to(*cmd);
-    cmd->add_option("--cycles", o->cycles, "simulated cycles per scenario (default 1M / 200k)");
+    cmd->add_option("--cycles", o->cycles, "simulated cycles per scenario (default 1M / 200k)")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1000000000000}));
     cmd->add_option("--repeat", o->repeat,
                     "runs of each scenario; the table shows the median (by wall time)")
         ->check(CLI::Range(1U, 100U));
-    cmd->add_option("--out", o->out, "write DIR/bench.json");
+    cmd->add_option("--out", o->out, "write DIR/bench.json")->check(non_empty);
     cmd->callback([o, &action] { action = [o] { return run(*o); }; });
 }
 

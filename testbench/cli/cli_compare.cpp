@@ -227,7 +227,7 @@ void add_compare_command(CLI::App& app, command_action& action) {
     o->cfg.add_key_flag(*cmd, "--topology", "fabric.topology", "single_switch|fat_tree");
     o->cfg.add_key_flag(*cmd, "--level", "sim.level",
                         "model level of every preset: cycle, tlm or auto (docs/fidelity_tlm.md)");
-    cmd->add_option("--out", o->out, "write DIR/report.json and DIR/compare.csv");
+    cmd->add_option("--out", o->out, "write DIR/report.json and DIR/compare.csv")->check(non_empty);
     cmd->add_option(
         "-j,--jobs", o->jobs,
         "presets simulated in parallel, one child process each (default: min(cores, presets))");

@@ -88,9 +88,14 @@ void add_run_command(CLI::App& app, command_action& action) {
         },
         "SHARP: carry real element values and check every result against the golden reduction "
         "(= --set sharp.data=on; default auto: collectives of at most 1 MiB)");
-    cmd->add_option("--out", o->out, "write DIR/report.json and DIR/timeline.json");
-    cmd->add_option("--pcap", o->pcap, "capture the packets of one link to a pcap file");
-    cmd->add_option("--pcap-link", o->pcap_link, "link to capture (default: host 0's uplink)");
+    cmd->add_option("--out", o->out, "write DIR/report.json and DIR/timeline.json")
+        ->check(non_empty);
+    CLI::Option* pcap =
+        cmd->add_option("--pcap", o->pcap, "capture the packets of one link to a pcap file")
+            ->check(non_empty);
+    cmd->add_option("--pcap-link", o->pcap_link, "link to capture (default: host 0's uplink)")
+        ->check(non_empty)
+        ->needs(pcap);
     o->cfg.add_key_flag(*cmd, "--level", "sim.level",
                         "model level: cycle (cycle-level HCAs and switches), tlm (TLM-2.0 models, "
                         "docs/fidelity_tlm.md) or auto (tlm above sim.tlm_above_hosts hosts)");

@@ -151,7 +151,8 @@ void add_sweep_command(CLI::App& app, command_action& action) {
         "sweep", "parameter sweep: parallel grid runs, resumable results in SQLite, Slurm arrays");
     auto o = std::make_shared<sweep_options>();
     cmd->add_option("sweep", o->file, "sweep file (YAML, docs/sweeps.md)");
-    cmd->add_option("--db", o->db, "results database (default: ./NAME.db); points in DB.d/");
+    cmd->add_option("--db", o->db, "results database (default: ./NAME.db); points in DB.d/")
+        ->check(non_empty);
     cmd->add_option("-j,--jobs", o->jobs,
                     "points run in parallel (default: all cores); with slurm: array throttle");
     cmd->add_flag("--dry-run", o->dry_run, "list the points and their count, run nothing");

@@ -137,7 +137,8 @@ void add_traffic_command(CLI::App& app, command_action& action) {
     o->cfg.add_key_flag(*cmd, "--pattern", "traffic.pattern",
                         "uniform|permutation|hotspot|incast|bitcomp");
     cmd->add_option("--load", o->load,
-                    "offered load, fraction of line rate: L, or FIRST:LAST:STEP for a curve");
+                    "offered load, fraction of line rate: L, or FIRST:LAST:STEP for a curve")
+        ->check(non_empty);
     o->cfg.add_key_flag(*cmd, "--size", "traffic.size",
                         "payload bytes: N or N@weight,M@weight (on the wire: padded to 4 B, plus "
                         "26 B of headers and CRCs)");
@@ -147,7 +148,7 @@ void add_traffic_command(CLI::App& app, command_action& action) {
     o->cfg.add_key_flag(*cmd, "--seed", "sim.seed", "random seed");
     o->cfg.add_key_flag(*cmd, "--queueing", "switch.queueing", "voq|fifo");
     o->cfg.add_key_flag(*cmd, "--allocator", "switch.allocator", "islip|rr");
-    cmd->add_option("--out", o->out, "write DIR/report.json");
+    cmd->add_option("--out", o->out, "write DIR/report.json")->check(non_empty);
     o->cfg.add_key_flag(*cmd, "--level", "sim.level",
                         "model level: cycle (cycle-level switch; also auto), tlm (TLM-2.0 switch "
                         "and links, docs/fidelity_tlm.md) or rtl (the Verilated "

@@ -402,7 +402,8 @@ void add_validate_command(CLI::App& app, command_action& action) {
         "validate",
         "run calibration scenarios against published measurements (docs/validation.md)");
     auto o = std::make_shared<validate_cli_options>();
-    cmd->add_option("--out", o->out, "write DIR/validation.md and DIR/validation.json");
+    cmd->add_option("--out", o->out, "write DIR/validation.md and DIR/validation.json")
+        ->check(non_empty);
     cmd->add_flag("--quick", o->quick, "reduced suite (smaller messages, fewer scenarios) for CI");
     cmd->add_flag("--strict", o->strict, "exit 1 when a scenario fails its tolerance");
     cmd->add_option("--level", o->level,

@@ -157,7 +157,8 @@ void add_verify_command(CLI::App& app, command_action& action) {
     cmd->add_option("--seed", o->seed, "random seed of the stimulus (default 1)");
     cmd->add_option("--cycles", o->cycles, "cycles of stimulus per block (default 20000)");
     cmd->add_option("--wave", o->wave, "write an FST waveform of the block (GTKWave)");
-    cmd->add_option("--out", o->out, "write DIR/report.json (per-block result and coverage)");
+    cmd->add_option("--out", o->out, "write DIR/report.json (per-block result and coverage)")
+        ->check(non_empty);
     // Advanced: run a fault-injected build, the checker's self-test (docs/rtl_verification.md).
     cmd->add_option("--fault", o->fault, "fault-injected build to run")->group("");
     cmd->callback([o, &action] { action = [o] { return run(*o); }; });

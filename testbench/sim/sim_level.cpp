@@ -57,6 +57,12 @@ sim_level replay_level(const cfg::config& c, uint32_t trace_ranks, bool pcap) {
 }
 
 sim_level traffic_level(const cfg::config& c) {
+    if (c.fault.icrc_error_rate != 0.0) {
+        // Synthetic traffic has no RC transport to recover a loss: the key would be ignored.
+        throw cfg::config_error(cfg::config_source::merged(), "fault.icrc_error_rate",
+                                "synthetic traffic has no RC transport to recover losses; "
+                                "fault injection needs ndrsim run (HCAs)");
+    }
     const std::string& l = c.sim.level;
     if (l == "auto" || l == "cycle") return sim_level::cycle;
     if (c.fabric.technology == "roce") {

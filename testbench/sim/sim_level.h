@@ -25,7 +25,7 @@ std::string_view level_name(sim_level l);
 sim_level replay_level(const cfg::config& c, uint32_t trace_ranks, bool pcap = false);
 
 /// The level that runs synthetic traffic (sim.level; auto: cycle). Throws cfg::config_error when
-/// the level cannot: tlm or rtl with fabric.technology roce.
+/// the level cannot: tlm or rtl with fabric.technology roce; any level with fault injection.
 sim_level traffic_level(const cfg::config& c);
 
 /// Replays `tr` at replay_level(c, tr.nranks).

@@ -5,7 +5,10 @@
 
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
+
+#include "config/config_error.h"
 
 namespace ndr::tb {
 
@@ -67,6 +70,18 @@ const metric_column* find_metric(const std::string& name) {
 }
 
 sweep_db::sweep_db(const std::string& path, bool read_only) : path_(path) {
+    {
+        // An existing file that is not an SQLite database (a text file given as --db by
+        // mistake) is never overwritten.
+        std::ifstream in(path, std::ios::binary);
+        char head[16] = {};
+        if (in && in.read(head, sizeof head).gcount() > 0 &&
+            std::string(head, static_cast<std::size_t>(in.gcount())) !=
+                std::string("SQLite format 3\0", 16)) {
+            throw cfg::config_error(fmt::format(
+                "--db: '{}' exists and is not an SQLite database; not touching it", path));
+        }
+    }
     if (!read_only) {
         const std::filesystem::path parent = std::filesystem::path(path).parent_path();
         std::error_code ec;

@@ -198,6 +198,7 @@ def mode_error(argv):
     if len(head) < 3:
         fail("usage: error NDRSIM CODE REGEX... -- ARGS...")
     ndrsim, want, regexes = head[0], int(head[1]), head[2:]
+    args = ["" if a == "@EMPTY@" else a for a in args]  # CMake drops empty arguments
     code, so, se = run(ndrsim, args)
     lines = [l for l in (so + se).splitlines() if l.strip()]
     if code != want:

@@ -134,3 +134,20 @@ ndr_run_e2e_py(sweep_err_two_documents error ${NDR_RUN_BIN} 2
 ndr_run_e2e_py(run_err_huge_count error ${NDR_RUN_BIN} 2
   "^ndrsim: error: .*huge_count\\.jsonl:4: count: allreduce collective of 8796093022208 bytes decomposes into more than 33554432 transfers" --
   run ${NDR_RUN_BAD}/huge_count.jsonl -q)
+# Issue 16 item 4: options that were silently ignored are refused in one line (exit 2).
+set(NDR_RUN_T8 ${NDR_RUN_TRACES}/allreduce_ring_tree_8.jsonl)
+ndr_run_e2e_py(run_err_empty_out error ${NDR_RUN_BIN} 2 "^ndrsim: error: --out: must not be empty" --
+  run ${NDR_RUN_T8} -q --out @EMPTY@)
+ndr_run_e2e_py(traffic_err_empty_load error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: --load: must not be empty" -- traffic -q --load @EMPTY@)
+ndr_run_e2e_py(run_err_pcap_link_alone error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: --pcap-link requires --pcap" -- run ${NDR_RUN_T8} -q --pcap-link host0)
+ndr_run_e2e_py(bench_err_zero_cycles error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: --cycles: Value 0 not in range" -- bench --cycles 0)
+ndr_run_e2e_py(traffic_err_fault_key error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: fault\\.icrc_error_rate: synthetic traffic has no RC transport" --
+  traffic -q --set fault.icrc_error_rate=0.5)
+ndr_run_e2e_py(sweep_err_db_not_sqlite error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: --db: '.*not_a_database\\.txt' exists and is not an SQLite database" --
+  sweep ${CMAKE_CURRENT_SOURCE_DIR}/../sweep/levels.yaml
+  --db ${CMAKE_CURRENT_SOURCE_DIR}/../data/not_a_database.txt)
