@@ -154,6 +154,12 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
     run.instance = inst;
     try {
         run.sched = coll::build_schedule(p);
+    } catch (const std::invalid_argument& e) {
+        // The trace asks for an algorithm the op cannot run: bad input, named by its line.
+        const std::string what = e.what();
+        throw cfg::config_error(
+            fmt::format("{}:{}: {}: {}", tr_.path, ci.line,
+                        what.find(" algo ") != std::string::npos ? "algo" : "op", what));
     } catch (const coll::schedule_too_large& e) {
         // Bad input (a count too large to replay): exit 2 with the record's line.
         throw cfg::config_error(fmt::format("{}:{}: count: {} {} of {} bytes {}", tr_.path, ci.line,
@@ -299,8 +305,20 @@ std::string replay::pending_summary() const {
                          waiting, rr.xs.size());
         if (++shown == 3) break;
     }
+    if (!s.empty()) return s;
+    // No collective running: name the first unfinished records (rank, line, whether issued).
     const uint64_t never = tr_.records.size() - records_done_;
-    return s.empty() ? fmt::format("{} records never finished", never) : s;
+    std::string which;
+    uint32_t named = 0;
+    for (std::size_t r = 0; r < recs_.size() && named < 3; ++r) {
+        if (recs_[r].done) continue;
+        which += fmt::format("{}rank {} line {} ({})", named ? ", " : "", tr_.records[r].rank,
+                             tr_.records[r].line,
+                             recs_[r].issued ? "issued, waiting for its peers or transfers"
+                                             : "waiting for an earlier record");
+        ++named;
+    }
+    return fmt::format("{} records never finished, first {}", never, which);
 }
 
 }  // namespace ndr::tb
