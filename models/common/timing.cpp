@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
+#include "config/config_error.h"
 #include "golden/credit_fc.h"
 
 namespace ndr::common {
@@ -19,8 +22,14 @@ timing derive_timing(const cfg::config& c) {
     const long double ps =
         static_cast<long double>(width) * 8.0L * 1e12L / static_cast<long double>(c.link.rate.bps);
     t.cycle_ps = static_cast<uint64_t>(ps + 0.5L);
-    if (t.cycle_ps == 0)
-        throw std::invalid_argument("link.rate too high for switch.datapath_width");
+    if (t.cycle_ps == 0) {
+        // Bad input, named like every config error (exit 2): both keys and the bound.
+        throw cfg::config_error(
+            cfg::config_source::merged(), "link.rate",
+            fmt::format("too high for switch.datapath_width {} B: one beat would take under 0.5 ps "
+                        "(at most {} bits per second with this width)",
+                        width, static_cast<uint64_t>(static_cast<long double>(width) * 16e12L)));
+    }
     t.block_bytes = static_cast<uint32_t>(width);
     const uint64_t cable_ps = c.link.cable_length.mm * c.link.propagation_per_m.ps / 1000;
     t.link_cycles = ps_to_cycles(c.link.fec_latency.ps + cable_ps, t.cycle_ps, 1);

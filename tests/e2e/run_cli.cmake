@@ -155,3 +155,7 @@ ndr_run_e2e_py(sweep_err_db_not_sqlite error ${NDR_RUN_BIN} 2
 ndr_run_e2e_py(run_err_algo_does_not_fit error ${NDR_RUN_BIN} 2
   "^ndrsim: error: .*algo_does_not_fit\\.jsonl:4: algo: collective allgather: algo tree does not fit \\(use ring, rhd\\)" --
   run ${NDR_RUN_BAD}/algo_does_not_fit.jsonl -q)
+# Issue 16 item 5: a link rate the datapath cannot clock names its key (exit 2, was exit 1).
+ndr_run_e2e_py(traffic_err_rate_too_high error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: link\\.rate: too high for switch\\.datapath_width 16 B" --
+  traffic -q --set link.rate=1000000Tbps --set switch.datapath_width=16B)
