@@ -4,6 +4,8 @@
 #   bash setup.sh run    # install, build, run the main job: replay traces/default.jsonl
 #   bash setup.sh test   # install, build, run the whole test suite with ctest
 #   bash setup.sh build  # install and build only
+#   bash setup.sh asan   # install, build with AddressSanitizer + UBSan (build-asan/), run the
+#                        # unit, cycle, tlm and e2e tests there; any sanitizer report fails
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -37,13 +39,30 @@ build() {
   cmake --build build -j "$(nproc)"
 }
 
+# The sanitizer build: its own folder, RelWithDebInfo (readable reports), no Verilated RTL
+# (generated code; the RTL checks are covered by the Release run).
+asan() {
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNDR_SANITIZE=ON \
+    -DNDR_RTL=OFF >/dev/null
+  cmake --build build-asan -j "$(nproc)"
+  # detect_leaks=0: libsystemc (not instrumented) keeps its kernel objects until exit.
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:detect_stack_use_after_return=0 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -L 'unit|cycle|tlm|e2e' \
+    -LE 'rtl|slurm'
+}
+
 job=${1:-run}
 install_packages
-build
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+if [ "$job" = asan ]; then
+  asan
+  exit 0
+fi
+build
 case "$job" in
   run)   ./build/ndrsim run traces/default.jsonl --out out/default ;;
   test)  ctest --test-dir build --output-on-failure -j "$(nproc)" ;;
   build) ;;
-  *) echo "setup.sh: unknown job '$job' (expected run, test or build)" >&2; exit 2 ;;
+  *) echo "setup.sh: unknown job '$job' (expected run, test, build or asan)" >&2; exit 2 ;;
 esac
