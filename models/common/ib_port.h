@@ -58,7 +58,7 @@ public:
         : vls_(vls),
           rx_(std::size_t{ports} * vls, RxState(rx_capacity_blocks)),
           tx_(std::size_t{ports} * vls, golden::credit_sender(0)),
-          arb_(ports, golden::vl_arbiter(table)),
+          arb_(ports, arb_slot{golden::vl_arbiter(table)}),
           fc_(std::size_t{ports} * vls, fc_min_interval),
           stalls_(ports, vls),
           names_(names) {}
@@ -75,8 +75,8 @@ public:
     const golden::credit_sender& tx(uint32_t port, uint32_t vl) const {
         return tx_[port * vls_ + vl];
     }
-    golden::vl_arbiter& arb(uint32_t port) { return arb_[port]; }
-    const golden::vl_arbiter& arb(uint32_t port) const { return arb_[port]; }
+    golden::vl_arbiter& arb(uint32_t port) { return arb_[port].arb; }
+    const golden::vl_arbiter& arb(uint32_t port) const { return arb_[port].arb; }
     credit_stalls& stalls() { return stalls_; }
     const credit_stalls& stalls() const { return stalls_; }
 
@@ -153,21 +153,27 @@ public:
     /// The VL-arbitration call: among `eligible` VLs of `port` (each has a packet whose credits
     /// were checked), the one to send, or -1 (golden::pick_output_vl).
     int pick_vl(uint32_t port, uint32_t eligible) const {
-        return golden::pick_output_vl(arb_[port], eligible);
+        return golden::pick_output_vl(arb_[port].arb, eligible);
     }
     /// A packet of `blocks` and `wire_bytes` goes on (port, vl): consume, then the arbiter's
     /// commit.
     void sent(cycle_t t, uint32_t port, uint32_t vl, uint32_t blocks, uint32_t wire_bytes,
               bool check) {
         consume(t, port, vl, blocks, check);
-        arb_[port].commit(static_cast<int>(vl), wire_bytes);
+        arb_[port].arb.commit(static_cast<int>(vl), wire_bytes);
     }
 
 private:
+    /// A port's arbiter on a cache line of its own: its hot fields (vl_arbiter keeps them
+    /// first: weighted_vls and the commit fast path) are then one line, read per packet.
+    struct alignas(64) arb_slot {
+        golden::vl_arbiter arb;
+    };
+
     uint32_t vls_;
     std::vector<RxState> rx_;                ///< [port * vls + vl]
     std::vector<golden::credit_sender> tx_;  ///< [port * vls + vl]
-    std::vector<golden::vl_arbiter> arb_;    ///< [port]
+    std::vector<arb_slot> arb_;              ///< [port]
     fc_pacer fc_;                            ///< FC packets per (port, VL)
     credit_stalls stalls_;
     port_names names_;

@@ -308,7 +308,7 @@ inline void traffic_endpoints::generate(cycle_t t, uint16_t e) {
     stats_.max_source_queue = std::max(stats_.max_source_queue, ep.queued);
 }
 
-void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
+__attribute__((always_inline)) inline void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     endpoint& ep = eps_[e];
     if (!backlogged_) materialize(t, e);
     if (ep.tx_free > t) {
