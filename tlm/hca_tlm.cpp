@@ -37,7 +37,10 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const commo
           std::max<uint32_t>(1, static_cast<uint32_t>(std::min<uint64_t>(
                                     c.sim.tlm_burst.count / c.hca.mtu.count, uint64_t{1} << 14)))),
       burst_buffer_(std::min({tm.buffer_blocks, tm.ep_buffer_blocks, golden::FC_MAX_OUTSTANDING})),
-      fc_(std::size_t{hosts} * c.sw.vls, tm.fc_min_interval_cycles) {
+      link_(hosts, c.sw.vls, tm.ep_buffer_blocks,
+            golden::vl_arb_table::parse(c.sw.vl_arb_high, c.sw.vl_arb_low,
+                                        static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), c.sw.vls),
+            tm.fc_min_interval_cycles, common::port_names{"HCA", "HCA", ""}) {
     if (c.fault.icrc_error_rate > 0.0) {
         throw cfg::config_error(cfg::config_source::merged(), "fault.icrc_error_rate",
                                 "the TLM level models a lossless fabric (no RC retransmission); "
@@ -47,29 +50,8 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const commo
         throw std::invalid_argument(
             fmt::format("hca.sl {} maps to VL {}, not a data VL", c.hca.sl, vl_));
     }
-    const auto table = golden::vl_arb_table::parse(
-        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), vls_);
-    ports_.reserve(hosts);
+    ports_.resize(hosts);
     for (uint32_t h = 0; h < hosts; ++h) {
-        host_port hp{std::vector<golden::credit_sender>(vls_, golden::credit_sender(0)),
-                     std::vector<golden::credit_receiver>(
-                         vls_, golden::credit_receiver(tm.ep_buffer_blocks)),
-                     golden::vl_arbiter(table),
-                     0,
-                     0,
-                     0,
-                     false,
-                     false,
-                     false,
-                     false,
-                     0,
-                     0,
-                     1,
-                     {},
-                     {},
-                     {},
-                     {}};
-        ports_.push_back(std::move(hp));
         const int id = static_cast<int>(h);
         tx.push_back(std::make_unique<initiator_socket>(fmt::format("tx_{}", h).c_str()));
         tx.back()->register_nb_transport_bw(this, &hca_tlm::tx_bw, id);
@@ -88,9 +70,7 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const commo
 }
 
 void hca_tlm::connect(uint32_t h, uint32_t peer_buffer_blocks) {
-    for (auto& s : ports_[h].tx) {
-        s = golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
-    }
+    link_.connect(h, peer_buffer_blocks);
 }
 
 void hca_tlm::set_credit_loop(uint32_t h, const credit_loop& loop) {
@@ -177,12 +157,7 @@ tlm::tlm_sync_enum hca_tlm::fc_in_fw(int h, tlm::tlm_generic_payload& gp, tlm::t
 }
 
 void hca_tlm::apply_fc(uint32_t h, uint8_t vl, uint32_t fccl) {
-    try {
-        ports_[h].tx[vl].on_fccl(fccl);
-    } catch (const std::logic_error& err) {
-        throw invariant_error(
-            fmt::format("cycle {}: HCA {} VL {}: {}", now_cycle(), h, vl, err.what()));
-    }
+    link_.on_fccl(now_cycle(), h, vl, fccl);
     mark_tx(h);
     request_eval();
 }
@@ -201,7 +176,7 @@ tlm::tlm_sync_enum hca_tlm::rx_fw(int h, tlm::tlm_generic_payload& gp, tlm::tlm_
 
 void hca_tlm::accept(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
     const ib_extension& p = ib_of(gp);
-    golden::credit_receiver& r = ports_[h].rx[p.vl];
+    golden::credit_receiver& r = link_.rx(h, p.vl);
     if (r.free_blocks() < p.blocks) {
         throw invariant_error(fmt::format(
             "cycle {}: HCA {} VL {}: receive buffer over capacity: packet {} needs {} blocks, "
@@ -256,15 +231,15 @@ void hca_tlm::on_timer(uint64_t now, const timer& t) {
             break;
         }
         case T_FC_FLUSH:
-            fc_.on_flush(t.a);
+            link_.on_fc_flush(t.a);
             break;
         case T_CTRL:
             ports_[t.port].ctrl_pending = false;
             mark_tx(t.port);
             break;
         case T_RXFREE:
-            ports_[t.port].rx[t.vl].on_free(t.a);
-            fc_.mark(t.port * vls_ + t.vl);
+            link_.rx(t.port, t.vl).on_free(t.a);
+            link_.mark_fc(t.port * vls_ + t.vl);
             break;
         case T_ARRIVE:
             accept(now, t.port, *t.gp);
@@ -284,11 +259,10 @@ void hca_tlm::evaluate(uint64_t now) {
         try_send(now, h);
     }
     tx_dirty_.clear();
-    fc_.collect(
+    link_.send_fc(
         now,
-        [&](uint32_t k) {
-            send_fc_packet(fc_pool_, *fc_out[k / vls_], k % vls_,
-                           ports_[k / vls_].rx[k % vls_].fccl(),
+        [&](uint32_t h, uint32_t vl, uint32_t fccl) {
+            send_fc_packet(fc_pool_, *fc_out[h], vl, fccl,
                            offset() + cycles(tm_.fc_cycles - tm_.link_cycles));
         },
         [&](uint32_t k, uint64_t at) {

@@ -38,11 +38,11 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "burst_shape.h"
-#include "common/fc_pacer.h"
 #include "common/hca_host.h"
 #include "common/hca_iface.h"
 #include "common/hca_stats.h"
 #include "common/hca_tables.h"
+#include "common/ib_port.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
 #include "credit_pacer.h"
@@ -133,18 +133,14 @@ private:
         uint32_t psn = 0;
         uint32_t count = 1;  ///< ACKs it stands for (bursts: every ACK of one burst)
     };
+    /// One host's port beyond its link layer (link_: credits, VL arbiter, FC, stalls).
     struct host_port {
-        std::vector<golden::credit_sender> tx;
-        std::vector<golden::credit_receiver> rx;
-        golden::vl_arbiter arb;
         uint64_t tx_free = 0;
         uint64_t dma_free = 0;
         uint64_t wqe_free = 0;
         bool txfree_pending = false;
         bool tx_dirty = false;
-        bool stalled = false;
-        bool ctrl_pending = false;  ///< a T_CTRL (next packet boundary of a burst) is scheduled
-        uint64_t stall_since = 0;
+        bool ctrl_pending = false;     ///< a T_CTRL (next packet boundary of a burst) is scheduled
         uint64_t burst_start = 0;      ///< first beat of the transaction on the wire
         uint32_t burst_pkt_beats = 1;  ///< beats of one of its packets
         std::deque<uint32_t> active;
@@ -212,7 +208,8 @@ private:
     std::vector<uint64_t> timers_;
     std::vector<uint32_t> free_timers_;
     std::vector<uint32_t> tx_dirty_;
-    common::fc_pacer fc_;
+    /// The link layer of every host's port (common/ib_port.h), as in cycle::hca_array.
+    common::ib_ports<> link_;
     payload_pool pool_;
     payload_pool fc_pool_;
     uint64_t next_packet_id_ = 0;

@@ -17,8 +17,8 @@ void hca_tlm::on_tail(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
     stats_.rx_beats[h] += p.beats;
     // The link layer is done with the packet: its receive-buffer blocks are freed.
     if (tm_.rx_proc_cycles == 0) {
-        ports_[h].rx[p.vl].on_free(p.blocks);
-        fc_.mark(h * vls_ + p.vl);
+        link_.rx(h, p.vl).on_free(p.blocks);
+        link_.mark_fc(h * vls_ + p.vl);
     } else {
         schedule(t + tm_.rx_proc_cycles,
                  timer{0, 0, T_RXFREE, p.vl, static_cast<uint16_t>(h), 0, p.blocks, nullptr});

@@ -59,10 +59,10 @@ void hca_tlm::try_send(uint64_t t, uint32_t h) {
     }
     const bool sent = send_control(t, h) || send_sharp(t, h) || send_data(t, h);
     const bool waiting = !hp.control.empty() || !hp.active.empty();
-    const bool stalled = !sent && waiting && !hp.tx[vl_].can_send(1);
-    if (stalled && !hp.stalled) hp.stall_since = t;
-    if (!stalled && hp.stalled) stats_.credit_stall_cycles[h] += t - hp.stall_since;
-    hp.stalled = stalled;
+    const bool stalled = !sent && waiting && !link_.can_send(h, vl_, 1);
+    link_.stalls().track_port(
+        t, h, stalled ? 1U << vl_ : 0U, true,
+        [&](uint32_t, uint32_t, uint64_t c) { stats_.credit_stall_cycles[h] += c; });
 }
 
 tlm::tlm_generic_payload& hca_tlm::control_packet_of(uint64_t t, uint32_t h) {
@@ -86,7 +86,7 @@ tlm::tlm_generic_payload& hca_tlm::control_packet_of(uint64_t t, uint32_t h) {
 
 bool hca_tlm::send_control(uint64_t t, uint32_t h) {
     host_port& hp = ports_[h];
-    if (hp.control.empty() || !hp.tx[vl_].can_send(1)) return false;
+    if (hp.control.empty() || !link_.can_send(h, vl_, 1)) return false;
     transmit(t, h, control_packet_of(t, h));
     return true;
 }
@@ -104,11 +104,10 @@ void hca_tlm::send_express(uint64_t t, uint32_t h) {
         }
         return;
     }
-    while (!hp.control.empty() && hp.tx[vl_].can_send(1)) {
+    while (!hp.control.empty() && link_.can_send(h, vl_, 1)) {
         tlm::tlm_generic_payload& gp = control_packet_of(t, h);
         const ib_extension& e = ib_of(gp);
-        hp.tx[vl_].on_send(e.blocks);
-        hp.arb.commit(vl_, e.wire_bytes);
+        link_.sent(t, h, vl_, e.blocks, e.wire_bytes, false);
         stats_.tx_beats[h] += e.beats;
         tlm::tlm_phase ph = tlm::BEGIN_REQ;
         sc_core::sc_time d = offset();
@@ -120,7 +119,7 @@ bool hca_tlm::send_sharp(uint64_t t, uint32_t h) {
     host_port& hp = ports_[h];
     if (hp.sharp.empty()) return false;
     tlm::tlm_generic_payload* gp = hp.sharp.front();
-    if (!hp.tx[sharp_vl_].can_send(ib_of(*gp).blocks)) return false;  // an FC update wakes us
+    if (!link_.can_send(h, sharp_vl_, ib_of(*gp).blocks)) return false;  // an FC update wakes us
     hp.sharp.pop_front();
     transmit(t, h, *gp);
     return true;
@@ -169,7 +168,7 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
         const uint32_t blocks = shape.max_blocks();
         const uint32_t pkt_beats = shape.max_beats();
         const uint32_t charge = shape.charge(burst_buffer_);
-        if (!hp.tx[vl_].can_send(charge)) {
+        if (!link_.can_send(h, vl_, charge)) {
             hp.active.push_front(qp);  // keep its turn; an FC update will wake us
             return false;
         }
@@ -231,8 +230,7 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
 void hca_tlm::transmit(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
     host_port& hp = ports_[h];
     const ib_extension& p = ib_of(gp);
-    hp.tx[p.vl].on_send(p.blocks);
-    hp.arb.commit(p.vl, p.wire_bytes);
+    link_.sent(t, h, p.vl, p.blocks, p.wire_bytes, false);
     hp.tx_free = t + p.beats;
     hp.burst_start = t;
     hp.burst_pkt_beats = std::max<uint32_t>(1, p.count > 1 ? p.pkt_beats : p.beats);

@@ -33,13 +33,16 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
       check_(c.sim.check_invariants),
       routes_(std::move(routes)),
       sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)),
-      fc_(std::size_t{c.sw.ports} * c.sw.vls, tm.fc_min_interval_cycles) {
+      link_(
+          c.sw.ports, c.sw.vls, tm.buffer_blocks,
+          golden::vl_arb_table::parse(c.sw.vl_arb_high, c.sw.vl_arb_low,
+                                      static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), c.sw.vls),
+          tm.fc_min_interval_cycles,
+          common::port_names{"switch output port", "switch input port", " from the link partner"}) {
     if (ports_ > 64) throw std::invalid_argument("ib_switch_tlm: at most 64 ports");
     if (c.sw.queueing != "voq") {
         throw std::invalid_argument("ib_switch_tlm: only switch.queueing=voq is modelled");
     }
-    const auto table = golden::vl_arb_table::parse(
-        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), vls_);
     const uint32_t max_beats = 4096 / tm_.block_bytes * 2 + 64;
     xbar_cycles_.resize(max_beats + 1);
     for (uint32_t b = 0; b <= max_beats; ++b) {
@@ -47,9 +50,6 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
             1U, static_cast<uint32_t>(std::ceil(static_cast<double>(b) / tm_.speedup - 1e-9)));
     }
     const std::size_t pv = std::size_t{ports_} * vls_;
-    in_rx_.assign(pv, golden::credit_receiver(tm_.buffer_blocks));
-    out_tx_.assign(pv, golden::credit_sender(0));
-    out_arb_.assign(ports_, golden::vl_arbiter(table));
     link_free_.assign(ports_, 0);
     out_start_.assign(ports_, 0);
     out_pkt_.assign(ports_, 1);
@@ -57,9 +57,6 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
     req_.assign(pv, 0);
     out_req_vls_.assign(ports_, 0);
     blocked_now_.assign(vls_, 0);
-    stalled_.assign(vls_, 0);
-    stall_since_.assign(pv, 0);
-    occ_.assign(pv, common::occupancy_stat{});
     stats_.buffer.assign(vls_, {});
     stats_.credit_stall_cycles.assign(vls_, 0);
     stats_.out_blocks.assign(ports_, 0);
@@ -81,10 +78,7 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
 }
 
 void ib_switch_tlm::connect(uint16_t port, uint32_t peer_buffer_blocks) {
-    for (uint32_t vl = 0; vl < vls_; ++vl) {
-        out_tx_[port * vls_ + vl] =
-            golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
-    }
+    link_.connect(port, peer_buffer_blocks);
 }
 
 void ib_switch_tlm::set_credit_loop(uint16_t port, const credit_loop& loop) {
@@ -124,7 +118,7 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
             fmt::format("cycle {}: switch input port {}: no LFT route for DLID {} (packet {})", t,
                         i, e.dst + 1U, e.id));
     }
-    golden::credit_receiver& rx = in_rx_[i * vls_ + e.vl];
+    common::rx_buffer& rx = link_.rx(i, e.vl);
     if (rx.free_blocks() < e.blocks) {
         throw common::invariant_error(fmt::format(
             "cycle {}: switch input port {} VL {}: buffer over capacity: packet {} needs {} "
@@ -132,7 +126,7 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
             t, i, e.vl, e.id, e.blocks, rx.free_blocks(), rx.capacity()));
     }
     rx.on_receive(e.blocks);
-    occ_[i * vls_ + e.vl].update(t, rx.occupied());
+    rx.occ.update(t, rx.occupied());
     ++inside_;
     e.hop = ib_extension::hop_state{t, static_cast<uint8_t>(i), o, sl2vl_.vl(e.sl)};
     gp.acquire();  // upstream hop: released after the crossbar read it out
@@ -165,12 +159,7 @@ tlm::tlm_sync_enum ib_switch_tlm::fc_in_fw(int port, tlm::tlm_generic_payload& g
 }
 
 void ib_switch_tlm::apply_fc(uint32_t port, uint8_t vl, uint32_t fccl) {
-    try {
-        out_tx_[port * vls_ + vl].on_fccl(fccl);
-    } catch (const std::logic_error& err) {
-        throw common::invariant_error(fmt::format("cycle {}: switch output port {} VL {}: {}",
-                                                  now_cycle(), port, vl, err.what()));
-    }
+    link_.on_fccl(now_cycle(), port, vl, fccl);
     request_eval();
 }
 
@@ -237,7 +226,7 @@ void ib_switch_tlm::on_timer(uint64_t now, const timer& t) {
             break;
         }
         case T_FC_FLUSH:
-            fc_.on_flush(t.a);
+            link_.on_fc_flush(t.a);
             break;
         case T_WAKE:
             break;
@@ -269,10 +258,8 @@ bool ib_switch_tlm::express(uint64_t elig, uint32_t i, tlm::tlm_generic_payload&
     ib_extension& e = ib_of(gp);
     const uint32_t o = e.hop.out_port;
     const uint8_t vl = e.hop.out_vl;
-    golden::credit_sender& tx = out_tx_[o * vls_ + vl];
-    if (!tx.can_send(e.blocks)) return false;  // queued like any packet
-    tx.on_send(e.blocks);
-    out_arb_[o].commit(vl, e.wire_bytes);
+    if (!link_.can_send(o, vl, e.blocks)) return false;  // queued like any packet
+    link_.sent(elig, o, vl, e.blocks, e.wire_bytes, false);
     total_out_beats_[o] += e.beats;
     schedule(elig + xbar_cycles(e.beats),
              timer{0, 0, T_EXPRESS_DONE, e.vl, static_cast<uint16_t>(i), 0, e.blocks, &gp});
@@ -299,26 +286,24 @@ uint32_t ib_switch_tlm::xbar_cycles(uint32_t beats) const {
 void ib_switch_tlm::open_window(uint64_t now) {
     win_start_ = now;
     in_window_ = true;
-    for (auto& o : occ_) o.reset(now);
-    for (uint32_t vl = 0; vl < vls_; ++vl) {
-        for_each_bit(stalled_[vl], [&](uint32_t o) { stall_since_[o * vls_ + vl] = now; });
-    }
+    for (uint32_t k = 0; k < ports_ * vls_; ++k) link_.rx(k).occ.reset(now);
+    link_.stalls().open_window(now);
 }
 
 void ib_switch_tlm::close_window(uint64_t now) {
     if (!in_window_) return;
     common::close_switch_window(
-        now, win_start_, ports_, vls_, stalled_, stall_since_,
-        [this](uint32_t p, uint32_t vl) -> common::occupancy_stat& { return occ_[p * vls_ + vl]; },
+        now, win_start_, ports_, vls_, link_.stalls(),
+        [this](uint32_t p, uint32_t vl) -> common::occupancy_stat& { return link_.rx(p, vl).occ; },
         stats_);
     in_window_ = false;
 }
 
 void ib_switch_tlm::free_input_blocks(uint64_t t, uint32_t port, uint32_t vl, uint32_t blocks) {
-    const uint32_t k = port * vls_ + vl;
-    in_rx_[k].on_free(blocks);
-    occ_[k].update(t, in_rx_[k].occupied());
-    fc_.mark(k);
+    common::rx_buffer& rx = link_.rx(port, vl);
+    rx.on_free(blocks);
+    rx.occ.update(t, rx.occupied());
+    link_.mark_fc(port * vls_ + vl);
 }
 
 void ib_switch_tlm::evaluate(uint64_t now) {
@@ -336,7 +321,7 @@ bool ib_switch_tlm::output_grant(uint64_t t, uint32_t o, uint64_t avail, uint32_
         const auto vl = static_cast<uint32_t>(__builtin_ctz(vls));
         const uint64_t m = req_[o * vls_ + vl] & avail;
         if (m == 0) continue;
-        const golden::credit_sender& tx = out_tx_[o * vls_ + vl];
+        const golden::credit_sender& tx = link_.tx(o, vl);
         bool found = false;
         bool credit_blocked = false;
         uint64_t best_hdr = NEVER;
@@ -367,7 +352,7 @@ bool ib_switch_tlm::output_grant(uint64_t t, uint32_t o, uint64_t avail, uint32_
         }
     }
     if (eligible == 0) return false;
-    const int vl = golden::pick_output_vl(out_arb_[o], eligible);  // as the cycle model
+    const int vl = link_.pick_vl(o, eligible);  // as the cycle model
     if (vl < 0) return false;
     out_vl = static_cast<uint32_t>(vl);
     in_port = cand[out_vl];
@@ -456,14 +441,7 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     out_start_[o] = link_start;
     out_pkt_[o] = e.count > 1 ? e.pkt_beats : beats;
     total_out_beats_[o] += beats;
-    golden::credit_sender& tx = out_tx_[o * vls_ + vl];
-    if (check_ && !tx.can_send(n)) {
-        throw common::invariant_error(fmt::format(
-            "cycle {}: switch output port {} VL {}: credit underflow: {} blocks, {} available", t,
-            o, vl, n, tx.available()));
-    }
-    tx.on_send(n);
-    out_arb_[o].commit(static_cast<int>(vl), e.wire_bytes);
+    link_.sent(t, o, vl, n, e.wire_bytes, check_);
     e.vl = static_cast<uint8_t>(vl);
     if (in_window_) {
         stats_.out_blocks[o] += e.count == 1 ? n : golden::blocks_for_bytes(e.wire_bytes);
@@ -474,10 +452,10 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
 }
 
 void ib_switch_tlm::send_fc(uint64_t t) {
-    fc_.collect(
+    link_.send_fc(
         t,
-        [&](uint32_t k) {
-            send_fc_packet(fc_pool_, *fc_out[k / vls_], k % vls_, in_rx_[k].fccl(),
+        [&](uint32_t port, uint32_t vl, uint32_t fccl) {
+            send_fc_packet(fc_pool_, *fc_out[port], vl, fccl,
                            offset() + cycles(tm_.fc_cycles - tm_.link_cycles));
             if (in_window_) ++stats_.fc_packets;
         },
@@ -487,17 +465,9 @@ void ib_switch_tlm::send_fc(uint64_t t) {
 }
 
 void ib_switch_tlm::track_stalls(uint64_t t) {
-    for (uint32_t vl = 0; vl < vls_; ++vl) {
-        const uint64_t ended = stalled_[vl] & ~blocked_now_[vl];
-        const uint64_t started = blocked_now_[vl] & ~stalled_[vl];
-        if (in_window_) {
-            for_each_bit(ended, [&](uint32_t o) {
-                stats_.credit_stall_cycles[vl] += t - stall_since_[o * vls_ + vl];
-            });
-        }
-        for_each_bit(started, [&](uint32_t o) { stall_since_[o * vls_ + vl] = t; });
-        stalled_[vl] = blocked_now_[vl];
-    }
+    link_.stalls().track_vls(t, blocked_now_, in_window_, [&](uint32_t, uint32_t vl, uint64_t c) {
+        stats_.credit_stall_cycles[vl] += c;
+    });
 }
 
 }  // namespace ndr::tlmm

@@ -34,8 +34,8 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "common/fc_pacer.h"
-#include "common/occupancy_stat.h"
+#include "common/ib_port.h"
+#include "common/rx_buffer.h"
 #include "common/switch_stats.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
@@ -151,14 +151,12 @@ private:
     golden::lft routes_;
     golden::sl2vl_table sl2vl_;
     std::vector<uint32_t> xbar_cycles_;
-    common::fc_pacer fc_;
+    /// The link layer of every port (common/ib_port.h), as in cycle::ib_switch.
+    common::ib_ports<common::rx_buffer> link_;
     payload_pool fc_pool_;
     egress_observer observer_;
     uint64_t drop_id_ = ~uint64_t{0};
 
-    std::vector<golden::credit_receiver> in_rx_;  ///< [in*vls + vl]
-    std::vector<golden::credit_sender> out_tx_;   ///< [out*vls + vl]
-    std::vector<golden::vl_arbiter> out_arb_;
     std::vector<credit_pacer> out_pace_;  ///< [out*vls + vl]: bursts only (set_credit_loop)
     std::vector<uint64_t> link_free_;
     std::vector<uint64_t> out_start_;  ///< first beat of the last transaction on the output
@@ -172,9 +170,6 @@ private:
     uint32_t rr_start_ = 0;
     uint64_t backlog_wake_ = 0;
     std::vector<uint64_t> blocked_now_;  ///< [vl]: outputs credit-blocked this step
-    std::vector<uint64_t> stalled_;
-    std::vector<uint64_t> stall_since_;
-    std::vector<common::occupancy_stat> occ_;
     uint64_t inside_ = 0;
     std::vector<uint64_t> total_out_beats_;
     std::unique_ptr<sharp_an_tlm> an_;  ///< SHARP aggregation node, if enabled

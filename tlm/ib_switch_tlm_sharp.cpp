@@ -48,13 +48,12 @@ void ib_switch_tlm::sharp_egress(uint64_t t) {
                 blocked = true;
                 break;
             }
-            golden::credit_sender& tx = out_tx_[o * vls_ + an_->vl()];
-            if (!tx.can_send(e.blocks)) {  // an FC update wakes us
+            if (!link_.can_send(o, an_->vl(), e.blocks)) {  // an FC update wakes us
                 blocked = true;
                 break;
             }
             q.pop_front();
-            tx.on_send(e.blocks);
+            link_.consume(t, o, an_->vl(), e.blocks, false);  // strict priority: no VL arbiter
             const uint64_t start = std::max(t + 1, link_free_[o]);
             link_free_[o] = start + e.beats;
             total_out_beats_[o] += e.beats;

@@ -1,5 +1,4 @@
 #include "traffic_endpoints_tlm.h"
-#include "common/credit_stall_window.h"
 #include "common/delivery_record.h"
 
 #include <fmt/format.h>
@@ -27,17 +26,15 @@ traffic_endpoints_tlm::traffic_endpoints_tlm(sc_core::sc_module_name name, const
       backlogged_(c.traffic.arrivals == "backlogged"),
       pattern_(c, c.sw.ports),
       mix_(c, tm),
-      fc_(std::size_t{c.sw.ports} * c.sw.vls, tm.fc_min_interval_cycles) {
-    const auto table = golden::vl_arb_table::parse(
-        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), vls_);
+      link_(c.sw.ports, c.sw.vls, tm.ep_buffer_blocks,
+            golden::vl_arb_table::parse(c.sw.vl_arb_high, c.sw.vl_arb_low,
+                                        static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), c.sw.vls),
+            tm.fc_min_interval_cycles, common::port_names{"endpoint", "endpoint", ""}) {
     eps_.reserve(ports_);
     for (uint32_t e = 0; e < ports_; ++e) {
         eps_.push_back(endpoint{rng(c.sim.seed, e),
-                                std::vector<std::deque<tlm::tlm_generic_payload*>>(vls_),
-                                std::vector<golden::credit_sender>(vls_, golden::credit_sender(0)),
-                                std::vector<golden::credit_receiver>(
-                                    vls_, golden::credit_receiver(tm_.ep_buffer_blocks)),
-                                golden::vl_arbiter(table), 0, 0, 0, false, false, 0});
+                                std::vector<std::deque<tlm::tlm_generic_payload*>>(vls_), 0, 0,
+                                false, false, 0});
         const int id = static_cast<int>(e);
         tx.push_back(std::make_unique<initiator_socket>(fmt::format("tx_{}", e).c_str()));
         tx.back()->register_nb_transport_bw(this, &traffic_endpoints_tlm::tx_bw, id);
@@ -52,7 +49,6 @@ traffic_endpoints_tlm::traffic_endpoints_tlm(sc_core::sc_module_name name, const
     }
     send_seq_.assign(std::size_t{ports_} * ports_ * 16, 0);
     recv_seq_.assign(std::size_t{ports_} * ports_ * 16, 0);
-    stall_since_.assign(std::size_t{ports_} * vls_, 0);
     stats_.port_delivered_beats.assign(ports_, 0);
     stats_.port_offered_beats.assign(ports_, 0);
     stats_.vl_delivered_beats.assign(vls_, 0);
@@ -62,8 +58,7 @@ traffic_endpoints_tlm::traffic_endpoints_tlm(sc_core::sc_module_name name, const
 }
 
 void traffic_endpoints_tlm::connect(uint16_t e, uint32_t peer_buffer_blocks) {
-    for (auto& s : eps_[e].tx)
-        s = golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
+    link_.connect(e, peer_buffer_blocks);
 }
 
 void traffic_endpoints_tlm::start() {
@@ -101,12 +96,7 @@ tlm::tlm_sync_enum traffic_endpoints_tlm::fc_in_fw(int e, tlm::tlm_generic_paylo
                                                    tlm::tlm_phase&, sc_core::sc_time&) {
     guarded([&] {
         const tlmm::fc_extension& f = tlmm::fc_of(gp);
-        try {
-            eps_[static_cast<std::size_t>(e)].tx[f.vl].on_fccl(f.fccl);
-        } catch (const std::logic_error& err) {
-            throw invariant_error(
-                fmt::format("cycle {}: endpoint {} VL {}: {}", now_cycle(), e, f.vl, err.what()));
-        }
+        link_.on_fccl(now_cycle(), static_cast<uint32_t>(e), f.vl, f.fccl);
         mark_tx(static_cast<uint16_t>(e));
         request_eval();
     });
@@ -118,7 +108,7 @@ tlm::tlm_sync_enum traffic_endpoints_tlm::rx_fw(int e, tlm::tlm_generic_payload&
     guarded([&] {
         const uint64_t t = now_cycle();
         const tlmm::ib_extension& p = ib_of(gp);
-        golden::credit_receiver& r = eps_[static_cast<std::size_t>(e)].rx[p.vl];
+        golden::credit_receiver& r = link_.rx(static_cast<uint32_t>(e), p.vl);
         if (r.free_blocks() < p.blocks) {
             throw invariant_error(fmt::format(
                 "cycle {}: endpoint {} VL {}: receive buffer over capacity: packet {} needs {} "
@@ -156,18 +146,20 @@ void traffic_endpoints_tlm::on_timer(uint64_t now, const timer& t) {
             deliver(now, t.port, *t.gp);
             break;
         case T_RXFREE:
-            eps_[t.port].rx[t.vl].on_free(t.a);
-            fc_.mark(t.port * vls_ + t.vl);
+            link_.rx(t.port, t.vl).on_free(t.a);
+            link_.mark_fc(t.port * vls_ + t.vl);
             break;
         case T_FC_FLUSH:
-            fc_.on_flush(t.a);
+            link_.on_fc_flush(t.a);
             break;
         case T_WIN_START:
             in_window_ = true;
-            credit_stall_window_open(eps_, vls_, now, stall_since_);
+            link_.stalls().open_window(now);
             break;
         case T_WIN_END:
-            credit_stall_window_close(eps_, vls_, now, stall_since_, stats_.credit_stall_cycles);
+            link_.stalls().close_window(now, [&](uint32_t, uint32_t vl, uint64_t c) {
+                stats_.credit_stall_cycles[vl] += c;
+            });
             in_window_ = false;
             break;
         default:
@@ -181,11 +173,10 @@ void traffic_endpoints_tlm::evaluate(uint64_t now) {
         try_send(now, e);
     }
     tx_dirty_.clear();
-    fc_.collect(
+    link_.send_fc(
         now,
-        [&](uint32_t k) {
-            tlmm::send_fc_packet(fc_pool_, *fc_out[k / vls_], k % vls_,
-                                 eps_[k / vls_].rx[k % vls_].fccl(),
+        [&](uint32_t e, uint32_t vl, uint32_t fccl) {
+            tlmm::send_fc_packet(fc_pool_, *fc_out[e], vl, fccl,
                                  cycles(tm_.fc_cycles - tm_.link_cycles));
         },
         [&](uint32_t k, uint64_t at) {
@@ -246,23 +237,13 @@ void traffic_endpoints_tlm::try_send(uint64_t t, uint16_t e) {
     uint32_t ready = 0;
     for (uint32_t m = ep.nonempty; m != 0; m &= m - 1) {
         const auto vl = static_cast<uint32_t>(__builtin_ctz(m));
-        if (ep.tx[vl].can_send(ib_of(*ep.queues[vl].front()).blocks)) ready |= 1U << vl;
+        if (link_.can_send(e, vl, ib_of(*ep.queues[vl].front()).blocks)) ready |= 1U << vl;
     }
-    const uint32_t blocked = ready == 0 ? ep.nonempty : 0U;
-    const uint32_t ended = ep.stalled & ~blocked;
-    const uint32_t started = blocked & ~ep.stalled;
-    for (uint32_t m = ended; m != 0; m &= m - 1) {
-        const auto vl = static_cast<uint32_t>(__builtin_ctz(m));
-        if (in_window_) stats_.credit_stall_cycles[vl] += t - stall_since_[e * vls_ + vl];
-    }
-    for (uint32_t m = started; m != 0; m &= m - 1) {
-        stall_since_[e * vls_ + static_cast<uint32_t>(__builtin_ctz(m))] = t;
-    }
-    ep.stalled = blocked;
+    link_.stalls().track_port(
+        t, e, ready == 0 ? ep.nonempty : 0U, in_window_,
+        [&](uint32_t, uint32_t vl, uint64_t c) { stats_.credit_stall_cycles[vl] += c; });
     if (ready == 0) return;
-    const int vl = ((ready & (ready - 1)) == 0 && (ready & ep.arb.weighted_vls()) != 0)
-                       ? __builtin_ctz(ready)
-                       : ep.arb.pick(ready);
+    const int vl = link_.pick_vl(e, ready);
     if (vl < 0) return;
     auto& q = ep.queues[static_cast<uint32_t>(vl)];
     tlm::tlm_generic_payload& gp = *q.front();
@@ -270,13 +251,7 @@ void traffic_endpoints_tlm::try_send(uint64_t t, uint16_t e) {
     if (q.empty()) ep.nonempty &= ~(1U << vl);
     --ep.queued;
     const tlmm::ib_extension& p = ib_of(gp);
-    golden::credit_sender& s = ep.tx[static_cast<uint32_t>(vl)];
-    if (check_ && !s.can_send(p.blocks)) {
-        throw invariant_error(
-            fmt::format("cycle {}: endpoint {} VL {}: credit underflow", t, e, vl));
-    }
-    s.on_send(p.blocks);
-    ep.arb.commit(vl, p.wire_bytes);
+    link_.sent(t, e, static_cast<uint32_t>(vl), p.blocks, p.wire_bytes, check_);
     ep.tx_free = t + p.beats;
     if (backlogged_) generate(t, e);
     if (ep.nonempty != 0) {
@@ -297,8 +272,8 @@ void traffic_endpoints_tlm::deliver(uint64_t t, uint16_t e, tlm::tlm_generic_pay
     const uint8_t vl = p.vl;
     const uint32_t blocks = p.blocks;
     if (tm_.rx_proc_cycles == 0) {
-        eps_[e].rx[vl].on_free(blocks);
-        fc_.mark(e * vls_ + vl);
+        link_.rx(e, vl).on_free(blocks);
+        link_.mark_fc(e * vls_ + vl);
     } else {
         schedule(t + tm_.rx_proc_cycles, timer{0, 0, T_RXFREE, vl, e, 0, blocks, nullptr});
     }

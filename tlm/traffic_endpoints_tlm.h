@@ -15,7 +15,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "common/endpoint_stats.h"
-#include "common/fc_pacer.h"
+#include "common/ib_port.h"
 #include "common/rng.h"
 #include "common/timing.h"
 #include "common/traffic_mix.h"
@@ -64,12 +64,8 @@ private:
     struct endpoint {
         rng gen;
         std::vector<std::deque<tlm::tlm_generic_payload*>> queues;  ///< per VL
-        std::vector<golden::credit_sender> tx;
-        std::vector<golden::credit_receiver> rx;
-        golden::vl_arbiter arb;
         uint64_t tx_free = 0;
         uint32_t nonempty = 0;
-        uint32_t stalled = 0;
         bool txfree_pending = false;
         bool tx_dirty = false;
         uint64_t queued = 0;
@@ -98,9 +94,9 @@ private:
     std::vector<endpoint> eps_;
     std::vector<uint32_t> send_seq_;
     std::vector<uint32_t> recv_seq_;
-    std::vector<uint64_t> stall_since_;
     std::vector<uint16_t> tx_dirty_;
-    common::fc_pacer fc_;
+    /// The link layer of every endpoint's port (common/ib_port.h), as in traffic_endpoints.
+    common::ib_ports<> link_;
     tlmm::payload_pool pool_;
     tlmm::payload_pool fc_pool_;
     inject_observer observer_;

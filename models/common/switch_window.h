@@ -5,26 +5,23 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/bits.h"
+#include "common/credit_stalls.h"
 #include "common/cycles.h"
 #include "common/occupancy_stat.h"
 #include "common/switch_stats.h"
 
 namespace ndr::common {
 
-/// At cycle t, closes the window opened at win_start: the credit stalls still running
-/// (stalled[vl]: bitmask of outputs) are counted up to t and restart there; every input
+/// At cycle t, closes the window opened at win_start: the credit stalls still running are
+/// counted up to t and restart there (credit_stalls::close_window); every input
 /// buffer's occupancy statistic (occ(port, vl)) is closed, and per VL the maximum over ports
 /// and the mean over ports and time go to stats.buffer[vl].
 template <class Occ>
 void close_switch_window(cycle_t t, cycle_t win_start, uint32_t ports, uint32_t vls,
-                         const std::vector<uint64_t>& stalled, std::vector<uint64_t>& stall_since,
-                         Occ&& occ, switch_stats& stats) {
+                         credit_stalls& stalls, Occ&& occ, switch_stats& stats) {
+    stalls.close_window(
+        t, [&](uint32_t, uint32_t vl, cycle_t c) { stats.credit_stall_cycles[vl] += c; });
     for (uint32_t vl = 0; vl < vls; ++vl) {
-        for_each_bit(stalled[vl], [&](uint32_t o) {
-            stats.credit_stall_cycles[vl] += t - stall_since[o * vls + vl];
-            stall_since[o * vls + vl] = t;
-        });
         uint32_t mx = 0;
         double sum = 0.0;
         for (uint32_t p = 0; p < ports; ++p) {

@@ -46,33 +46,16 @@ hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, 
       max_outstanding_(c.hca.max_outstanding),
       icrc_error_rate_(c.fault.icrc_error_rate),
       fault_state_(c.sim.seed * 0x2545F4914F6CDD1DULL + 17),
-      fc_(std::size_t{hosts} * c.sw.vls, tm.fc_min_interval_cycles),
+      link_(hosts, c.sw.vls, tm.ep_buffer_blocks,
+            golden::vl_arb_table::parse(c.sw.vl_arb_high, c.sw.vl_arb_low,
+                                        static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), c.sw.vls),
+            tm.fc_min_interval_cycles, common::port_names{"HCA", "HCA", ""}),
       fc_proc_cycles_(tm.fc_cycles - tm.link_cycles) {
     if (vl_ >= vls_) {
         throw std::invalid_argument(
             fmt::format("hca.sl {} maps to VL {}, not a data VL", c.hca.sl, vl_));
     }
-    const auto table = golden::vl_arb_table::parse(
-        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), vls_);
-    ports_.reserve(hosts);
-    for (uint32_t h = 0; h < hosts; ++h) {
-        host_port hp{std::vector<golden::credit_sender>(vls_, golden::credit_sender(0)),
-                     std::vector<golden::credit_receiver>(
-                         vls_, golden::credit_receiver(tm.ep_buffer_blocks)),
-                     golden::vl_arbiter(table),
-                     link_peer{},
-                     0,
-                     0,
-                     0,
-                     false,
-                     false,
-                     false,
-                     0,
-                     {},
-                     {},
-                     packet_queue{}};
-        ports_.push_back(std::move(hp));
-    }
+    ports_.resize(hosts);
     stats_.tx_beats.assign(hosts, 0);
     stats_.rx_beats.assign(hosts, 0);
     stats_.credit_stall_cycles.assign(hosts, 0);
@@ -100,7 +83,7 @@ double hca_array::qp_rate_bps(uint32_t src, uint32_t dst) const {
 
 void hca_array::pfc_check(cycle_t t, uint32_t h, uint32_t vl) {
     if (!pfc_) return;
-    const int act = pfc_->on_occupancy(h, vl, ports_[h].rx[vl].occupied());
+    const int act = pfc_->on_occupancy(h, vl, link_.rx(h, vl).occupied());
     if (act == 0) return;
     host_port& hp = ports_[h];
     if (hp.peer.engine == nullptr) return;
@@ -113,20 +96,19 @@ void hca_array::pfc_check(cycle_t t, uint32_t h, uint32_t vl) {
 }
 
 void hca_array::rx_freed(cycle_t t, uint32_t h, uint32_t vl, uint32_t blocks) {
-    ports_[h].rx[vl].on_free(blocks);
+    link_.rx(h, vl).on_free(blocks);
     if (roce_) {
         pfc_check(t, h, vl);
     } else {
-        fc_.mark(h * vls_ + vl);
+        link_.mark_fc(h * vls_ + vl);
     }
 }
 
 void hca_array::connect(uint32_t h, link_peer peer, uint32_t peer_buffer_blocks) {
     ports_[h].peer = peer;
-    for (auto& tx : ports_[h].tx) {
-        tx = roce_
-                 ? pfc_ports::running_sender()
-                 : golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
+    link_.connect(h, peer_buffer_blocks);
+    if (roce_) {
+        for (uint32_t vl = 0; vl < vls_; ++vl) link_.tx(h, vl) = pfc_ports::running_sender();
     }
     if (pfc_) pfc_->configure_port(h, peer.link_cycles);
 }
@@ -216,7 +198,7 @@ void hca_array::set_timer(cycle_t at, uint64_t token) {
 
 void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
     for (const event& e : events) {
-        if (e.kind == EV_FCTBS) check_fctbs(t, e);
+        if (e.kind == EV_FCTBS) link_.on_fctbs(t, e.port, e.vl, e.a);
     }
     for (const event& e : events) {
         switch (e.kind) {
@@ -229,7 +211,7 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
                 break;
             case EV_HDR: {
                 const packet& p = pool_[e.pkt];
-                golden::credit_receiver& rx = ports_[e.port].rx[p.vl];
+                golden::credit_receiver& rx = link_.rx(e.port, p.vl);
                 if (rx.free_blocks() < p.blocks) {
                     throw invariant_error(fmt::format(
                         "cycle {}: HCA {} VL {}: receive buffer over capacity: packet {} needs {} "
@@ -269,25 +251,20 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
                 break;
             }
             case EV_FC:
-                try {
-                    ports_[e.port].tx[e.vl].on_fccl(e.a);
-                } catch (const std::logic_error& err) {
-                    throw invariant_error(
-                        fmt::format("cycle {}: HCA {} VL {}: {}", t, e.port, e.vl, err.what()));
-                }
+                link_.on_fccl(t, e.port, e.vl, e.a);
                 mark_tx(e.port);
                 break;
             case EV_FCTBS:
                 break;  // checked above
             case EV_FC_FLUSH:
-                fc_.on_flush(e.pkt);
+                link_.on_fc_flush(e.pkt);
                 break;
             case EV_RXFREE:
                 rx_freed(t, e.port, e.vl, e.a);
                 break;
             case EV_PFC:  // only RoCE switches with pfc.enabled send PFC frames
                 if (!pfc_) throw std::logic_error("hca_array: PFC frame without PFC");
-                pfc_->on_frame(t, e.port, e.vl, e.a != 0, ports_[e.port].tx[e.vl]);
+                pfc_->on_frame(t, e.port, e.vl, e.a != 0, link_.tx(e.port, e.vl));
                 mark_tx(e.port);
                 break;
             case EV_RATE_WAKE:
@@ -306,42 +283,27 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
         try_send(t, h);
     }
     tx_dirty_.clear();
-    if (refresh_due_) {
+    if (refresh_due_) {  // forced FC round, after this cycle's transmissions
         refresh_due_ = false;
-        for (uint32_t h = 0; h < hosts_; ++h) {
-            const link_peer& peer = ports_[h].peer;
-            if (peer.engine == nullptr) continue;
-            for (uint32_t vl = 0; vl < vls_; ++vl) {
-                fc_.mark(h * vls_ + vl);
-                peer.engine->schedule(std::max(t, ports_[h].tx_free) + peer.link_cycles,
-                                      event{EV_FCTBS, static_cast<uint8_t>(vl), peer.port, 0,
-                                            ports_[h].tx[vl].fctbs(), 0});
-            }
-        }
+        link_.refresh([&](uint32_t h) { return ports_[h].peer.engine != nullptr; },
+                      [&](uint32_t h, uint32_t vl, uint32_t fctbs) {
+                          const link_peer& peer = ports_[h].peer;
+                          peer.engine->schedule(
+                              std::max(t, ports_[h].tx_free) + peer.link_cycles,
+                              event{EV_FCTBS, static_cast<uint8_t>(vl), peer.port, 0, fctbs, 0});
+                      });
     }
-    fc_.collect(
+    link_.send_fc(
         t,
-        [&](uint32_t k) {
-            const link_peer& peer = ports_[k / vls_].peer;
+        [&](uint32_t h, uint32_t vl, uint32_t fccl) {
+            const link_peer& peer = ports_[h].peer;
             if (peer.engine == nullptr) return;
             peer.engine->schedule(t + fc_proc_cycles_ + peer.link_cycles,
-                                  event{EV_FC, static_cast<uint8_t>(k % vls_), peer.port, 0,
-                                        ports_[k / vls_].rx[k % vls_].fccl(), 0});
+                                  event{EV_FC, static_cast<uint8_t>(vl), peer.port, 0, fccl, 0});
         },
         [&](uint32_t k, cycle_t at) {
             schedule(at, event{EV_FC_FLUSH, 0, 0, k, 0, 0});
         });
-}
-
-void hca_array::check_fctbs(cycle_t t, const event& e) {
-    golden::credit_receiver& rx = ports_[e.port].rx[e.vl];
-    const uint32_t abr = rx.abr();
-    if (!rx.on_fctbs(e.a)) {
-        throw invariant_error(fmt::format(
-            "cycle {}: HCA {} VL {}: FCTBS {} disagrees with blocks received (ABR {}): a packet "
-            "was lost on the link",
-            t, e.port, e.vl, e.a, abr));
-    }
 }
 
 void hca_array::on_msg_ready(cycle_t t, uint32_t m) {

@@ -21,11 +21,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/fc_pacer.h"
 #include "common/hca_host.h"
 #include "common/hca_iface.h"
 #include "common/hca_stats.h"
 #include "common/hca_tables.h"
+#include "common/ib_port.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/cycle_engine.h"
@@ -137,18 +137,14 @@ private:
         uint32_t qp = 0;  ///< the receiving side's QP index (the ACK goes to its dst)
         uint32_t psn = 0;
     };
+    /// One host's port beyond its link layer (link_: credits, VL arbiter, FC, stalls).
     struct host_port {
-        std::vector<golden::credit_sender> tx;
-        std::vector<golden::credit_receiver> rx;
-        golden::vl_arbiter arb;
         link_peer peer;
         cycle_t tx_free = 0;
         cycle_t dma_free = 0;
         cycle_t wqe_free = 0;  ///< WQE engine: next cycle a WQE may be processed
         bool txfree_pending = false;
         bool tx_dirty = false;
-        bool stalled = false;
-        cycle_t stall_since = 0;
         std::deque<uint32_t> active;         ///< QPs with something to send, round robin
         std::deque<control_packet> control;  ///< ACK/NAK to send (before data)
         packet_queue sharp;                  ///< SHARP packets ready to send
@@ -169,7 +165,6 @@ private:
     void queue_control(uint32_t h, uint8_t kind, uint32_t qp, uint32_t psn);
     void arm_timer(cycle_t t, uint32_t qp);
     void on_qp_timer(cycle_t t, uint32_t qp);
-    void check_fctbs(cycle_t t, const event& e);
     uint32_t alloc_message();
     void free_message(uint32_t m);
     void retire_if_done(uint32_t m);
@@ -212,7 +207,8 @@ private:
     std::vector<uint64_t> timers_;
     std::vector<uint32_t> free_timers_;
     std::vector<uint32_t> tx_dirty_;
-    common::fc_pacer fc_;
+    /// The link layer of every host's port (common/ib_port.h): [host * vls + vl].
+    common::ib_ports<> link_;
     uint32_t fc_proc_cycles_;
     bool refresh_due_ = false;
     uint64_t next_packet_id_ = 0;

@@ -42,15 +42,15 @@ void hca_array::try_send(cycle_t t, uint32_t h) {
     const bool sent = send_control(t, h) || send_sharp(t, h) || send_data(t, h);
     // Credit stall: the link is idle, something waits, and the VL has no credit for it.
     const bool waiting = !hp.control.empty() || !hp.active.empty();
-    const bool stalled = !sent && waiting && !hp.tx[vl_].can_send(1);
-    if (stalled && !hp.stalled) hp.stall_since = t;
-    if (!stalled && hp.stalled) stats_.credit_stall_cycles[h] += t - hp.stall_since;
-    hp.stalled = stalled;
+    const bool stalled = !sent && waiting && !link_.can_send(h, vl_, 1);
+    link_.stalls().track_port(
+        t, h, stalled ? 1U << vl_ : 0U, true,
+        [&](uint32_t, uint32_t, cycle_t c) { stats_.credit_stall_cycles[h] += c; });
 }
 
 bool hca_array::send_control(cycle_t t, uint32_t h) {
     host_port& hp = ports_[h];
-    if (hp.control.empty() || !hp.tx[vl_].can_send(1)) return false;
+    if (hp.control.empty() || !link_.can_send(h, vl_, 1)) return false;
     const control_packet c = hp.control.front();
     hp.control.pop_front();
     const queue_pair& acked = qps_[c.qp];  // the sender's QP: acked.src receives this packet
@@ -85,7 +85,7 @@ bool hca_array::send_sharp(cycle_t t, uint32_t h) {
     host_port& hp = ports_[h];
     if (hp.sharp.empty()) return false;
     const uint32_t idx = hp.sharp.head;
-    if (!hp.tx[sharp_vl_].can_send(pool_[idx].blocks)) return false;  // an FC update wakes us
+    if (!link_.can_send(h, sharp_vl_, pool_[idx].blocks)) return false;  // an FC update wakes us
     hp.sharp.pop(pool_);
     transmit(t, h, idx);
     return true;
@@ -121,7 +121,7 @@ bool hca_array::send_data(cycle_t t, uint32_t h) {
         const uint8_t opcode = data_opcode(msg, index);
         const uint32_t wire = wire_of(payload, opcode);
         const uint32_t blocks = golden::blocks_for_bytes(wire);
-        if (!hp.tx[vl_].can_send(blocks)) {
+        if (!link_.can_send(h, vl_, blocks)) {
             hp.active.push_front(qp);  // keep its turn; an FC update will wake us
             return false;
         }
@@ -191,9 +191,8 @@ bool hca_array::send_data(cycle_t t, uint32_t h) {
 void hca_array::transmit(cycle_t t, uint32_t h, uint32_t pkt) {
     host_port& hp = ports_[h];
     packet& p = pool_[pkt];
-    hp.tx[p.vl].on_send(p.blocks);
-    if (roce_ && !(pfc_ && pfc_->paused(h, p.vl))) pfc_ports::refill(hp.tx[p.vl]);
-    hp.arb.commit(p.vl, p.wire_bytes);
+    link_.sent(t, h, p.vl, p.blocks, p.wire_bytes, false);
+    if (roce_ && !(pfc_ && pfc_->paused(h, p.vl))) pfc_ports::refill(link_.tx(h, p.vl));
     hp.tx_free = t + p.beats;
     hp.txfree_pending = true;
     schedule(hp.tx_free, event{EV_TXFREE, 0, static_cast<uint16_t>(h), 0, 0, 0});

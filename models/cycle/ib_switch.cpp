@@ -38,12 +38,15 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, 
       pool_(pool),
       routes_(std::move(routes)),
       sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)),
-      fc_(std::size_t{c.sw.ports} * c.sw.vls, tm.fc_min_interval_cycles),
+      link_(
+          c.sw.ports, c.sw.vls, tm.buffer_blocks,
+          golden::vl_arb_table::parse(c.sw.vl_arb_high, c.sw.vl_arb_low,
+                                      static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), c.sw.vls),
+          tm.fc_min_interval_cycles,
+          common::port_names{"switch output port", "switch input port", " from the link partner"}),
       fc_proc_cycles_(tm.fc_cycles - tm.link_cycles),
       alloc_(c.sw.ports) {
     if (ports_ > 64) throw std::invalid_argument("ib_switch: at most 64 ports");
-    const auto table = golden::vl_arb_table::parse(
-        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), vls_);
     const uint32_t max_beats = 4096 / tm_.block_bytes * 2 + 64;
     xbar_cycles_.resize(max_beats + 1);
     for (uint32_t b = 0; b <= max_beats; ++b) {
@@ -52,17 +55,12 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, 
     }
     const std::size_t pv = std::size_t{ports_} * vls_;
     peers_.resize(ports_);
-    in_rx_.assign(pv, rx_state(tm_.buffer_blocks));
-    out_tx_.assign(pv, golden::credit_sender(0));
-    out_arb_.assign(ports_, golden::vl_arbiter(table));
     link_free_.assign(ports_, 0);
     queues_.assign(voq_ ? pv * ports_ : pv, packet_queue{});
     if (!voq_) fifo_req_count_.assign(pv * ports_, 0);
     req_.assign(pv, 0);
     in_req_out_.assign(ports_, 0);
     out_req_vls_.assign(ports_, 0);
-    stalled_.assign(vls_, 0);
-    stall_since_.assign(pv, 0);
     blocked_now_.assign(vls_, 0);
     out_grant_.assign(ports_, grant{});
     stats_.buffer.assign(vls_, {});
@@ -75,10 +73,7 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, 
 
 void ib_switch::connect(uint16_t port, link_peer peer, uint32_t peer_buffer_blocks) {
     peers_[port] = peer;
-    for (uint32_t vl = 0; vl < vls_; ++vl) {
-        out_tx_[port * vls_ + vl] =
-            golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
-    }
+    link_.connect(port, peer_buffer_blocks);
     if (eth_) eth_connect(port, peer);
 }
 
@@ -98,7 +93,7 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
     // An FC packet's FCTBS covers every packet whose header arrived before this cycle; a packet
     // arriving in the same cycle left the partner after the FC packet. Check those first.
     for (const event& e : events) {
-        if (e.kind == EV_FCTBS) check_fctbs(t, e);
+        if (e.kind == EV_FCTBS) link_.on_fctbs(t, e.port, e.vl, e.a);
     }
     if (tick_at_ == t) {  // crossbar transfers that ended this cycle (see commit)
         xbar_now_.swap(xbar_next_);
@@ -106,7 +101,7 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
         const std::size_t nx = xbar_now_.size();
         for (std::size_t j = 0; j < nx; ++j) {
             if (j + 4 < nx) {  // hint: the input buffer state the transfer frees
-                __builtin_prefetch(&in_rx_[xbar_now_[j + 4].port * vls_ + xbar_now_[j + 4].vl]);
+                __builtin_prefetch(&link_.rx(xbar_now_[j + 4].port, xbar_now_[j + 4].vl));
             }
             on_xbar_done(t, xbar_now_[j]);
         }
@@ -147,21 +142,14 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
                 on_xbar_done(t, e);
                 break;
             case EV_FC_FLUSH:
-                fc_.on_flush(e.pkt);
+                link_.on_fc_flush(e.pkt);
                 break;
             case EV_BUF_FREE:
                 free_input_blocks(t, e.port, e.vl, e.b);
                 break;
-            case EV_FC: {
-                auto& tx = out_tx_[e.port * vls_ + e.vl];
-                try {
-                    tx.on_fccl(e.a);
-                } catch (const std::logic_error& err) {
-                    throw invariant_error(fmt::format("cycle {}: switch output port {} VL {}: {}",
-                                                      t, e.port, e.vl, err.what()));
-                }
+            case EV_FC:
+                link_.on_fccl(t, e.port, e.vl, e.a);
                 break;
-            }
             case EV_FCTBS:
                 break;  // checked above
             case EV_REFRESH:
@@ -189,22 +177,17 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
     send_fc(t);
 }
 
-// Forced FC round (every link.fc_refresh_period): FCCL of every input VL is re-advertised and
-// every output VL's FCTBS goes to the partner after all packets committed to the link so far,
-// so the partner can check that no block was lost (ABR must equal FCTBS on arrival).
+// Forced FC round (every link.fc_refresh_period, common::ib_ports::refresh): each output VL's
+// FCTBS goes to the partner after all packets committed to the link so far.
 void ib_switch::refresh(cycle_t t) {
     refresh_due_ = false;
-    for (uint32_t p = 0; p < ports_; ++p) {
-        if (peers_[p].engine == nullptr) continue;
-        const cycle_t depart = std::max(t, link_free_[p]);
-        for (uint32_t vl = 0; vl < vls_; ++vl) {
-            const uint32_t k = p * vls_ + vl;
-            fc_.mark(k);
-            peers_[p].engine->schedule(depart + peers_[p].link_cycles,
-                                       event{EV_FCTBS, static_cast<uint8_t>(vl), peers_[p].port, 0,
-                                             out_tx_[k].fctbs(), 0});
-        }
-    }
+    link_.refresh([&](uint32_t p) { return peers_[p].engine != nullptr; },
+                  [&](uint32_t p, uint32_t vl, uint32_t fctbs) {
+                      const link_peer& peer = peers_[p];
+                      peer.engine->schedule(
+                          std::max(t, link_free_[p]) + peer.link_cycles,
+                          event{EV_FCTBS, static_cast<uint8_t>(vl), peer.port, 0, fctbs, 0});
+                  });
 }
 
 sharp_an& ib_switch::enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t alu_cycles,
@@ -276,10 +259,9 @@ void ib_switch::sharp_egress(cycle_t t) {
                 schedule(link_free_[o] - 1, event{EV_WAKE, 0, 0, 0, 0, 0});
                 return;
             }
-            golden::credit_sender& tx = out_tx_[o * vls_ + sharp_vl_];
-            if (!tx.can_send(p.blocks)) return;  // an FC update wakes us
+            if (!link_.can_send(o, sharp_vl_, p.blocks)) return;  // an FC update wakes us
             q.pop(pool_);
-            tx.on_send(p.blocks);
+            link_.consume(t, o, sharp_vl_, p.blocks, false);  // strict priority: no VL arbiter
             const cycle_t start = std::max(t + 1, link_free_[o]);
             link_free_[o] = start + p.beats;
             total_out_beats_[o] += p.beats;
@@ -292,17 +274,6 @@ void ib_switch::sharp_egress(cycle_t t) {
         }
         sharp_pending_ &= ~bit(o);
     });
-}
-
-void ib_switch::check_fctbs(cycle_t t, const event& e) {
-    golden::credit_receiver& rx = in_rx_[e.port * vls_ + e.vl];
-    const uint32_t abr = rx.abr();
-    if (!rx.on_fctbs(e.a)) {
-        throw invariant_error(fmt::format(
-            "cycle {}: switch input port {} VL {}: FCTBS {} from the link partner disagrees with "
-            "blocks received (ABR {}): a packet was lost on the link",
-            t, e.port, e.vl, e.a, abr));
-    }
 }
 
 __attribute__((always_inline)) inline void ib_switch::on_header(cycle_t t, uint16_t in,
@@ -320,7 +291,7 @@ __attribute__((always_inline)) inline void ib_switch::on_header(cycle_t t, uint1
     p.out_vl = sl2vl_.vl(p.sl);
     p.hdr_in = t;
 
-    rx_state& rx = in_rx_[in * vls_ + p.vl];
+    common::rx_buffer& rx = link_.rx(in, p.vl);
     if (rx.free_blocks() < p.blocks) {
         throw invariant_error(fmt::format(
             "cycle {}: switch input port {} VL {}: buffer over capacity: packet {} needs {} "
@@ -432,14 +403,13 @@ uint32_t ib_switch::queue_for(uint32_t in, uint32_t out, uint32_t vl) const {
 }
 
 void ib_switch::send_fc(cycle_t t) {
-    fc_.collect(
+    link_.send_fc(
         t,
-        [&](uint32_t k) {
-            const link_peer& peer = peers_[k / vls_];
+        [&](uint32_t port, uint32_t vl, uint32_t fccl) {
+            const link_peer& peer = peers_[port];
             if (peer.engine == nullptr) return;
-            peer.engine->schedule(
-                t + fc_proc_cycles_ + peer.link_cycles,
-                event{EV_FC, static_cast<uint8_t>(k % vls_), peer.port, 0, in_rx_[k].fccl(), 0});
+            peer.engine->schedule(t + fc_proc_cycles_ + peer.link_cycles,
+                                  event{EV_FC, static_cast<uint8_t>(vl), peer.port, 0, fccl, 0});
             if (in_window_) ++stats_.fc_packets;
         },
         [&](uint32_t k, cycle_t at) {
@@ -450,17 +420,14 @@ void ib_switch::send_fc(cycle_t t) {
 void ib_switch::window_start(cycle_t t) {
     in_window_ = true;
     if (eth_) eth_window_start(t);
-    for (auto& rx : in_rx_) rx.occ.reset(t);
-    for (uint32_t vl = 0; vl < vls_; ++vl) {
-        for_each_bit(stalled_[vl], [&](uint32_t o) { stall_since_[o * vls_ + vl] = t; });
-    }
+    for (uint32_t k = 0; k < ports_ * vls_; ++k) link_.rx(k).occ.reset(t);
+    link_.stalls().open_window(t);
 }
 
 void ib_switch::window_end(cycle_t t) {
     close_switch_window(
-        t, win_start_, ports_, vls_, stalled_, stall_since_,
-        [this](uint32_t p, uint32_t vl) -> occupancy_stat& { return in_rx_[p * vls_ + vl].occ; },
-        stats_);
+        t, win_start_, ports_, vls_, link_.stalls(),
+        [this](uint32_t p, uint32_t vl) -> occupancy_stat& { return link_.rx(p, vl).occ; }, stats_);
     if (eth_) eth_window_end(t);
     in_window_ = false;
 }

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "common/bits.h"
-#include "common/fc_pacer.h"
-#include "common/occupancy_stat.h"
+#include "common/ib_port.h"
+#include "common/rx_buffer.h"
 #include "common/sharp_an.h"
 #include "common/switch_stats.h"
 #include "common/timing.h"
@@ -74,7 +74,7 @@ public:
     /// The tap must outlive the simulation.
     void set_tap(uint16_t port, link_tap* tap);
     uint32_t buffer_occupancy(uint16_t port, uint8_t vl) const {
-        return in_rx_[port * vls_ + vl].occupied();
+        return link_.rx(port, vl).occupied();
     }
     /// RoCE (fabric.technology = roce): routes packets whose LFT port is in `up_ports` by the
     /// ECMP hash of their 5-tuple over all of `up_ports` instead (switch-specific hash seed).
@@ -110,7 +110,6 @@ private:
         uint32_t pkt = 0;
     };
 
-    void check_fctbs(cycle_t t, const event& e);
     void on_header(cycle_t t, uint16_t in, uint32_t pkt);
     void on_eligible(cycle_t t, uint16_t in, uint32_t pkt);
     void on_ingress(cycle_t t);
@@ -121,14 +120,14 @@ private:
     /// Inline: once per packet (crossbar transfer done).
     void free_input_blocks(cycle_t t, uint32_t port, uint32_t vl, uint32_t blocks) {
         const uint32_t k = port * vls_ + vl;
-        rx_state& rx = in_rx_[k];
+        common::rx_buffer& rx = link_.rx(k);
         rx.on_free(blocks);
         rx.occ.update(t, rx.occupied());
         if (eth_) {
             eth_pfc_check(t, port, vl);
             return;
         }
-        fc_.mark(k);
+        link_.mark_fc(k);
     }
     void allocate(cycle_t t);
     /// The grant oracle of golden::switch_alloc: output o's grant among `avail_in`, visited
@@ -137,7 +136,7 @@ private:
     void commit(cycle_t t, const grant& g);
     void send_fc(cycle_t t);
     void refresh(cycle_t t);
-    void track_stalls(cycle_t t, const std::vector<uint64_t>& blocked_now);
+    void track_stalls(cycle_t t);
     void window_start(cycle_t t);
     void window_end(cycle_t t);
     // RoCE hooks (ib_switch_eth.cpp); called only when eth_ is set.
@@ -193,20 +192,13 @@ private:
     golden::lft routes_;
     golden::sl2vl_table sl2vl_;
     std::vector<uint32_t> xbar_cycles_;  ///< by beats: ceil(beats / speedup)
-    common::fc_pacer fc_;                ///< FC packets per (input port, VL)
-    uint32_t fc_proc_cycles_;            ///< FC generate + consume (link latency is per port)
+    /// The link layer of every port: input buffers (credits and occupancy) and output credits
+    /// per (port, VL), the VL arbiter per output, FC pacing, credit stalls (common/ib_port.h).
+    common::ib_ports<common::rx_buffer> link_;
+    uint32_t fc_proc_cycles_;  ///< FC generate + consume (link latency is per port)
 
     // Ports.
     std::vector<link_peer> peers_;
-    /// Input buffer of one (port, VL): its credits and occupancy statistic in one cache line
-    /// (both change on every packet arrival and every crossbar transfer).
-    struct alignas(64) rx_state : golden::credit_receiver {
-        explicit rx_state(uint32_t capacity_blocks) : golden::credit_receiver(capacity_blocks) {}
-        common::occupancy_stat occ;
-    };
-    std::vector<rx_state> in_rx_;                ///< [in*vls + vl]
-    std::vector<golden::credit_sender> out_tx_;  ///< [out*vls + vl]
-    std::vector<golden::vl_arbiter> out_arb_;
     std::vector<cycle_t> link_free_;        ///< per output: cycle its link is free
     std::vector<packet_queue> queues_;      ///< VOQs or FIFOs
     std::vector<uint16_t> fifo_req_count_;  ///< fifo: heads requesting (in,out,vl)
@@ -216,20 +208,18 @@ private:
     std::vector<uint32_t> out_req_vls_;     ///< [out]: bitmask of VLs with requests
     uint64_t in_busy_ = 0;
     uint64_t out_busy_ = 0;
-    golden::switch_alloc alloc_;        ///< iSLIP / input-first rule and its pointers
-    std::vector<uint64_t> stalled_;     ///< per VL: outputs credit-stalled
-    std::vector<cycle_t> stall_since_;  ///< [out*vls + vl]
+    golden::switch_alloc alloc_;  ///< iSLIP / input-first rule and its pointers
     uint64_t inside_ = 0;
     std::vector<event> xbar_next_;  ///< XBAR_DONE due next cycle (one tick for all)
     std::vector<event> xbar_now_;
     cycle_t tick_at_ = ~cycle_t{0};  ///< cycle of the pending EV_TICK
     std::vector<uint64_t> total_out_beats_;
-    std::vector<link_tap*> taps_;   ///< per output port; empty unless set_tap() was called
+    std::vector<link_tap*> taps_;           ///< per output port; empty unless set_tap() was called
     std::unique_ptr<common::sharp_an> an_;  ///< SHARP aggregation node, if enabled
     common::sharp_payloads* sharp_payloads_ = nullptr;
     uint8_t sharp_vl_ = 1;
-    std::vector<packet_queue> sharp_q_;    ///< per output: SHARP packets to send
-    uint64_t sharp_pending_ = 0;           ///< outputs with SHARP packets waiting
+    std::vector<packet_queue> sharp_q_;            ///< per output: SHARP packets to send
+    uint64_t sharp_pending_ = 0;                   ///< outputs with SHARP packets waiting
     std::vector<common::sharp_emit> sharp_emits_;  ///< emitted, not yet due
     std::vector<uint32_t> free_emits_;
     std::vector<common::sharp_emit> emit_scratch_;
@@ -250,7 +240,7 @@ private:
 
     // Scratch for allocation (kept to avoid per-cycle allocation).
     std::vector<grant> grants_;
-    std::vector<uint64_t> blocked_now_;
+    std::vector<uint64_t> blocked_now_;  ///< [vl]: outputs credit-blocked this cycle
     cycle_t backlog_wake_ = NEVER;
     std::vector<grant> out_grant_;  ///< per output: its grant of the current iteration
 

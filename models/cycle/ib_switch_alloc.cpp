@@ -35,7 +35,7 @@ inline uint32_t ib_switch::output_grant(cycle_t t, uint32_t o, uint64_t avail,
         vls &= vls - 1;
         uint64_t m = req_[o * vls_ + vl] & avail;
         if (m == 0) continue;
-        const golden::credit_sender& tx = out_tx_[o * vls_ + vl];
+        const golden::credit_sender& tx = link_.tx(o, vl);
         // Visit inputs in round-robin order from the grant pointer (< ports <= 64).
         const uint32_t from = from_ref;
         if (from >= golden::MASK_PORTS) __builtin_unreachable();
@@ -87,7 +87,7 @@ inline uint32_t ib_switch::output_grant(cycle_t t, uint32_t o, uint64_t avail,
         if (!found && credit_blocked) blocked_now_[vl] |= bit(o);
     }
     if (eligible == 0) return golden::MASK_PORTS;
-    const int vl = golden::pick_output_vl(out_arb_[o], eligible);
+    const int vl = link_.pick_vl(o, eligible);
     if (vl < 0) return golden::MASK_PORTS;
     const uint32_t in = cand_in[vl];
     if (in >= golden::MASK_PORTS) __builtin_unreachable();  // a port: the rule's "none" test folds
@@ -99,7 +99,7 @@ inline uint32_t ib_switch::output_grant(cycle_t t, uint32_t o, uint64_t avail,
 void ib_switch::allocate(cycle_t t) {
     std::fill(blocked_now_.begin(), blocked_now_.end(), 0);
     if (out_req_any_ == 0) {
-        track_stalls(t, blocked_now_);
+        track_stalls(t);
         return;
     }
     backlog_wake_ = NEVER;
@@ -122,7 +122,7 @@ void ib_switch::allocate(cycle_t t) {
                      free_in, free_out, [this](uint32_t i) { return in_req_out_[i]; }, grant_of,
                      accept);
     for (uint64_t& b : blocked_now_) b &= ~r.matched_out;
-    track_stalls(t, blocked_now_);
+    track_stalls(t);
     for (const grant& g : grants_) commit(t, g);
     if (r.retry) schedule(t + 1, event{EV_WAKE, 0, 0, 0, 0, 0});
     if (backlog_wake_ != NEVER) {
@@ -174,15 +174,8 @@ __attribute__((always_inline)) inline void ib_switch::commit(cycle_t t, const gr
     // Egress link.
     const cycle_t link_start = std::max(t + 1, link_free_[g.out]);
     link_free_[g.out] = link_start + beats;
-    golden::credit_sender& tx = out_tx_[g.out * vls_ + g.vl];
-    if (check_ && !tx.can_send(n)) {
-        throw invariant_error(fmt::format(
-            "cycle {}: switch output port {} VL {}: credit underflow: {} blocks, {} available", t,
-            g.out, g.vl, n, tx.available()));
-    }
-    tx.on_send(n);
-    if (eth_) eth_dequeue(t, p, g.out, tx);
-    out_arb_[g.out].commit(g.vl, p.wire_bytes);
+    link_.sent(t, g.out, g.vl, n, p.wire_bytes, check_);
+    if (eth_) eth_dequeue(t, p, g.out, link_.tx(g.out, g.vl));
     p.vl = g.vl;
     total_out_beats_[g.out] += beats;
     if (in_window_) {
@@ -206,18 +199,10 @@ void ib_switch::set_tap(uint16_t port, link_tap* tap) {
     taps_[port] = tap;
 }
 
-void ib_switch::track_stalls(cycle_t t, const std::vector<uint64_t>& blocked_now) {
-    for (uint32_t vl = 0; vl < vls_; ++vl) {
-        const uint64_t ended = stalled_[vl] & ~blocked_now[vl];
-        const uint64_t started = blocked_now[vl] & ~stalled_[vl];
-        if (in_window_) {
-            for_each_bit(ended, [&](uint32_t o) {
-                stats_.credit_stall_cycles[vl] += t - stall_since_[o * vls_ + vl];
-            });
-        }
-        for_each_bit(started, [&](uint32_t o) { stall_since_[o * vls_ + vl] = t; });
-        stalled_[vl] = blocked_now[vl];
-    }
+void ib_switch::track_stalls(cycle_t t) {
+    link_.stalls().track_vls(t, blocked_now_, in_window_, [&](uint32_t, uint32_t vl, cycle_t c) {
+        stats_.credit_stall_cycles[vl] += c;
+    });
 }
 
 }  // namespace ndr::cycle

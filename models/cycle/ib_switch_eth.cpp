@@ -42,18 +42,18 @@ void ib_switch::set_ecmp(uint64_t up_ports, uint32_t seed) {
 }
 
 void ib_switch::eth_connect(uint16_t port, const link_peer& peer) {
-    for (uint32_t vl = 0; vl < vls_; ++vl) out_tx_[port * vls_ + vl] = pfc_ports::running_sender();
+    for (uint32_t vl = 0; vl < vls_; ++vl) link_.tx(port, vl) = pfc_ports::running_sender();
     if (eth_->pfc_enabled) eth_->pfc.configure_port(port, peer.link_cycles);
 }
 
 void ib_switch::eth_pfc_frame(cycle_t t, const event& e) {
     if (!eth_) throw std::logic_error("ib_switch: PFC frame on an InfiniBand switch");
-    eth_->pfc.on_frame(t, e.port, e.vl, e.a != 0, out_tx_[e.port * vls_ + e.vl]);
+    eth_->pfc.on_frame(t, e.port, e.vl, e.a != 0, link_.tx(e.port, e.vl));
 }
 
 void ib_switch::eth_pfc_check(cycle_t t, uint32_t port, uint32_t vl) {
     if (!eth_->pfc_enabled) return;
-    const int act = eth_->pfc.on_occupancy(port, vl, in_rx_[port * vls_ + vl].occupied());
+    const int act = eth_->pfc.on_occupancy(port, vl, link_.rx(port, vl).occupied());
     if (act == 0) return;
     const link_peer& peer = peers_[port];
     if (peer.engine == nullptr) return;

@@ -1,5 +1,4 @@
 #include "cycle/traffic_endpoints.h"
-#include "common/credit_stall_window.h"
 #include "common/delivery_record.h"
 
 #include <fmt/format.h>
@@ -27,15 +26,13 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const common::timing&
       backlogged_(c.traffic.arrivals == "backlogged"),
       pattern_(c, c.sw.ports),
       mix_(c, tm),
-      fc_(std::size_t{c.sw.ports} * c.sw.vls, tm.fc_min_interval_cycles) {
-    const auto table = golden::vl_arb_table::parse(
-        c.sw.vl_arb_high, c.sw.vl_arb_low, static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), vls_);
+      link_(c.sw.ports, c.sw.vls, tm.ep_buffer_blocks,
+            golden::vl_arb_table::parse(c.sw.vl_arb_high, c.sw.vl_arb_low,
+                                        static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), c.sw.vls),
+            tm.fc_min_interval_cycles, common::port_names{"endpoint", "endpoint", ""}) {
     eps_.reserve(ports_);
-    for (uint32_t e = 0; e < ports_; ++e)
-        eps_.emplace_back(golden::vl_arbiter(table), rng(c.sim.seed, e));
+    for (uint32_t e = 0; e < ports_; ++e) eps_.emplace_back(rng(c.sim.seed, e));
     queues_.resize(std::size_t{ports_} * vls_);
-    tx_.assign(std::size_t{ports_} * vls_, golden::credit_sender(0));
-    rx_.assign(std::size_t{ports_} * vls_, golden::credit_receiver(tm_.ep_buffer_blocks));
     if (mix_.wire_of.size() > 0xFFFF) {
         throw cfg::config_error(
             cfg::config_source{}, "traffic.size",
@@ -57,7 +54,6 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const common::timing&
     }
     send_seq_.assign(std::size_t{ports_} * ports_ * 16, 0);
     recv_seq_.assign(std::size_t{ports_} * ports_ * 16, 0);
-    stall_since_.assign(std::size_t{ports_} * vls_, 0);
     stats_.port_delivered_beats.assign(ports_, 0);
     stats_.port_offered_beats.assign(ports_, 0);
     stats_.vl_delivered_beats.assign(vls_, 0);
@@ -68,17 +64,16 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const common::timing&
 
 void traffic_endpoints::connect(uint16_t e, cycle::link_peer peer, uint32_t peer_buffer_blocks) {
     eps_[e].peer = peer;
-    for (uint32_t vl = 0; vl < vls_; ++vl) {
-        tx_[e * vls_ + vl] =
-            roce_ ? cycle::pfc_ports::running_sender()
-                  : golden::credit_sender(std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING));
+    link_.connect(e, peer_buffer_blocks);
+    if (roce_) {
+        for (uint32_t vl = 0; vl < vls_; ++vl) link_.tx(e, vl) = cycle::pfc_ports::running_sender();
     }
     if (pfc_) pfc_->configure_port(e, peer.link_cycles);
 }
 
 void traffic_endpoints::pfc_check(cycle_t t, uint16_t e, uint32_t vl) {
     if (!pfc_) return;
-    const int act = pfc_->on_occupancy(e, vl, rx_[e * vls_ + vl].occupied());
+    const int act = pfc_->on_occupancy(e, vl, link_.rx(e, vl).occupied());
     if (act == 0) return;
     endpoint& ep = eps_[e];
     const cycle_t depart = t + 1;
@@ -145,7 +140,7 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
     // An FC packet's FCTBS covers every packet whose header arrived before this cycle; a packet
     // arriving in the same cycle left the partner after the FC packet. Check those first.
     for (const event& e : events) {
-        if (e.kind == cycle::EV_FCTBS) check_fctbs(t, e);
+        if (e.kind == cycle::EV_FCTBS) link_.on_fctbs(t, e.port, e.vl, e.a);
     }
     const std::size_t nev = events.size();
     if (nev > 2 * PF_AHEAD) {  // a batch: the first records too (a lone event needs no hint)
@@ -176,7 +171,7 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                     pool_.prefetch(events[i + 2 * PF_AHEAD].pkt);
                 }
                 const cycle::packet& p = pool_[e.pkt];
-                golden::credit_receiver& rx = rx_[e.port * vls_ + p.vl];
+                golden::credit_receiver& rx = link_.rx(e.port, p.vl);
                 if (rx.free_blocks() < p.blocks) {
                     throw invariant_error(fmt::format(
                         "cycle {}: endpoint {} VL {}: receive buffer over capacity: packet {} "
@@ -197,22 +192,17 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                 deliver(t, e.port, e.pkt);
                 break;
             case EV_FC_FLUSH:
-                fc_.on_flush(e.pkt);
+                link_.on_fc_flush(e.pkt);
                 break;
             case EV_RXFREE:
                 rx_freed(t, e.port, e.vl, e.a);
                 break;
             case cycle::EV_PFC:
-                if (pfc_) pfc_->on_frame(t, e.port, e.vl, e.a != 0, tx_[e.port * vls_ + e.vl]);
+                if (pfc_) pfc_->on_frame(t, e.port, e.vl, e.a != 0, link_.tx(e.port, e.vl));
                 mark_tx(e.port);
                 break;
             case cycle::EV_FC:
-                try {
-                    tx_[e.port * vls_ + e.vl].on_fccl(e.a);
-                } catch (const std::logic_error& err) {
-                    throw invariant_error(fmt::format("cycle {}: endpoint {} VL {}: {}", t, e.port,
-                                                      e.vl, err.what()));
-                }
+                link_.on_fccl(t, e.port, e.vl, e.a);
                 mark_tx(e.port);
                 break;
             case cycle::EV_FCTBS:
@@ -223,11 +213,13 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                 break;
             case EV_WIN_START:
                 in_window_ = true;
-                credit_stall_window_open(eps_, vls_, t, stall_since_);
+                link_.stalls().open_window(t);
                 break;
             case EV_WIN_END:
                 flush_arrivals(t);  // the window's arrivals all counted (drain condition)
-                credit_stall_window_close(eps_, vls_, t, stall_since_, stats_.credit_stall_cycles);
+                link_.stalls().close_window(t, [&](uint32_t, uint32_t vl, cycle_t c) {
+                    stats_.credit_stall_cycles[vl] += c;
+                });
                 in_window_ = false;
                 break;
             default:
@@ -247,41 +239,27 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
     // Forced FC round, after this cycle's transmissions (see ib_switch::refresh).
     if (refresh_due_) {
         refresh_due_ = false;
-        for (uint32_t ep = 0; ep < ports_; ++ep) {
-            const cycle::link_peer& peer = eps_[ep].peer;
-            if (peer.engine == nullptr) continue;
-            for (uint32_t vl = 0; vl < vls_; ++vl) {
-                fc_.mark(ep * vls_ + vl);
-                peer.engine->schedule(std::max(t, eps_[ep].tx_free) + peer.link_cycles,
-                                      event{cycle::EV_FCTBS, static_cast<uint8_t>(vl), peer.port, 0,
-                                            tx_[ep * vls_ + vl].fctbs(), 0});
-            }
-        }
+        link_.refresh([&](uint32_t ep) { return eps_[ep].peer.engine != nullptr; },
+                      [&](uint32_t ep, uint32_t vl, uint32_t fctbs) {
+                          const cycle::link_peer& peer = eps_[ep].peer;
+                          peer.engine->schedule(std::max(t, eps_[ep].tx_free) + peer.link_cycles,
+                                                event{cycle::EV_FCTBS, static_cast<uint8_t>(vl),
+                                                      peer.port, 0, fctbs, 0});
+                      });
     }
     // FC updates for receive buffers freed this cycle.
-    fc_.collect(
+    link_.send_fc(
         t,
-        [&](uint32_t k) {
-            const cycle::link_peer& peer = eps_[k / vls_].peer;
+        [&](uint32_t ep, uint32_t vl, uint32_t fccl) {
+            const cycle::link_peer& peer = eps_[ep].peer;
             if (peer.engine == nullptr) return;
-            peer.engine->schedule(t + tm_.fc_cycles - tm_.link_cycles + peer.link_cycles,
-                                  event{cycle::EV_FC, static_cast<uint8_t>(k % vls_), peer.port, 0,
-                                        rx_[k].fccl(), 0});
+            peer.engine->schedule(
+                t + tm_.fc_cycles - tm_.link_cycles + peer.link_cycles,
+                event{cycle::EV_FC, static_cast<uint8_t>(vl), peer.port, 0, fccl, 0});
         },
         [&](uint32_t k, cycle_t at) {
             schedule(at, event{EV_FC_FLUSH, 0, 0, k, 0, 0});
         });
-}
-
-void traffic_endpoints::check_fctbs(cycle_t t, const event& e) {
-    golden::credit_receiver& rx = rx_[e.port * vls_ + e.vl];
-    const uint32_t abr = rx.abr();
-    if (!rx.on_fctbs(e.a)) {
-        throw invariant_error(fmt::format(
-            "cycle {}: endpoint {} VL {}: FCTBS {} disagrees with blocks received (ABR {}): a "
-            "packet was lost on the link",
-            t, e.port, e.vl, e.a, abr));
-    }
 }
 
 void traffic_endpoints::mark_tx(uint16_t e) {
@@ -330,7 +308,7 @@ inline void traffic_endpoints::generate(cycle_t t, uint16_t e) {
     stats_.max_source_queue = std::max(stats_.max_source_queue, ep.queued);
 }
 
-void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
+__attribute__((always_inline)) inline void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     endpoint& ep = eps_[e];
     if (!backlogged_) materialize(t, e);
     if (ep.tx_free > t) {
@@ -343,33 +321,20 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     uint32_t ready = 0;
     for (uint32_t m = ep.nonempty; m != 0; m &= m - 1) {
         const uint32_t vl = static_cast<uint32_t>(__builtin_ctz(m));
-        if (tx_[e * vls_ + vl].can_send(size_of_[queues_[e * vls_ + vl].front().choice].blocks)) {
+        if (link_.can_send(e, vl, size_of_[queues_[e * vls_ + vl].front().choice].blocks)) {
             ready |= 1U << vl;
         }
     }
     // Credit stall: the link is idle and every waiting VL lacks credits.
-    const uint32_t blocked = ready == 0 ? ep.nonempty : 0U;
-    const uint32_t ended = ep.stalled & ~blocked;
-    const uint32_t started = blocked & ~ep.stalled;
-    for (uint32_t m = ended; m != 0; m &= m - 1) {
-        const uint32_t vl = static_cast<uint32_t>(__builtin_ctz(m));
-        if (in_window_) stats_.credit_stall_cycles[vl] += t - stall_since_[e * vls_ + vl];
-    }
-    for (uint32_t m = started; m != 0; m &= m - 1) {
-        stall_since_[e * vls_ + static_cast<uint32_t>(__builtin_ctz(m))] = t;
-    }
-    ep.stalled = blocked;
-    int vl = -1;
-    if (ready != 0) {
-        const bool single = (ready & (ready - 1)) == 0 && (ready & ep.arb.weighted_vls()) != 0;
-        vl = single ? __builtin_ctz(ready) : ep.arb.pick(ready);
-    }
+    link_.stalls().track_port(
+        t, e, ready == 0 ? ep.nonempty : 0U, in_window_,
+        [&](uint32_t, uint32_t vl, cycle_t c) { stats_.credit_stall_cycles[vl] += c; });
+    const int vl = ready != 0 ? link_.pick_vl(e, ready) : -1;
     if (vl < 0) {  // idle: an arrival must wake it (it may start or end a stall)
         if (!backlogged_) wake_at_arrival(e);
         return;
     }
     pending_queue& q = queues_[e * vls_ + static_cast<uint32_t>(vl)];
-    golden::credit_sender& tx = tx_[e * vls_ + static_cast<uint32_t>(vl)];
     const pending n = q.front();
     q.pop();
     if (q.empty()) {
@@ -398,15 +363,10 @@ void traffic_endpoints::try_send(cycle_t t, uint16_t e) {
     p.vl = static_cast<uint8_t>(vl);
     p.flow_seq = send_seq_[(std::size_t{p.sl} * ports_ + e) * ports_ + p.dst]++;
     p.tagged = static_cast<uint8_t>(n.created >= win_start_ && n.created < win_end_);
-    if (check_ && !tx.can_send(p.blocks)) {
-        throw invariant_error(
-            fmt::format("cycle {}: endpoint {} VL {}: credit underflow", t, e, vl));
-    }
-    tx.on_send(p.blocks);
+    link_.sent(t, e, static_cast<uint32_t>(vl), p.blocks, p.wire_bytes, check_);
     if (roce_ && !(pfc_ && pfc_->paused(e, static_cast<uint32_t>(vl)))) {
-        cycle::pfc_ports::refill(tx);
+        cycle::pfc_ports::refill(link_.tx(e, static_cast<uint32_t>(vl)));
     }
-    ep.arb.commit(vl, p.wire_bytes);
     ep.tx_free = t + p.beats;
     if (backlogged_) generate(t, e);  // keep the source backlogged
     // Busy until tx_free: run again then if packets wait or arrive meanwhile (they are

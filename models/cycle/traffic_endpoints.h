@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "common/endpoint_stats.h"
-#include "common/fc_pacer.h"
+#include "common/ib_port.h"
 #include "common/rng.h"
 #include "common/timing.h"
 #include "common/traffic_mix.h"
@@ -97,15 +97,13 @@ private:
         void grow();
     };
     /// Per-endpoint state, laid out for the per-packet path: the first cache line holds the
-    /// link state and the VL arbiter's hot fields (vl_arbiter keeps them first); the per-VL
-    /// credits and source queues are in the flat arrays tx_, rx_ and queues_ ([e * vls + vl]).
+    /// link state; the per-VL source queues are in the flat array queues_ ([e * vls + vl]), the
+    /// link layer (credits, VL arbiter, FC, stalls) in link_.
     struct alignas(64) endpoint {
         cycle_t tx_free = 0;
         uint32_t nonempty = 0;  ///< VLs with queued packets
-        uint32_t stalled = 0;   ///< VLs credit-stalled (link idle, head lacks credit)
         bool txfree_pending = false;
         bool tx_dirty = false;
-        golden::vl_arbiter arb;
         uint64_t queued = 0;
         /// Bernoulli sources are materialised lazily: the next arrival not yet in the queue
         /// (drawn, not generated), and the cycle of the pending EV_GEN wake-up, if any.
@@ -113,7 +111,7 @@ private:
         cycle_t gen_wake = NO_WAKE;
         rng gen;
         cycle::link_peer peer;
-        endpoint(golden::vl_arbiter a, rng g) : arb(std::move(a)), gen(g) {}
+        explicit endpoint(rng g) : gen(g) {}
     };
 
     static constexpr cycle_t NO_WAKE = ~cycle_t{0};
@@ -149,12 +147,11 @@ private:
         }
     }
     void deliver(cycle_t t, uint16_t e, uint32_t pkt);
-    void check_fctbs(cycle_t t, const cycle::event& e);
     /// Inline: once per delivered packet.
     void rx_freed(cycle_t t, uint16_t e, uint32_t vl, uint32_t blocks) {
-        rx_[e * vls_ + vl].on_free(blocks);
+        link_.rx(e, vl).on_free(blocks);
         if (!roce_) {
-            fc_.mark(e * vls_ + vl);
+            link_.mark_fc(e * vls_ + vl);
             return;
         }
         pfc_check(t, e, vl);
@@ -168,12 +165,13 @@ private:
         __builtin_prefetch(&ep.gen);
         __builtin_prefetch(&ep.peer);
         __builtin_prefetch(&queues_[e * vls_]);
-        __builtin_prefetch(&tx_[e * vls_]);
+        __builtin_prefetch(&link_.tx(e, 0));
+        __builtin_prefetch(&link_.arb(e));
     }
     void prefetch_delivery(const cycle::event& d) const {  ///< what deliver() touches
         const cycle::packet& p = pool_[d.pkt];
         __builtin_prefetch(&recv_seq_[(std::size_t{p.sl} * ports_ + d.port) * ports_ + p.src]);
-        __builtin_prefetch(&rx_[d.port * vls_ + p.vl]);
+        __builtin_prefetch(&link_.rx(d.port, p.vl));
     }
 
     const common::timing tm_;
@@ -185,9 +183,9 @@ private:
     traffic_pattern pattern_;
     traffic_mix mix_;  ///< payload/SL mixes, wire sizes, packet rate (traffic_mix.h)
     std::vector<endpoint> eps_;
-    std::vector<pending_queue> queues_;        ///< [e * vls + vl]
-    std::vector<golden::credit_sender> tx_;    ///< [e * vls + vl]
-    std::vector<golden::credit_receiver> rx_;  ///< [e * vls + vl]
+    std::vector<pending_queue> queues_;  ///< [e * vls + vl]
+    /// The link layer of every endpoint's port (common/ib_port.h): [e * vls + vl].
+    common::ib_ports<> link_;
     /// Per size choice (index into mix_.sizes), everything a packet of that size needs.
     struct size_info {
         uint16_t payload_bytes;
@@ -199,15 +197,13 @@ private:
     /// [(sl*ports + src)*ports + dst]: the flows of one SL are one contiguous block (16 KiB at
     /// 64 ports), so a one-SL run touches no lines 4 KiB apart that would fight over L1 sets.
     std::vector<uint32_t> send_seq_;
-    std::vector<uint32_t> recv_seq_;    ///< [(sl*ports + dst)*ports + src] (record_delivery)
-    std::vector<cycle_t> stall_since_;  ///< [e*vls + vl]
-    std::vector<uint16_t> tx_dirty_;    ///< endpoints to evaluate for transmission this cycle
-    std::vector<uint16_t> tx_next_;     ///< endpoints free again next cycle (one-beat packets)
+    std::vector<uint32_t> recv_seq_;  ///< [(sl*ports + dst)*ports + src] (record_delivery)
+    std::vector<uint16_t> tx_dirty_;  ///< endpoints to evaluate for transmission this cycle
+    std::vector<uint16_t> tx_next_;   ///< endpoints free again next cycle (one-beat packets)
     std::vector<uint16_t> tx_now_;
     std::vector<cycle::event> deliver_next_;  ///< one-beat packets whose tail arrives next cycle
     std::vector<cycle::event> deliver_now_;
     cycle_t tick_at_ = ~cycle_t{0};  ///< cycle of the pending EV_TICK
-    common::fc_pacer fc_;            ///< FC packets per (endpoint, VL)
     uint64_t next_id_ = 0;
     uint64_t queued_total_ = 0;  ///< pending packets, all endpoints
     cycle_t win_start_ = 0;

@@ -1,0 +1,182 @@
+// The link layer of one device's InfiniBand ports, written once for every device at every level
+// (docs/style.md §14): the cycle-level switch, HCAs and traffic endpoints (models/cycle/) and
+// their TLM counterparts (tlm/) each hold one `ib_ports`. Per (port, VL), in flat arrays indexed
+// [port * vls + vl]: the receive buffer's credits (RxState: a golden::credit_receiver, or the
+// switches' rx_buffer with its occupancy statistic) and the sender's credits
+// (golden::credit_sender); per port its golden::vl_arbiter; the FC pacing of the receive
+// buffers (fc_pacer); the credit-stall accounting (credit_stalls). The rules, each once:
+//   - an FC update (FCCL) arriving: golden credit_sender::on_fccl; out of range = invariant
+//     error "cycle T: <sender name> P VL V: <golden message>" (on_fccl);
+//   - an FCTBS arriving at a forced refresh: ABR must equal it, otherwise a packet was lost
+//     (on_fctbs);
+//   - FC updates going out: at most one per (port, VL) per link.fc_min_interval, carrying the
+//     FCCL read when it departs (send_fc); the forced refresh round (refresh);
+//   - the credit check and consume of a packet sent (can_send, consume, sent);
+//   - the VL-arbitration call (pick_vl: golden::pick_output_vl) and its commit (sent).
+// What differs between the levels is the transport only: the cycle devices schedule an event
+// into the partner's calendar, the TLM devices send an FC payload through a socket. It comes in
+// as a callable template argument, so everything here inlines into the device (no virtual call,
+// no std::function on a per-packet path). docs/architecture.md, "Credits". SystemC-free.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "common/credit_stalls.h"
+#include "common/cycles.h"
+#include "common/fc_pacer.h"
+#include "golden/credit_fc.h"
+#include "golden/switch_alloc.h"
+#include "golden/vl_arb.h"
+
+namespace ndr::common {
+
+/// How a device names its ports in invariant messages ("cycle T: <name> P VL V: ...").
+struct port_names {
+    const char* sender;        ///< a port sending data: "switch output port", "HCA", "endpoint"
+    const char* receiver;      ///< a port receiving data: "switch input port", "HCA", "endpoint"
+    const char* fctbs_source;  ///< after "FCTBS N": " from the link partner" or ""
+};
+
+/// The invariant errors of ib_ports (cold; ib_port.cpp).
+[[noreturn]] void throw_fccl_error(const port_names& names, cycle_t t, uint32_t port, uint32_t vl,
+                                   const std::logic_error& err);
+[[noreturn]] void throw_fctbs_error(const port_names& names, cycle_t t, uint32_t port, uint32_t vl,
+                                    uint32_t fctbs, uint32_t abr);
+[[noreturn]] void throw_credit_underflow(const port_names& names, cycle_t t, uint32_t port,
+                                         uint32_t vl, uint32_t blocks, uint32_t available);
+
+template <class RxState = golden::credit_receiver>
+class ib_ports {
+public:
+    /// `ports` ports of `vls` data VLs each; every receive buffer holds rx_capacity_blocks per VL;
+    /// every port arbitrates its VLs by `table`; FC updates at most one per fc_min_interval
+    /// cycles per (port, VL). Senders start without credits until connect.
+    ib_ports(uint32_t ports, uint32_t vls, uint32_t rx_capacity_blocks,
+             const golden::vl_arb_table& table, uint32_t fc_min_interval, port_names names)
+        : vls_(vls),
+          rx_(std::size_t{ports} * vls, RxState(rx_capacity_blocks)),
+          tx_(std::size_t{ports} * vls, golden::credit_sender(0)),
+          arb_(ports, arb_slot{golden::vl_arbiter(table)}),
+          fc_(std::size_t{ports} * vls, fc_min_interval),
+          stalls_(ports, vls),
+          names_(names) {}
+
+    uint32_t ports() const { return static_cast<uint32_t>(arb_.size()); }
+    uint32_t vls() const { return vls_; }
+    RxState& rx(uint32_t k) { return rx_[k]; }  ///< k = port * vls + vl
+    const RxState& rx(uint32_t k) const { return rx_[k]; }
+    RxState& rx(uint32_t port, uint32_t vl) { return rx_[port * vls_ + vl]; }
+    const RxState& rx(uint32_t port, uint32_t vl) const { return rx_[port * vls_ + vl]; }
+    golden::credit_sender& tx(uint32_t k) { return tx_[k]; }
+    const golden::credit_sender& tx(uint32_t k) const { return tx_[k]; }
+    golden::credit_sender& tx(uint32_t port, uint32_t vl) { return tx_[port * vls_ + vl]; }
+    const golden::credit_sender& tx(uint32_t port, uint32_t vl) const {
+        return tx_[port * vls_ + vl];
+    }
+    golden::vl_arbiter& arb(uint32_t port) { return arb_[port].arb; }
+    const golden::vl_arbiter& arb(uint32_t port) const { return arb_[port].arb; }
+    credit_stalls& stalls() { return stalls_; }
+    const credit_stalls& stalls() const { return stalls_; }
+
+    /// Port `port` is cabled to a partner whose receive buffer holds peer_buffer_blocks per VL:
+    /// every VL's initial credit limit, clamped to 2048 (link initialisation is not simulated).
+    void connect(uint32_t port, uint32_t peer_buffer_blocks) {
+        const uint32_t fccl = std::min(peer_buffer_blocks, golden::FC_MAX_OUTSTANDING);
+        for (uint32_t vl = 0; vl < vls_; ++vl) tx_[port * vls_ + vl] = golden::credit_sender(fccl);
+    }
+
+    // ---- Receive side ------------------------------------------------------------------------
+
+    /// An FC packet carried the partner's FCTBS for (port, vl) at cycle t: ABR must equal it,
+    /// else a packet was lost on the link (invariant error). Checked before the cycle's header
+    /// arrivals (they left the partner after the FC packet).
+    void on_fctbs(cycle_t t, uint32_t port, uint32_t vl, uint32_t fctbs) {
+        RxState& r = rx_[port * vls_ + vl];
+        const uint32_t abr = r.abr();
+        if (!r.on_fctbs(fctbs)) throw_fctbs_error(names_, t, port, vl, fctbs, abr);
+    }
+    /// Receive buffer k changed (freed blocks): an FC update is due.
+    void mark_fc(uint32_t k) { fc_.mark(k); }
+    /// The pacing interval of slot k expired (the flush the device scheduled for flush_at).
+    void on_fc_flush(uint32_t k) { fc_.on_flush(k); }
+    /// End of cycle t: calls send(port, vl, fccl) for every FC update that may go now (FCCL read
+    /// now, as it departs) and flush_at(k, cycle) once for each paced one (the device then calls
+    /// on_fc_flush(k) at that cycle).
+    template <class Send, class FlushAt>
+    void send_fc(cycle_t t, Send&& send, FlushAt&& flush_at) {
+        fc_.collect(
+            t, [&](uint32_t k) { send(k / vls_, k % vls_, rx_[k].fccl()); }, flush_at);
+    }
+    /// Forced FC round (link.fc_refresh_period): for each port with live(port), every VL's FCCL
+    /// is re-advertised (through send_fc) and send_fctbs(port, vl, fctbs) carries the VL's
+    /// FCTBS to the partner, behind the packets already committed to the link.
+    template <class Live, class SendFctbs>
+    void refresh(Live&& live, SendFctbs&& send_fctbs) {
+        const uint32_t n = ports();
+        for (uint32_t p = 0; p < n; ++p) {
+            if (!live(p)) continue;
+            for (uint32_t vl = 0; vl < vls_; ++vl) {
+                const uint32_t k = p * vls_ + vl;
+                fc_.mark(k);
+                send_fctbs(p, vl, tx_[k].fctbs());
+            }
+        }
+    }
+
+    // ---- Send side ---------------------------------------------------------------------------
+
+    /// An FC update (absolute FCCL) for (port, vl) arrived at cycle t. Out of range (more than
+    /// 2048 ahead of FCTBS, or not 12-bit) is an invariant error.
+    void on_fccl(cycle_t t, uint32_t port, uint32_t vl, uint32_t fccl) {
+        try {
+            tx_[port * vls_ + vl].on_fccl(fccl);
+        } catch (const std::logic_error& err) {
+            throw_fccl_error(names_, t, port, vl, err);
+        }
+    }
+    /// The credit check: a packet of `blocks` may go on (port, vl) now.
+    bool can_send(uint32_t port, uint32_t vl, uint32_t blocks) const {
+        return tx_[port * vls_ + vl].can_send(blocks);
+    }
+    /// A packet of `blocks` goes on (port, vl) at cycle t: its credits are consumed. With
+    /// `check` (sim.check_invariants), too few credits is an invariant error; without, the
+    /// golden counter still refuses (std::logic_error).
+    void consume(cycle_t t, uint32_t port, uint32_t vl, uint32_t blocks, bool check) {
+        golden::credit_sender& s = tx_[port * vls_ + vl];
+        if (check && !s.can_send(blocks)) {
+            throw_credit_underflow(names_, t, port, vl, blocks, s.available());
+        }
+        s.on_send(blocks);
+    }
+    /// The VL-arbitration call: among `eligible` VLs of `port` (each has a packet whose credits
+    /// were checked), the one to send, or -1 (golden::pick_output_vl).
+    int pick_vl(uint32_t port, uint32_t eligible) const {
+        return golden::pick_output_vl(arb_[port].arb, eligible);
+    }
+    /// A packet of `blocks` and `wire_bytes` goes on (port, vl): consume, then the arbiter's
+    /// commit.
+    void sent(cycle_t t, uint32_t port, uint32_t vl, uint32_t blocks, uint32_t wire_bytes,
+              bool check) {
+        consume(t, port, vl, blocks, check);
+        arb_[port].arb.commit(static_cast<int>(vl), wire_bytes);
+    }
+
+private:
+    /// A port's arbiter on a cache line of its own: its hot fields (vl_arbiter keeps them
+    /// first: weighted_vls and the commit fast path) are then one line, read per packet.
+    struct alignas(64) arb_slot {
+        golden::vl_arbiter arb;
+    };
+
+    uint32_t vls_;
+    std::vector<RxState> rx_;                ///< [port * vls + vl]
+    std::vector<golden::credit_sender> tx_;  ///< [port * vls + vl]
+    std::vector<arb_slot> arb_;              ///< [port]
+    fc_pacer fc_;                            ///< FC packets per (port, VL)
+    credit_stalls stalls_;
+    port_names names_;
+};
+
+}  // namespace ndr::common
