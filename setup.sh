@@ -2,7 +2,8 @@
 # ndrsim setup: installs every Debian package the project needs (idempotent), builds in
 # Release, then runs the requested job.
 #   bash setup.sh run    # install, build, run the main job: replay traces/default.jsonl
-#   bash setup.sh test   # install, build, run the whole test suite with ctest
+#   bash setup.sh test   # install, build, run the whole test suite with ctest, then the
+#                        # sanitizer run of `asan` below
 #   bash setup.sh build  # install and build only
 #   bash setup.sh asan   # install, build with AddressSanitizer + UBSan (build-asan/), run the
 #                        # unit, cycle, tlm and e2e tests there; any sanitizer report fails
@@ -13,11 +14,12 @@ cd "$(dirname "$0")"
 # libsqlite3-dev: sweep results database; sqlite3: its shell; python3-matplotlib: ndrsim plot;
 # slurm-wlm: the sweep's Slurm backend, tested on a single-node cluster on localhost.
 # tshark lets the capture test decode ndrsim's pcap files with Wireshark's InfiniBand dissector.
+# valgrind: the memcheck test of a normal run (tests/e2e/run_cli.cmake).
 # verilator: the RTL equivalence tests (tests/rtl); yosys: the RTL synthesis check (rtl.synth);
 # zlib1g-dev: Verilator's FST waveform writer (--trace-fst, `ndrsim verify --wave`) links zlib.
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config python3
   libsystemc-dev verilator catch2 libfmt-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
-  tshark libsqlite3-dev sqlite3 python3-matplotlib slurm-wlm yosys zlib1g-dev)
+  tshark libsqlite3-dev sqlite3 python3-matplotlib slurm-wlm yosys zlib1g-dev valgrind)
 
 install_packages() {
   local missing=()
@@ -62,7 +64,9 @@ fi
 build
 case "$job" in
   run)   ./build/ndrsim run traces/default.jsonl --out out/default ;;
-  test)  ctest --test-dir build --output-on-failure -j "$(nproc)" ;;
+  # The Release tests, then the sanitizer build's (issue 16: CI fails on any ASan/UBSan report).
+  test)  ctest --test-dir build --output-on-failure -j "$(nproc)"
+         asan ;;
   build) ;;
   *) echo "setup.sh: unknown job '$job' (expected run, test, build or asan)" >&2; exit 2 ;;
 esac

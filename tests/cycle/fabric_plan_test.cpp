@@ -12,11 +12,6 @@
 #include "fabric_plan.h"
 #include "pinned_timing.h"
 
-// libsystemc (linked through the testbench libraries) needs an sc_main; Catch2 provides main.
-extern "C" int sc_main(int, char*[]) {
-    return 0;
-}
-
 namespace {
 
 ndr::cfg::config pinned(std::initializer_list<std::string> more) {
