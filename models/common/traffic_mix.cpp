@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "config/config_error.h"
 #include "common/rng.h"
+#include "config/config_error.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
 

@@ -6,9 +6,8 @@
 #include <vector>
 
 #include "common/timing.h"
-#include "config/sim_config.h"
-#include "common/timing.h"
 #include "common/traffic_pattern.h"
+#include "config/sim_config.h"
 #include "golden/sl2vl.h"
 
 namespace ndr::tb {

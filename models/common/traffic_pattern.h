@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "config/sim_config.h"
 #include "common/rng.h"
+#include "config/sim_config.h"
 
 namespace ndr::tb {
 

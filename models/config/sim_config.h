@@ -149,13 +149,13 @@ struct sim_config {
     bool check_invariants = true;                 ///< lossless checks every event
     time_ps_t run_time_limit{1'000'000'000'000};  ///< `ndrsim run` fails past this simulated time
     std::string level = "auto";  ///< cycle|tlm|rtl|auto: model level of every command (--level)
-    uint32_t tlm_above_hosts = 1024;              ///< sim.level auto, `ndrsim run`: TLM above this
-                                                  ///< many hosts (0 = always cycle level)
-    std::string tlm_mode = "at";                  ///< TLM level: at (approximately timed) or lt
-                                                  ///< (loosely timed, temporal decoupling)
-    time_ps_t tlm_quantum{0};        ///< lt: global quantum; 0 = the shortest link latency
-    bytes_t tlm_burst{1024 * 1024};  ///< TLM `run`: payload bytes of one message per
-                                     ///< transaction at most; 0 = one packet each
+    uint32_t tlm_above_hosts = 1024;  ///< sim.level auto, `ndrsim run`: TLM above this
+                                      ///< many hosts (0 = always cycle level)
+    std::string tlm_mode = "at";      ///< TLM level: at (approximately timed) or lt
+                                      ///< (loosely timed, temporal decoupling)
+    time_ps_t tlm_quantum{0};         ///< lt: global quantum; 0 = the shortest link latency
+    bytes_t tlm_burst{1024 * 1024};   ///< TLM `run`: payload bytes of one message per
+                                      ///< transaction at most; 0 = one packet each
 };
 
 struct config {

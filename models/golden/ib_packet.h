@@ -10,13 +10,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "golden/opcode.h"
 #include "golden/wire/aeth.h"
 #include "golden/wire/bth.h"
 #include "golden/wire/deth.h"
 #include "golden/wire/grh.h"
 #include "golden/wire/immdt.h"
 #include "golden/wire/lrh.h"
-#include "golden/opcode.h"
 #include "golden/wire/reth.h"
 
 namespace ndr::golden {

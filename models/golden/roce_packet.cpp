@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "golden/wire/crc.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
+#include "golden/wire/crc.h"
 
 namespace ndr::golden {
 namespace {

@@ -16,9 +16,9 @@ namespace ndr::trace {
 /// factor 1 only when min == max). min must be >= 1 and <= max.
 std::vector<uint64_t> geometric_sizes(uint64_t min_bytes, uint64_t max_bytes, uint64_t factor);
 
-/// The API `count` for a size S (nccl-tests semantics, docs/domain.md §9), rounded down as nccl-tests
-/// does: allreduce/broadcast/reduce: S/size; reduce_scatter/allgather: S/(size*n) per rank;
-/// alltoall: total elements each rank sends, a multiple of n: (S/size/n)*n; barrier: 0.
+/// The API `count` for a size S (nccl-tests semantics, docs/domain.md §9), rounded down as
+/// nccl-tests does: allreduce/broadcast/reduce: S/size; reduce_scatter/allgather: S/(size*n) per
+/// rank; alltoall: total elements each rank sends, a multiple of n: (S/size/n)*n; barrier: 0.
 uint64_t count_for_bytes(coll::op_kind op, uint64_t bytes, coll::dtype dt, uint32_t nranks);
 
 /// `ndrsim gen collective`: every rank runs, one after another (default deps), for each algo,

@@ -13,7 +13,6 @@
 #include "cycle/hca.h"
 #include "cycle/ib_switch.h"
 #include "cycle/packet.h"
-#include "common/timing.h"
 #include "fabric_plan.h"
 #include "golden/lft.h"
 #include "golden/topology.h"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "config/sim_config.h"
 #include "common/timing.h"
+#include "config/sim_config.h"
 #include "golden/lft.h"
 #include "golden/topology.h"
 

@@ -90,10 +90,10 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts)
     if (c.sim.tlm_mode == "lt") {
         // Temporal decoupling: the quantum defaults to the shortest link latency, which keeps
         // the results identical to AT (nothing arrives inside a quantum already run).
-        quantum_ =
-            c.sim.tlm_quantum.ps == 0
-                ? shortest
-                : std::max<uint64_t>(1, common::ps_to_cycles(c.sim.tlm_quantum.ps, tm_.cycle_ps, 1));
+        quantum_ = c.sim.tlm_quantum.ps == 0
+                       ? shortest
+                       : std::max<uint64_t>(
+                             1, common::ps_to_cycles(c.sim.tlm_quantum.ps, tm_.cycle_ps, 1));
         tlm::tlm_global_quantum::instance().set(hcas_->cycles(quantum_));
         hcas_->set_loosely_timed(quantum_);
         for (auto& sw : switches_) sw->set_loosely_timed(quantum_);

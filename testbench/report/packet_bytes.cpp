@@ -4,9 +4,9 @@
 
 #include <stdexcept>
 
-#include "golden/wire/aeth.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
+#include "golden/wire/aeth.h"
 
 namespace ndr::tb {
 

@@ -16,7 +16,7 @@ struct traffic_outcome {
     common::switch_stats sw;
     endpoint_stats ep;
     std::vector<common::pfc_port_stats> ep_pfc;  ///< RoCE: per (endpoint, priority), whole run
-    uint64_t cycles = 0;                        ///< simulated cycles, whole run
+    uint64_t cycles = 0;                         ///< simulated cycles, whole run
     uint64_t window_cycles = 0;
     uint64_t in_flight = 0;        ///< packets alive in the model at the end (counted)
     uint64_t dropped = 0;          ///< created - delivered - in_flight (0 in a lossless run)

@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/hca.h"
 #include "cycle/ib_switch.h"
-#include "common/timing.h"
 #include "replay.h"
 #include "run_outcome.h"
 #include "trace/trace.h"

@@ -5,13 +5,12 @@
 #include <algorithm>
 #include <chrono>
 
-#include "common/timing.h"
-#include "config/config_error.h"
-#include "common/timing.h"
 #include "common/delivery_record.h"
 #include "common/rng.h"
+#include "common/timing.h"
 #include "common/traffic_mix.h"
 #include "common/traffic_pattern.h"
+#include "config/config_error.h"
 #include "golden/credit_fc.h"
 
 #ifdef NDR_HAVE_RTL_CORE

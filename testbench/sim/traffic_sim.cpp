@@ -8,7 +8,6 @@
 
 #include "common/invariant_error.h"
 #include "cycle/engine_driver.h"
-#include "common/invariant_error.h"
 #include "cycle/ib_switch.h"
 #include "fabric_plan.h"
 

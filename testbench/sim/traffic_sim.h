@@ -9,7 +9,6 @@
 #include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/ib_switch.h"
-#include "common/timing.h"
 #include "cycle/traffic_endpoints.h"
 #include "traffic_outcome.h"
 

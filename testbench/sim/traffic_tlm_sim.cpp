@@ -7,9 +7,9 @@
 #include <memory>
 #include <vector>
 
+#include "common/delivery_record.h"
 #include "common/invariant_error.h"
 #include "common/timing.h"
-#include "common/delivery_record.h"
 #include "fabric_plan.h"
 #include "ib_switch_tlm.h"
 #include "link_tlm.h"

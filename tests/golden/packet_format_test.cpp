@@ -12,15 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "golden/ib_packet.h"
+#include "golden/opcode.h"
 #include "golden/wire/aeth.h"
 #include "golden/wire/bth.h"
 #include "golden/wire/crc.h"
 #include "golden/wire/deth.h"
 #include "golden/wire/grh.h"
-#include "golden/ib_packet.h"
 #include "golden/wire/immdt.h"
 #include "golden/wire/lrh.h"
-#include "golden/opcode.h"
 #include "golden/wire/reth.h"
 #include "header_encode.h"
 

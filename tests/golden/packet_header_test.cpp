@@ -7,13 +7,13 @@
 #include <stdexcept>
 #include <vector>
 
+#include "golden/opcode.h"
 #include "golden/wire/aeth.h"
 #include "golden/wire/bth.h"
 #include "golden/wire/deth.h"
 #include "golden/wire/grh.h"
 #include "golden/wire/immdt.h"
 #include "golden/wire/lrh.h"
-#include "golden/opcode.h"
 #include "golden/wire/reth.h"
 #include "header_encode.h"
 

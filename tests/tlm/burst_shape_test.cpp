@@ -11,7 +11,9 @@ using ndr::tlmm::burst_shape;
 namespace {
 // A 4 KiB RDMA WRITE middle packet: 4096 B payload, 4122 B on the wire = 65 beats of 64 B and
 // 65 credit blocks; its payload DMA takes `dma` cycles.
-burst_shape::kind full(uint32_t n, uint32_t dma) { return {4096, 4122, 65, 65, dma, n}; }
+burst_shape::kind full(uint32_t n, uint32_t dma) {
+    return {4096, 4122, 65, 65, dma, n};
+}
 }  // namespace
 
 TEST_CASE("burst_shape: 15 full packets and a 100 B tail at line rate", "[tlm][burst]") {

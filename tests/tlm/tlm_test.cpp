@@ -15,10 +15,10 @@
 #include "cycle/engine_driver.h"
 #include "cycle/ib_switch.h"
 #include "cycle/link_tap.h"
+#include "cycle/traffic_endpoints.h"
 #include "golden/lft.h"
 #include "golden/sl2vl.h"
 #include "scoreboard.h"
-#include "cycle/traffic_endpoints.h"
 #include "traffic_sim.h"
 #include "traffic_tlm_sim.h"
 
