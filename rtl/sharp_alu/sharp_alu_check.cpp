@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <deque>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include <fmt/format.h>
@@ -87,7 +89,9 @@ std::string describe(const char* signal, const beat& b) {
 /// Verilator coverage of a context: (points, points hit), read back from its data file.
 coverage_summary read_coverage(VerilatedContext& ctx) {
     coverage_summary cov;
-    char path[] = "/tmp/ndr_sharp_alu_cov_XXXXXX";
+    std::string tmpl =
+        (std::filesystem::temp_directory_path() / "ndr_sharp_alu_cov_XXXXXX").string();
+    char* path = tmpl.data();
     const int fd = mkstemp(path);
     if (fd < 0) return cov;
     close(fd);

@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 #include <verilated.h>
 #include <verilated_cov.h>
@@ -29,7 +31,8 @@ coverage_summary parse_coverage_dat(const std::string& text) {
 }
 
 coverage_summary read_coverage(VerilatedContext& ctx) {
-    char path[] = "/tmp/ndrsim_cov_XXXXXX";
+    std::string tmpl = (std::filesystem::temp_directory_path() / "ndrsim_cov_XXXXXX").string();
+    char* path = tmpl.data();
     const int fd = ::mkstemp(path);
     if (fd < 0) throw std::runtime_error("verify: cannot create a temporary coverage file");
     ::close(fd);

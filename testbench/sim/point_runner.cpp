@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -63,9 +64,14 @@ std::vector<json> run_points(const std::vector<cfg::config>& points, unsigned jo
     };
     while (next < points.size() || !running.empty()) {
         while (next < points.size() && running.size() < jobs) {
-            char tmpl[] = "/tmp/ndrsim-point-XXXXXX";
+            std::string tmpl_s =
+                (std::filesystem::temp_directory_path() / "ndrsim-point-XXXXXX").string();
+            char* tmpl = tmpl_s.data();
             const int fd = ::mkstemp(tmpl);
-            if (fd < 0) throw std::runtime_error("cannot create a temporary file in /tmp");
+            if (fd < 0) {
+                throw std::runtime_error("cannot create a temporary file in " +
+                                         std::filesystem::temp_directory_path().string());
+            }
             ::close(fd);
             const pid_t pid = ::fork();
             if (pid < 0) throw std::runtime_error("fork failed");

@@ -52,6 +52,7 @@
 
 #include <systemc>
 
+#include "../temp_dir.h"
 #include "config/config_error.h"
 #include "config/config_loader.h"
 #include "golden/ib_packet.h"
@@ -177,8 +178,8 @@ const char* const TRACE =
     "\"dtype\":\"uint8\",\"peer\":1}\n";
 
 std::string temp_path(const std::string& tag, const char* ext) {
-    return "/tmp/ndrsim_pcap_test_" + tag + "_" + std::to_string(static_cast<long>(::getpid())) +
-           ext;
+    return ndr::test::temp_dir() + "ndrsim_pcap_test_" + tag + "_" +
+           std::to_string(static_cast<long>(::getpid())) + ext;
 }
 
 /// Runs the trace with a capture of `link` into `pcap`; returns the outcome.

@@ -34,6 +34,7 @@
 
 #include <systemc>
 
+#include "../temp_dir.h"
 #include "config/config_loader.h"
 #include "pinned_timing.h"
 #include "run_report.h"
@@ -82,8 +83,8 @@ TEST_CASE("run alltoall: 16 ranks x 64 KiB per pair: every byte exactly once", "
                 ",\"comm\":0,\"seq\":0,\"op\":\"alltoall\",\"count\":" + std::to_string(count) +
                 ",\"dtype\":\"fp32\"}\n";
     }
-    const std::string path =
-        "/tmp/ndrsim_run_a2a_" + std::to_string(static_cast<long>(::getpid())) + ".jsonl";
+    const std::string path = ndr::test::temp_dir() + "ndrsim_run_a2a_" +
+                             std::to_string(static_cast<long>(::getpid())) + ".jsonl";
     {
         std::ofstream f(path);
         f << text;

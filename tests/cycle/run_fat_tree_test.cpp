@@ -52,6 +52,7 @@
 
 #include <systemc>
 
+#include "../temp_dir.h"
 #include "config/config_loader.h"
 #include "run_report.h"
 #include "run_sim.h"
@@ -108,7 +109,8 @@ result run_fat_tree(const fabric_case& fc) {
             ",\"comm\":0,\"seq\":0,\"op\":\"allreduce\",\"count\":" + std::to_string(fc.bytes / 4) +
             ",\"dtype\":\"fp32\",\"redop\":\"sum\",\"algo\":\"ring\"}\n";
     }
-    const std::string path = "/tmp/ndrsim_run_fattree_" + std::to_string(fc.ports) + "_" +
+    const std::string path = ndr::test::temp_dir() + "ndrsim_run_fattree_" +
+                             std::to_string(fc.ports) + "_" +
                              std::to_string(static_cast<long>(::getpid())) + ".jsonl";
     {
         std::ofstream f(path);

@@ -49,6 +49,7 @@
 
 #include <systemc>
 
+#include "../temp_dir.h"
 #include "config/config_loader.h"
 #include "pinned_timing.h"
 #include "run_report.h"
@@ -124,7 +125,7 @@ struct sim_run {
 };
 
 std::string temp_trace(const std::string& tag, const std::string& text) {
-    const std::string path = "/tmp/ndrsim_run_latency_" + tag + "_" +
+    const std::string path = ndr::test::temp_dir() + "ndrsim_run_latency_" + tag + "_" +
                              std::to_string(static_cast<long>(::getpid())) + ".jsonl";
     std::ofstream f(path);
     f << text;

@@ -29,6 +29,7 @@
 
 #include <systemc>
 
+#include "../temp_dir.h"
 #include "config/config_loader.h"
 #include "pinned_timing.h"
 #include "run_report.h"
@@ -75,7 +76,7 @@ ndr::tb::run_outcome run_lossy(const std::string& rate) {
                 ",\"comm\":0,\"seq\":0,\"op\":\"allreduce\",\"count\":" + std::to_string(S / 4) +
                 ",\"dtype\":\"fp32\",\"redop\":\"sum\",\"algo\":\"ring\"}\n";
     }
-    const std::string path = "/tmp/ndrsim_run_loss_" + rate + "_" +
+    const std::string path = ndr::test::temp_dir() + "ndrsim_run_loss_" + rate + "_" +
                              std::to_string(static_cast<long>(::getpid())) + ".jsonl";
     {
         std::ofstream f(path);

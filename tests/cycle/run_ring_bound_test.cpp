@@ -41,6 +41,7 @@
 
 #include <systemc>
 
+#include "../temp_dir.h"
 #include "config/config_loader.h"
 #include "run_report.h"
 #include "run_sim.h"
@@ -101,7 +102,7 @@ void run_ring_bound(const std::string& tag, uint64_t S) {
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     constexpr uint32_t n = 8;
     const ndr::cfg::config c = ndr::cfg::load_config("", base_sets());
-    const std::string path = "/tmp/ndrsim_run_ring_" + tag + "_" +
+    const std::string path = ndr::test::temp_dir() + "ndrsim_run_ring_" + tag + "_" +
                              std::to_string(static_cast<long>(::getpid())) + ".jsonl";
     {
         std::ofstream f(path);

@@ -13,6 +13,7 @@
 #include <systemc>
 #include <vector>
 
+#include "../temp_dir.h"
 #include "config/config_loader.h"
 #include "pinned_timing.h"
 #include "run_report.h"
@@ -94,8 +95,8 @@ sim_run simulate(const std::string& tag, const std::string& trace_text,
     std::vector<std::string> sets = base_sets();
     sets.insert(sets.end(), extra.begin(), extra.end());
     const ndr::cfg::config c = ndr::cfg::load_config("", sets);
-    const std::string path =
-        "/tmp/ndrsim_" + tag + "_" + std::to_string(static_cast<long>(::getpid())) + ".jsonl";
+    const std::string path = ndr::test::temp_dir() + "ndrsim_" + tag + "_" +
+                             std::to_string(static_cast<long>(::getpid())) + ".jsonl";
     {
         std::ofstream f(path);
         f << trace_text;

@@ -17,6 +17,7 @@
 
 #include <systemc>
 
+#include "../temp_dir.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
 #include "fabric_tlm.h"
@@ -166,8 +167,8 @@ TEST_CASE("burst: ring allreduce 8 ranks 64 MiB within 3 % of alpha-beta") {
              ",\"comm\":0,\"seq\":0,\"op\":\"allreduce\",\"count\":" + std::to_string(S / 4) +
              ",\"dtype\":\"fp32\",\"redop\":\"sum\",\"algo\":\"ring\"}\n";
     }
-    const std::string path =
-        "/tmp/ndrsim_burst_ring_" + std::to_string(static_cast<long>(::getpid())) + ".jsonl";
+    const std::string path = ndr::test::temp_dir() + "ndrsim_burst_ring_" +
+                             std::to_string(static_cast<long>(::getpid())) + ".jsonl";
     {
         std::ofstream f(path);
         f << t;
