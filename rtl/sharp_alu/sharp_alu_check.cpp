@@ -26,6 +26,7 @@
 #include "Vibs_sharp_alu_fault_rounding.h"
 #include "golden/reduce_op.h"
 #include "sharp_alu/sharp_alu_operands.h"
+#include "verify/coverage_reader.h"
 
 namespace ndr::verify {
 
@@ -84,28 +85,6 @@ std::string describe(const char* signal, const beat& b) {
                                 golden::red_type_name(b.type), b.in.a, b.in.b);
     if (golden::is_loc_op(b.op)) s += fmt::format(" a_idx={} b_idx={}", b.in.a_idx, b.in.b_idx);
     return s;
-}
-
-/// Verilator coverage of a context: (points, points hit), read back from its data file.
-coverage_summary read_coverage(VerilatedContext& ctx) {
-    coverage_summary cov;
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "ndr_sharp_alu_cov_XXXXXX").string();
-    char* path = tmpl.data();
-    const int fd = mkstemp(path);
-    if (fd < 0) return cov;
-    close(fd);
-    ctx.coveragep()->write(path);
-    std::ifstream in(path);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind("C ", 0) != 0) continue;
-        const auto sp = line.find_last_of(' ');
-        ++cov.points;
-        if (sp != std::string::npos && std::stoull(line.substr(sp + 1)) > 0) ++cov.hit;
-    }
-    std::remove(path);
-    return cov;
 }
 
 template <typename Model>
@@ -288,7 +267,7 @@ check_result alu_run<Model>::run() {
     if (ok) {
         check<std::uint64_t>("in_flight", nullptr, 0, in_flight_.size() + (has_pending_ ? 1 : 0));
     }
-    if (with_coverage_) result_.coverage = read_coverage(*ctx_);
+    if (with_coverage_) result_.coverage = verify::read_coverage(*ctx_);
     return result_;
 }
 
