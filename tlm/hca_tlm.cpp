@@ -37,10 +37,7 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const commo
           std::max<uint32_t>(1, static_cast<uint32_t>(std::min<uint64_t>(
                                     c.sim.tlm_burst.count / c.hca.mtu.count, uint64_t{1} << 14)))),
       burst_buffer_(std::min({tm.buffer_blocks, tm.ep_buffer_blocks, golden::FC_MAX_OUTSTANDING})),
-      link_(hosts, c.sw.vls, tm.ep_buffer_blocks,
-            golden::vl_arb_table::parse(c.sw.vl_arb_high, c.sw.vl_arb_low,
-                                        static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), c.sw.vls),
-            tm.fc_min_interval_cycles, common::port_names{"HCA", "HCA", ""}) {
+      link_(c, tm, hosts, tm.ep_buffer_blocks, common::HCA_PORT_NAMES) {
     if (c.fault.icrc_error_rate > 0.0) {
         throw cfg::config_error(cfg::config_source::merged(), "fault.icrc_error_rate",
                                 "the TLM level models a lossless fabric (no RC retransmission); "

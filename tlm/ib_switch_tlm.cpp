@@ -33,12 +33,7 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
       check_(c.sim.check_invariants),
       routes_(std::move(routes)),
       sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)),
-      link_(
-          c.sw.ports, c.sw.vls, tm.buffer_blocks,
-          golden::vl_arb_table::parse(c.sw.vl_arb_high, c.sw.vl_arb_low,
-                                      static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), c.sw.vls),
-          tm.fc_min_interval_cycles,
-          common::port_names{"switch output port", "switch input port", " from the link partner"}) {
+      link_(c, tm, c.sw.ports, tm.buffer_blocks, common::SWITCH_PORT_NAMES) {
     if (ports_ > 64) throw std::invalid_argument("ib_switch_tlm: at most 64 ports");
     if (c.sw.queueing != "voq") {
         throw std::invalid_argument("ib_switch_tlm: only switch.queueing=voq is modelled");

@@ -26,6 +26,8 @@
 #include "common/credit_stalls.h"
 #include "common/cycles.h"
 #include "common/fc_pacer.h"
+#include "common/timing.h"
+#include "config/sim_config.h"
 #include "golden/credit_fc.h"
 #include "golden/switch_alloc.h"
 #include "golden/vl_arb.h"
@@ -38,6 +40,12 @@ struct port_names {
     const char* receiver;      ///< a port receiving data: "switch input port", "HCA", "endpoint"
     const char* fctbs_source;  ///< after "FCTBS N": " from the link partner" or ""
 };
+
+/// The names of each device kind, the same at both levels.
+inline constexpr port_names SWITCH_PORT_NAMES{"switch output port", "switch input port",
+                                              " from the link partner"};
+inline constexpr port_names HCA_PORT_NAMES{"HCA", "HCA", ""};
+inline constexpr port_names ENDPOINT_PORT_NAMES{"endpoint", "endpoint", ""};
 
 /// The invariant errors of ib_ports (cold; ib_port.cpp).
 [[noreturn]] void throw_fccl_error(const port_names& names, cycle_t t, uint32_t port, uint32_t vl,
@@ -62,6 +70,15 @@ public:
           fc_(std::size_t{ports} * vls, fc_min_interval),
           stalls_(ports, vls),
           names_(names) {}
+    /// The same from the config, as every device builds it: switch.vls data VLs, the VL
+    /// arbitration tables of switch.vl_arb_*, FC pacing at link.fc_min_interval.
+    ib_ports(const cfg::config& c, const timing& tm, uint32_t ports, uint32_t rx_capacity_blocks,
+             port_names names)
+        : ib_ports(ports, c.sw.vls, rx_capacity_blocks,
+                   golden::vl_arb_table::parse(c.sw.vl_arb_high, c.sw.vl_arb_low,
+                                               static_cast<uint8_t>(c.sw.vl_arb_limit_of_high),
+                                               c.sw.vls),
+                   tm.fc_min_interval_cycles, names) {}
 
     uint32_t ports() const { return static_cast<uint32_t>(arb_.size()); }
     uint32_t vls() const { return vls_; }

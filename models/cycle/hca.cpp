@@ -46,10 +46,7 @@ hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, 
       max_outstanding_(c.hca.max_outstanding),
       icrc_error_rate_(c.fault.icrc_error_rate),
       fault_state_(c.sim.seed * 0x2545F4914F6CDD1DULL + 17),
-      link_(hosts, c.sw.vls, tm.ep_buffer_blocks,
-            golden::vl_arb_table::parse(c.sw.vl_arb_high, c.sw.vl_arb_low,
-                                        static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), c.sw.vls),
-            tm.fc_min_interval_cycles, common::port_names{"HCA", "HCA", ""}),
+      link_(c, tm, hosts, tm.ep_buffer_blocks, common::HCA_PORT_NAMES),
       fc_proc_cycles_(tm.fc_cycles - tm.link_cycles) {
     if (vl_ >= vls_) {
         throw std::invalid_argument(

@@ -38,12 +38,7 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, 
       pool_(pool),
       routes_(std::move(routes)),
       sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)),
-      link_(
-          c.sw.ports, c.sw.vls, tm.buffer_blocks,
-          golden::vl_arb_table::parse(c.sw.vl_arb_high, c.sw.vl_arb_low,
-                                      static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), c.sw.vls),
-          tm.fc_min_interval_cycles,
-          common::port_names{"switch output port", "switch input port", " from the link partner"}),
+      link_(c, tm, c.sw.ports, tm.buffer_blocks, common::SWITCH_PORT_NAMES),
       fc_proc_cycles_(tm.fc_cycles - tm.link_cycles),
       alloc_(c.sw.ports) {
     if (ports_ > 64) throw std::invalid_argument("ib_switch: at most 64 ports");

@@ -26,10 +26,7 @@ traffic_endpoints::traffic_endpoints(const cfg::config& c, const common::timing&
       backlogged_(c.traffic.arrivals == "backlogged"),
       pattern_(c, c.sw.ports),
       mix_(c, tm),
-      link_(c.sw.ports, c.sw.vls, tm.ep_buffer_blocks,
-            golden::vl_arb_table::parse(c.sw.vl_arb_high, c.sw.vl_arb_low,
-                                        static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), c.sw.vls),
-            tm.fc_min_interval_cycles, common::port_names{"endpoint", "endpoint", ""}) {
+      link_(c, tm, c.sw.ports, tm.ep_buffer_blocks, common::ENDPOINT_PORT_NAMES) {
     eps_.reserve(ports_);
     for (uint32_t e = 0; e < ports_; ++e) eps_.emplace_back(rng(c.sim.seed, e));
     queues_.resize(std::size_t{ports_} * vls_);
