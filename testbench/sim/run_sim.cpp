@@ -10,6 +10,7 @@
 #include "fabric.h"
 #include "link_capture.h"
 #include "link_sampler.h"
+#include "replay_loop.h"
 #include "sharp_manager.h"
 
 namespace ndr::tb {
@@ -48,18 +49,10 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
     link_sampler<fabric> sampler(f, out.links, cycle_ps);
     const uint64_t limit = c.sim.run_time_limit.ps / cycle_ps;
     const auto t0 = std::chrono::steady_clock::now();
-    uint64_t now = 0;
-    while (!rp.done()) {
-        if (now >= limit) {
-            throw std::runtime_error(
-                fmt::format("the trace did not finish within sim.run_time_limit ({} cycles): {}",
-                            limit, rp.pending_summary()));
-        }
-        now += sampler.interval();
-        cycle::sc_run_until(now, cycle_ps, f.status());
-        if (capture) capture->flush_before(now);
-        sampler.take();
-    }
+    const uint64_t now = run_replay_loop(rp, sampler, limit, [&](uint64_t until) {
+        cycle::sc_run_until(until, cycle_ps, f.status());
+        if (capture) capture->flush_before(until);
+    });
     if (capture) {
         capture->finish();
         out.pcap_link = capture->link_name();

@@ -9,6 +9,7 @@
 #include "config/config_error.h"
 #include "fabric_tlm.h"
 #include "link_sampler.h"
+#include "replay_loop.h"
 #include "sharp_manager.h"
 
 namespace ndr::tb {
@@ -49,17 +50,7 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
         f.status().rethrow();
     };
     const auto t0 = std::chrono::steady_clock::now();
-    uint64_t now = 0;
-    while (!rp.done()) {
-        if (now >= limit) {
-            throw std::runtime_error(
-                fmt::format("the trace did not finish within sim.run_time_limit ({} cycles): {}",
-                            limit, rp.pending_summary()));
-        }
-        now += sampler.interval();
-        run_until(now);
-        sampler.take();
-    }
+    const uint64_t now = run_replay_loop(rp, sampler, limit, run_until);
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out.sample_cycles = sampler.interval();
     out.collectives = rp.results();
