@@ -1,24 +1,45 @@
-// The registry assembled from the section registrars (keys/*_keys.cpp), in listing order.
+// The registry assembled from the rows of every section (keys/SECTION_keys.h), in listing order.
 #include "config/config_schema.h"
 
-#include "config/keys/registrars.h"
+#include "config/keys/key_builders.h"
+#include "config/sim_config.h"
 
 namespace ndr::cfg {
 namespace {
 
-/// The section registrars in the order `ndrsim config keys`, `config show` and reports list
-/// the keys; a new section is one registrar file plus one entry here.
-constexpr void (*const REGISTRARS[])(std::vector<config_key>&) = {
-    detail::register_link_keys,    detail::register_switch_keys, detail::register_endpoint_keys,
-    detail::register_traffic_keys, detail::register_sim_keys,    detail::register_fabric_keys,
-    detail::register_hca_keys,     detail::register_fault_keys,  detail::register_collective_keys,
-    detail::register_sharp_keys,   detail::register_pfc_keys,    detail::register_ecn_keys,
-    detail::register_dcqcn_keys,
-};
+/// Appends the rows of one section (`add` is that section's SECTION_rows, keys/SECTION_keys.h).
+template <class S>
+void rows(std::vector<config_key>& keys, S config::*section,
+          void (*add)(detail::section_keys<S>&)) {
+    detail::section_keys<S> s(keys, section);
+    add(s);
+}
 
+/// Every section's rows, in the order `ndrsim config keys`, `config show` and reports list the
+/// keys; a new section is one header in keys/ plus its member in `config` and one line here.
 std::vector<config_key> build_schema() {
     std::vector<config_key> keys;
-    for (auto add : REGISTRARS) add(keys);
+    rows<link_config>(keys, &config::link, detail::link_rows<detail::section_keys<link_config>>);
+    rows<switch_config>(keys, &config::sw,
+                        detail::switch_rows<detail::section_keys<switch_config>>);
+    rows<endpoint_config>(keys, &config::endpoint,
+                          detail::endpoint_rows<detail::section_keys<endpoint_config>>);
+    rows<traffic_config>(keys, &config::traffic,
+                         detail::traffic_rows<detail::section_keys<traffic_config>>);
+    rows<sim_config>(keys, &config::sim, detail::sim_rows<detail::section_keys<sim_config>>);
+    rows<fabric_config>(keys, &config::fabric,
+                        detail::fabric_rows<detail::section_keys<fabric_config>>);
+    rows<hca_config>(keys, &config::hca, detail::hca_rows<detail::section_keys<hca_config>>);
+    rows<fault_config>(keys, &config::fault,
+                       detail::fault_rows<detail::section_keys<fault_config>>);
+    rows<collective_config>(keys, &config::collective,
+                            detail::collective_rows<detail::section_keys<collective_config>>);
+    rows<sharp_config>(keys, &config::sharp,
+                       detail::sharp_rows<detail::section_keys<sharp_config>>);
+    rows<pfc_config>(keys, &config::pfc, detail::pfc_rows<detail::section_keys<pfc_config>>);
+    rows<ecn_config>(keys, &config::ecn, detail::ecn_rows<detail::section_keys<ecn_config>>);
+    rows<dcqcn_config>(keys, &config::dcqcn,
+                       detail::dcqcn_rows<detail::section_keys<dcqcn_config>>);
     return keys;
 }
 

@@ -1,12 +1,35 @@
-// The `traffic` section: synthetic traffic of `ndrsim traffic`. One row per key, in listing order;
-// the defaults are the initialisers of `traffic_config` in sim_config.h.
-#include "config/keys/key_builders.h"
-#include "config/keys/registrars.h"
+// The `traffic` section: synthetic traffic of `ndrsim traffic`.
+// Each parameter is one field here, with its default as the initialiser, and one row in
+// traffic_rows() below (key, range, help with its source), in the order `ndrsim config keys` lists
+// them. Adding a key to this section touches no other config file.
+#pragma once
+#include <cstdint>
+#include <string>
 
-namespace ndr::cfg::detail {
+#include "config/keys/key_checks.h"
+#include "config/units.h"
 
-void register_traffic_keys(std::vector<config_key>& keys) {
-    section_keys<traffic_config> s(keys, &config::traffic);
+namespace ndr::cfg {
+
+/// Synthetic traffic (`ndrsim traffic`).
+struct traffic_config {
+    std::string pattern = "uniform";     ///< uniform|permutation|hotspot|incast|bitcomp
+    std::string arrivals = "bernoulli";  ///< `bernoulli` (open loop at `load`) | `backlogged`
+                                         ///< (every source always has a packet waiting)
+    double load = 0.5;                   ///< offered load, fraction of line rate, 0 < load <= 1
+    std::string size = "4096";           ///< payload bytes: `N` or `N@w,M@w,...` (weighted mix)
+    std::string sl = "0";                ///< SLs used: `s` or `s@w,t@w` (weighted mix)
+    double hotspot_fraction = 0.2;       ///< hotspot: share of traffic to the hot port
+    uint32_t hot_port = 0;               ///< hotspot/incast destination
+    uint32_t incast_sources = 0;         ///< incast: senders (0 = all other ports)
+};
+
+namespace detail {
+
+/// The rows of the `traffic` section; `s` is a section_keys<traffic_config>
+/// (config/keys/key_builders.h).
+template <class Rows>
+void traffic_rows(Rows& s) {
     s.choice_key("traffic.pattern", &traffic_config::pattern,
                  {"uniform", "permutation", "hotspot", "incast", "bitcomp"},
                  "destination pattern: uniform random, fixed random permutation, hotspot, incast, "
@@ -34,4 +57,5 @@ void register_traffic_keys(std::vector<config_key>& keys) {
                "incast: number of sending ports, 0 = all other ports", "0..switch.ports-1");
 }
 
-}  // namespace ndr::cfg::detail
+}  // namespace detail
+}  // namespace ndr::cfg

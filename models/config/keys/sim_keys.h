@@ -1,12 +1,40 @@
-// The `sim` section: run control. One row per key, in listing order; the
-// defaults are the initialisers of `sim_config` in sim_config.h.
-#include "config/keys/key_builders.h"
-#include "config/keys/registrars.h"
+// The `sim` section: run control.
+// Each parameter is one field here, with its default as the initialiser, and one row in
+// sim_rows() below (key, range, help with its source), in the order `ndrsim config keys` lists
+// them. Adding a key to this section touches no other config file.
+#pragma once
+#include <cstdint>
+#include <string>
 
-namespace ndr::cfg::detail {
+#include "config/keys/key_checks.h"
+#include "config/units.h"
 
-void register_sim_keys(std::vector<config_key>& keys) {
-    section_keys<sim_config> s(keys, &config::sim);
+namespace ndr::cfg {
+
+/// Run control.
+struct sim_config {
+    uint64_t seed = 1;
+    uint64_t warmup_cycles = 20'000;              ///< not measured
+    uint64_t measure_cycles = 100'000;            ///< measurement window
+    uint64_t drain_cycles = 200'000;              ///< max cycles after the window to deliver
+                                                  ///< packets created in it
+    bool check_invariants = true;                 ///< lossless checks every event
+    time_ps_t run_time_limit{1'000'000'000'000};  ///< `ndrsim run` fails past this simulated time
+    std::string level = "auto";  ///< cycle|tlm|rtl|auto: model level of every command (--level)
+    uint32_t tlm_above_hosts = 1024;  ///< sim.level auto, `ndrsim run`: TLM above this
+                                      ///< many hosts (0 = always cycle level)
+    std::string tlm_mode = "at";      ///< TLM level: at (approximately timed) or lt
+                                      ///< (loosely timed, temporal decoupling)
+    time_ps_t tlm_quantum{0};         ///< lt: global quantum; 0 = the shortest link latency
+    bytes_t tlm_burst{1024 * 1024};   ///< TLM `run`: payload bytes of one message per
+                                      ///< transaction at most; 0 = one packet each
+};
+
+namespace detail {
+
+/// The rows of the `sim` section; `s` is a section_keys<sim_config> (config/keys/key_builders.h).
+template <class Rows>
+void sim_rows(Rows& s) {
     s.uint_key("sim.seed", &sim_config::seed, 0, U64_MAX,
                "random seed; the same seed and config give the same run");
     s.uint_key("sim.warmup_cycles", &sim_config::warmup_cycles, 0, MAX_RUN_CYCLES,
@@ -41,4 +69,5 @@ void register_sim_keys(std::vector<config_key>& keys) {
                "per transaction (packet-exact, slower)");
 }
 
-}  // namespace ndr::cfg::detail
+}  // namespace detail
+}  // namespace ndr::cfg

@@ -1,12 +1,42 @@
-// The `switch` section: the switch ASIC; the C++ member is `sw`. One row per key, in listing order;
-// the defaults are the initialisers of `switch_config` in sim_config.h.
-#include "config/keys/key_builders.h"
-#include "config/keys/registrars.h"
+// The `switch` section: the switch ASIC; the C++ member is `sw`.
+// Each parameter is one field here, with its default as the initialiser, and one row in
+// switch_rows() below (key, range, help with its source), in the order `ndrsim config keys` lists
+// them. Adding a key to this section touches no other config file.
+#pragma once
+#include <cstdint>
+#include <string>
 
-namespace ndr::cfg::detail {
+#include "config/keys/key_checks.h"
+#include "config/units.h"
 
-void register_switch_keys(std::vector<config_key>& keys) {
-    section_keys<switch_config> s(keys, &config::sw);
+namespace ndr::cfg {
+
+/// The switch ASIC.
+struct switch_config {
+    uint32_t ports = 64;                ///< radix, 2..64
+    uint32_t vls = 2;                   ///< data VLs (VL0..vls-1), 1..15; VL15 extra (§3)
+    bytes_t buffer_per_vl{32 * 1024};   ///< input buffer per port per data VL (§13)
+    time_ps_t latency{300'000};         ///< port-to-port, header in -> header out, zero load
+    bool cut_through = true;            ///< false = store-and-forward
+    std::string queueing = "voq";       ///< `voq` | `fifo`
+    std::string allocator = "islip";    ///< `islip` | `rr`
+    uint32_t islip_iterations = 2;      ///< 1..8
+    double speedup = 1.25;              ///< crossbar speed-up over link rate, 1.0..4.0
+    bytes_t output_buffer{8 * 1024};    ///< egress staging per output port, >= 1 MTU packet
+    bytes_t datapath_width{64};         ///< bytes per core-clock beat; cycle = width / rate
+    bytes_t mtu{4096};                  ///< payload MTU: 256/512/1024/2048/4096
+    std::string vl_arb_high = "";       ///< high table "vl:weight,..." (weights 64 B units)
+    std::string vl_arb_low = "";        ///< low table; empty = every data VL weight 64
+    uint32_t vl_arb_limit_of_high = 0;  ///< LimitOfHighPriority, 0..255
+    std::string sl2vl = "";             ///< 16 comma-separated VLs; empty = SL mod vls
+};
+
+namespace detail {
+
+/// The rows of the `switch` section; `s` is a section_keys<switch_config>
+/// (config/keys/key_builders.h).
+template <class Rows>
+void switch_rows(Rows& s) {
     s.uint_key("switch.ports", &switch_config::ports, 2, 64,
                "switch radix (ports simulated); docs/domain.md §13 'Ports / aggregate' (Quantum-2: "
                "64 x 400G)");
@@ -60,4 +90,5 @@ void register_switch_keys(std::vector<config_key>& keys) {
                "mod vls; docs/domain.md §3");
 }
 
-}  // namespace ndr::cfg::detail
+}  // namespace detail
+}  // namespace ndr::cfg

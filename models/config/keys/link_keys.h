@@ -1,12 +1,32 @@
-// The `link` section: one physical link (both directions). One row per key, in listing order; the
-// defaults are the initialisers of `link_config` in sim_config.h.
-#include "config/keys/key_builders.h"
-#include "config/keys/registrars.h"
+// The `link` section: one physical link (both directions).
+// Each parameter is one field here, with its default as the initialiser, and one row in
+// link_rows() below (key, range, help with its source), in the order `ndrsim config keys` lists
+// them. Adding a key to this section touches no other config file.
+#pragma once
+#include <cstdint>
+#include <string>
 
-namespace ndr::cfg::detail {
+#include "config/keys/key_checks.h"
+#include "config/units.h"
 
-void register_link_keys(std::vector<config_key>& keys) {
-    section_keys<link_config> s(keys, &config::link);
+namespace ndr::cfg {
+
+/// One physical link (both directions are identical).
+struct link_config {
+    rate_bps_t rate{400'000'000'000ULL};     ///< data rate per direction, 4x NDR (§5)
+    time_ps_t fec_latency{100'000};          ///< FEC + PHY per link, RS(544,514) (§13)
+    length_mm_t cable_length{3'000};         ///< cable length (§13: 2-3 m DAC in rack)
+    time_ps_t propagation_per_m{5'000};      ///< signal propagation per metre of cable (§5)
+    time_ps_t fc_processing{5'000};          ///< FC packet generate+consume, both ends (§13)
+    time_ps_t fc_refresh_period{4'096'000};  ///< forced per-VL FC refresh (§2.3)
+    time_ps_t fc_min_interval{10'000};       ///< at most one FC packet per VL per this (*choice*)
+};
+
+namespace detail {
+
+/// The rows of the `link` section; `s` is a section_keys<link_config> (config/keys/key_builders.h).
+template <class Rows>
+void link_rows(Rows& s) {
     s.unit_key(
         "link.rate", &link_config::rate, "> 0", positive,
         "data rate per link direction; docs/domain.md §13 'Port data rate' (4x NDR 400 Gb/s, §5)");
@@ -31,4 +51,5 @@ void register_link_keys(std::vector<config_key>& keys) {
         "change inside it goes out when it expires); 10 ns is a choice, 0 = every cycle");
 }
 
-}  // namespace ndr::cfg::detail
+}  // namespace detail
+}  // namespace ndr::cfg

@@ -1,12 +1,35 @@
-// The `sharp` section: SHARP in-network reduction. One row per key, in listing order; the
-// defaults are the initialisers of `sharp_config` in sim_config.h.
-#include "config/keys/key_builders.h"
-#include "config/keys/registrars.h"
+// The `sharp` section: SHARP in-network reduction.
+// Each parameter is one field here, with its default as the initialiser, and one row in
+// sharp_rows() below (key, range, help with its source), in the order `ndrsim config keys` lists
+// them. Adding a key to this section touches no other config file.
+#pragma once
+#include <cstdint>
+#include <string>
 
-namespace ndr::cfg::detail {
+#include "config/keys/key_checks.h"
+#include "config/units.h"
 
-void register_sharp_keys(std::vector<config_key>& keys) {
-    section_keys<sharp_config> s(keys, &config::sharp);
+namespace ndr::cfg {
+
+/// SHARP in-network reduction (docs/domain.md §7).
+struct sharp_config {
+    uint32_t vl = 1;                   ///< VL of SHARP traffic (§13: VL1 SHARP/priority)
+    bytes_t ost_bytes{2048};           ///< payload per OST (§7: 2048 B on Quantum)
+    uint32_t osts = 256;               ///< OSTs per aggregation node (*choice*)
+    uint32_t osts_per_tree = 64;       ///< OSTs one tree may hold per node (host window)
+    bytes_t sat_threshold{16 * 1024};  ///< larger messages use streaming aggregation (§7)
+    bytes_t sat_chunk{4096};           ///< SAT chunk payload (one MTU packet)
+    uint32_t max_trees = 511;          ///< trees per subnet (§7: <= 511 LLT)
+    time_ps_t alu_latency{50'000};     ///< ALU pipeline latency per reduction (*choice*)
+    std::string data = "auto";         ///< carry real values: on|off|auto (auto: <= 1 MiB)
+};
+
+namespace detail {
+
+/// The rows of the `sharp` section; `s` is a section_keys<sharp_config>
+/// (config/keys/key_builders.h).
+template <class Rows>
+void sharp_rows(Rows& s) {
     s.uint_key(
         "sharp.vl", &sharp_config::vl, 0, 14,
         "VL of SHARP packets; docs/domain.md §13 'Data VLs' (VL1 SHARP), must be < switch.vls");
@@ -33,4 +56,5 @@ void register_sharp_keys(std::vector<config_key>& keys) {
                  "(auto: for collectives of at most 1 MiB)");
 }
 
-}  // namespace ndr::cfg::detail
+}  // namespace detail
+}  // namespace ndr::cfg

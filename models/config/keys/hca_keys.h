@@ -1,12 +1,35 @@
-// The `hca` section: the ConnectX-class HCA. One row per key, in listing order; the
-// defaults are the initialisers of `hca_config` in sim_config.h.
-#include "config/keys/key_builders.h"
-#include "config/keys/registrars.h"
+// The `hca` section: the ConnectX-class HCA.
+// Each parameter is one field here, with its default as the initialiser, and one row in
+// hca_rows() below (key, range, help with its source), in the order `ndrsim config keys` lists
+// them. Adding a key to this section touches no other config file.
+#pragma once
+#include <cstdint>
+#include <string>
 
-namespace ndr::cfg::detail {
+#include "config/keys/key_checks.h"
+#include "config/units.h"
 
-void register_hca_keys(std::vector<config_key>& keys) {
-    section_keys<hca_config> s(keys, &config::hca);
+namespace ndr::cfg {
+
+/// ConnectX-7-class HCA (docs/domain.md §8, §13).
+struct hca_config {
+    time_ps_t tx_latency{250'000};          ///< doorbell -> first packet ready (§13: ~250 ns)
+    time_ps_t rx_latency{250'000};          ///< last packet in -> data placed + CQE (~250 ns)
+    rate_bps_t pcie_rate{504'000'000'000};  ///< payload DMA, PCIe Gen5 x16 ~63 GB/s (§13)
+    time_ps_t message_interval{4'651};      ///< min time between WQEs: 1 / 215 M msg/s (§13)
+    bytes_t mtu{4096};                      ///< path MTU, payload bytes per packet
+    uint32_t ack_coalesce = 16;             ///< responder ACKs every N packets (and each last)
+    time_ps_t ack_timeout{67'108'864'000};  ///< RC local ACK timeout 4.096 us x 2^14 (§13)
+    uint32_t retry_count = 7;               ///< RC retries before the QP errors out (§13)
+    uint32_t sl = 0;                        ///< service level of RDMA traffic
+    uint32_t max_outstanding = 1024;        ///< unacknowledged packets per QP
+};
+
+namespace detail {
+
+/// The rows of the `hca` section; `s` is a section_keys<hca_config> (config/keys/key_builders.h).
+template <class Rows>
+void hca_rows(Rows& s) {
     s.unit_key("hca.tx_latency", &hca_config::tx_latency, "any", nullptr,
                "doorbell to first packet ready (WQE fetch, DMA read start, packetise); "
                "docs/domain.md §13 'HCA small-message latency' (~250 ns TX, a choice)");
@@ -40,4 +63,5 @@ void register_hca_keys(std::vector<config_key>& keys) {
                "unacknowledged packets per queue pair");
 }
 
-}  // namespace ndr::cfg::detail
+}  // namespace detail
+}  // namespace ndr::cfg
