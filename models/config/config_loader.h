@@ -1,5 +1,5 @@
-// Building the run configuration: defaults (the field initialisers of sim_config.h), then a
-// YAML file, then `--set key=value` overrides in order, then validate(). Every problem is a
+// Building the run configuration: defaults (the field initialisers in config/keys/SECTION_keys.h),
+// then a YAML file, then `--set key=value` overrides in order, then validate(). Every problem is a
 // one-line `config_error` naming the source, the key and the reason.
 #pragma once
 #include <string>

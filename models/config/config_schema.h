@@ -1,6 +1,6 @@
 // The single registry of every configuration key: `section.field` (the C++ member `sw` is the
-// YAML section `switch`), kind, unit, range and help, one row per key in the registrar of its
-// section (config/keys/SECTION_keys.cpp). The loader, `ndrsim config show/keys`, JSON reports
+// YAML section `switch`), kind, unit, range and help, one row per key in the header of its
+// section (config/keys/SECTION_keys.h). The loader, `ndrsim config show/keys`, JSON reports
 // and docs/configuration.md all follow this list and its order.
 #pragma once
 #include <string>
