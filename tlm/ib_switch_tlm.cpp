@@ -48,6 +48,8 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
     link_free_.assign(ports_, 0);
     out_start_.assign(ports_, 0);
     out_pkt_.assign(ports_, 1);
+    flow_queued_.assign(std::size_t{ports_} * ports_, 0);
+    flow_last_start_.assign(std::size_t{ports_} * ports_, 0);
     voqs_.resize(pv * ports_);
     req_.assign(pv, 0);
     out_req_vls_.assign(ports_, 0);
@@ -138,6 +140,7 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
                  timer{0, 0, T_SHARP_IN, e.vl, static_cast<uint16_t>(i), 0, 0, &gp});
         return;
     }
+    ++flow_queued_[std::size_t{o} * ports_ + i];
     schedule(elig, timer{0, 0, T_ELIG, 0, static_cast<uint16_t>(i), 0, 0, &gp});
 }
 
@@ -254,6 +257,8 @@ bool ib_switch_tlm::express(uint64_t elig, uint32_t i, tlm::tlm_generic_payload&
     const uint32_t o = e.hop.out_port;
     const uint8_t vl = e.hop.out_vl;
     if (!link_.can_send(o, vl, e.blocks)) return false;  // queued like any packet
+    const std::size_t flow = std::size_t{o} * ports_ + i;
+    if (flow_queued_[flow] > 0) return false;  // behind an older packet of its flow
     link_.sent(elig, o, vl, e.blocks, e.wire_bytes, false);
     total_out_beats_[o] += e.beats;
     schedule(elig + xbar_cycles(e.beats),
@@ -269,6 +274,7 @@ bool ib_switch_tlm::express(uint64_t elig, uint32_t i, tlm::tlm_generic_payload&
     uint64_t waiting = 0;
     for (uint32_t v = 0; v < vls_; ++v) waiting |= req_[o * vls_ + v];
     at += static_cast<uint64_t>(__builtin_popcountll(waiting & ~bit(i))) * pkt;
+    at = std::max(at, flow_last_start_[flow] + 1);  // after its flow's last granted packet
     schedule(at, timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, &gp});
     return true;
 }
@@ -434,6 +440,9 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     }
     link_free_[o] = link_start + span;
     out_start_[o] = link_start;
+    const std::size_t flow = std::size_t{o} * ports_ + in_port;
+    --flow_queued_[flow];
+    flow_last_start_[flow] = link_start;
     out_pkt_[o] = e.count > 1 ? e.pkt_beats : beats;
     total_out_beats_[o] += beats;
     link_.sent(t, o, vl, n, e.wire_bytes, check_);

@@ -161,6 +161,12 @@ private:
     std::vector<uint64_t> link_free_;
     std::vector<uint64_t> out_start_;  ///< first beat of the last transaction on the output
     std::vector<uint32_t> out_pkt_;    ///< beats of one of its packets
+    /// [out*ports + in]: packets from `in` to `out` accepted on the normal path and not yet
+    /// granted, and the first beat of the last one granted. An express packet keeps the order
+    /// of its (input, output) flow: it never passes one of these (IB keeps a VL's packets in
+    /// order from one input to one output).
+    std::vector<uint32_t> flow_queued_;
+    std::vector<uint64_t> flow_last_start_;
     std::vector<std::deque<tlm::tlm_generic_payload*>> voqs_;
     std::vector<uint64_t> req_;          ///< [out*vls + vl]: inputs with a head packet
     std::vector<uint32_t> out_req_vls_;  ///< [out]: VLs with requests

@@ -64,9 +64,9 @@ for level in cycle tlm; do
     replay "$tr/sharp_compare_single.jsonl" --level $level
     replay "$tr/allreduce_ring_tree_8.jsonl" --level $level --topology fat_tree --set switch.ports=4
 done
-# At the TLM level this trace stops on an invariant (an ACK out of window; known, issue 15/16).
 replay "$tr/sharp_compare_fat_tree.jsonl"
 replay "$tr/alltoall_16.jsonl" --set fault.icrc_error_rate=0.01 --set sim.seed=3 --set hca.ack_timeout=20us
 replay "$tr/allreduce_ring_tree_8.jsonl" --preset roce-400g
 replay "$tr/allreduce_ring_tree_8.jsonl" --level tlm --set sim.tlm_mode=lt
+replay "$tr/sharp_compare_fat_tree.jsonl" --level tlm
 echo "$n runs in $out"

@@ -1,7 +1,7 @@
 # End-to-end tests of the level dispatcher (sim.level / --level) on run, traffic, compare,
 # validate and sweep (label e2e). Checks in level_check.py (see its docstring).
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
-foreach(mode compare validate sweep refuse)
+foreach(mode compare validate sweep order refuse)
   add_test(NAME e2e.level_${mode}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/level_check.py ${mode}
       ${CMAKE_BINARY_DIR}/ndrsim ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/level_${mode}

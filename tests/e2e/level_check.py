@@ -13,6 +13,11 @@ MODE:
   sweep    tests/sweep/levels.yaml (axis sim.level: cycle, tlm, rtl): cycle and tlm done with
            spans within 1 % of each other (docs/fidelity_tlm.md: one switch, no congestion),
            rtl recorded as failed with the one-line reason.
+  order    traces/sharp_compare_fat_tree.jsonl (ring, tree and SHARP, 32 ranks) at the TLM
+           level: exit 0 and every posted message delivered, with the same message and byte
+           counts as the cycle level (they are the schedule's, not the timing's). Before the
+           express-ACK ordering fix (tlm/ib_switch_tlm.cpp) an ACK overtook an older ACK of its
+           flow in the switch and the run stopped on "ACK for PSN ... out of window".
   refuse   `run --level rtl` and `traffic --level tlm --preset roce-400g`: exit 2, one line
            `ndrsim: error: sim.level: ...`.
 """
@@ -88,6 +93,22 @@ def mode_sweep(nd, repo, work):
     print(f"sweep: cycle and tlm done ({rel:.3%} apart), rtl refused: {e}")
 
 
+def mode_order(nd, repo, work):
+    hca = {}
+    for level in ("cycle", "tlm"):
+        out = os.path.join(work, level)
+        shutil.rmtree(out, ignore_errors=True)
+        run([nd, "run", f"{repo}/traces/sharp_compare_fat_tree.jsonl", "--level", level, "-q",
+             "--out", out])
+        h = json.load(open(os.path.join(out, "report.json")))["hca"]
+        if h["messages_delivered"] != h["messages_posted"]:
+            fail(f"{level}: {h['messages_delivered']} of {h['messages_posted']} messages delivered")
+        hca[level] = (h["messages_delivered"], h["payload_bytes_delivered"])
+    if hca["tlm"] != hca["cycle"]:
+        fail(f"TLM delivered {hca['tlm']} (messages, bytes), the cycle level {hca['cycle']}")
+    print(f"order: TLM and cycle level both delivered {hca['tlm'][0]} messages, {hca['tlm'][1]} B")
+
+
 def mode_refuse(nd, repo, work):
     cases = [
         ["run", f"{repo}/traces/allreduce_ring_tree_8.jsonl", "--level", "rtl", "-q"],
@@ -108,7 +129,7 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     modes = {"compare": mode_compare, "validate": mode_validate, "sweep": mode_sweep,
-             "refuse": mode_refuse}
+             "order": mode_order, "refuse": mode_refuse}
     if mode not in modes:
         fail(f"unknown mode {mode!r}")
     modes[mode](nd, repo, work)
