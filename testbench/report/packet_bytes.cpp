@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "golden/ib_packet.h"
-#include "golden/opcode.h"
 #include "golden/wire/aeth.h"
 
 namespace ndr::tb {
