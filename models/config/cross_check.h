@@ -30,8 +30,8 @@ rc_round_trip rc_round_trip_of(const config& c);
 
 /// hca.ack_timeout below this many zero-load round trips draws a warning: under load, ACKs
 /// queue behind data, and without any loss the shipped traces at the defaults wait up to 13x
-/// (single switch) and 24x (fat tree with 30 m leaf-spine links) the zero-load round trip for
-/// an ACK (docs/configuration.md "Cross-checks").
+/// (sharp_compare_single) and 45x (sharp_compare_fat_tree, 32 ranks on one switch) the
+/// zero-load round trip for an ACK (docs/configuration.md "Cross-checks").
 inline constexpr double ACK_TIMEOUT_ROUND_TRIPS = 64.0;
 
 /// The warnings for `c`, one line each, `KEY: REASON` (empty: nothing to say).
