@@ -10,7 +10,8 @@
 // SHARP, then the QPs round robin one packet per turn, at most hca.max_outstanding
 // unacknowledged packets per QP, payload DMA at hca.pcie_rate -> credits (golden
 // credit_sender) into the link. Receive: per packet at its tail; ACK every hca.ack_coalesce
-// packets and on each message's last; data placed and completion visible hca.rx_latency after
+// packets and on each packet with AckReq (a message's last, the one that fills the window:
+// golden/rc_ack.h, as the cycle HCA); data placed and completion visible hca.rx_latency after
 // the last packet. RDMA READ: request packet, acknowledged like data; the responder streams the
 // response on its own QP hca.tx_latency later (the cycle model's simplification).
 //
@@ -47,6 +48,7 @@
 #include "config/sim_config.h"
 #include "credit_pacer.h"
 #include "golden/credit_fc.h"
+#include "golden/rc_ack.h"
 #include "golden/vl_arb.h"
 #include "ib_extension.h"
 #include "payload_pool.h"
@@ -125,7 +127,7 @@ private:
         uint32_t acked_psn = 0;           ///< every PSN below is acknowledged
         std::deque<uint32_t> unfinished;  ///< fully sent, awaiting their last ACK
         uint32_t expected_psn = 0;        ///< receiver
-        uint32_t unacked_rx = 0;
+        golden::rc_ack_coalescer acks;    ///< receiver: ACK coalescing
         bool active = false;
     };
     struct control_packet {

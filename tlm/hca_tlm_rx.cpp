@@ -76,12 +76,12 @@ void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
             schedule(t + rx_cycles_, timer{0, 0, T_PLACED, 0, 0, 0, p.msg, nullptr});
         }
     }
-    // The ACKs the packets trigger one by one (every hca.ack_coalesce and the message's last);
-    // a burst's go out as one control entry standing for all of them.
+    // The ACKs the packets trigger one by one (every hca.ack_coalesce and each AckReq, which
+    // only a burst's last packet can carry); a burst's go out as one control entry standing for
+    // all of them.
     control_packet ack{p.qp, 0, 0};
     for (uint32_t j = 0; j < p.count; ++j) {
-        if (++rq.unacked_rx >= ack_coalesce_ || (last && j + 1 == p.count)) {
-            rq.unacked_rx = 0;
+        if (rq.acks.on_accept(p.ack_req && j + 1 == p.count, ack_coalesce_)) {
             ack.psn = p.psn + j;
             ++ack.count;
         }

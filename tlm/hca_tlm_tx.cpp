@@ -8,6 +8,7 @@
 #include "common/packet_kind.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
+#include "golden/rc_ack.h"
 #include "golden/rc_segment.h"
 #include "hca_tlm.h"
 
@@ -193,6 +194,10 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
         const uint8_t opcode = data_opcode(msg, index);
         const uint32_t psn = q.next_psn;
         q.next_psn += count;
+        // Only a burst's last packet can end the message or fill the window (count is limited
+        // by both), so only it may carry AckReq.
+        const bool ack_req = golden::rc_ack_req(index + count == msg.packets,
+                                                q.next_psn - q.acked_psn, max_outstanding_);
         if (index == 0) msg.first_psn = psn;
         q.next_index += count;
         if (q.next_index == msg.packets) {
@@ -220,6 +225,7 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
         p.psn = psn;
         p.msg = m;
         p.index = index;
+        p.ack_req = ack_req;
         transmit(t, h, gp);
         hp.active.push_back(qp);
         return true;

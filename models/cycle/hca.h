@@ -8,10 +8,12 @@
 // arbiter into the link.
 // Receive path: per packet at its tail: ICRC check (fault.icrc_error_rate corrupts packets),
 // PSN check (in order: accept; ahead: drop + one NAK "PSN sequence error"; behind: duplicate,
-// re-ACK), ACK every hca.ack_coalesce packets and on each message's last packet; the last
-// packet's data is placed and its CQE visible hca.rx_latency later.
+// re-ACK), ACK every hca.ack_coalesce packets and on each packet with AckReq (the requester sets
+// it on a message's last packet and on the packet that fills its hca.max_outstanding window,
+// golden/rc_ack.h); the last packet's data is placed and its CQE visible hca.rx_latency later.
 // Reliability (RC): go-back-N from a NAK's PSN, or from the oldest unacknowledged packet when
-// hca.ack_timeout expires; more than hca.retry_count retries of one packet fails the run.
+// hca.ack_timeout expires (measured from that packet's transmission, restarted by every ACK
+// that makes progress); more than hca.retry_count retries of one packet fails the run.
 // RDMA READ: a request packet; the responder streams READ RESPONSE packets back (they are the
 // acknowledgement); a lost response is recovered by the requester's timeout (request again).
 #pragma once
@@ -34,6 +36,7 @@
 #include "cycle/packet.h"
 #include "cycle/pfc.h"
 #include "golden/credit_fc.h"
+#include "golden/rc_ack.h"
 #include "golden/vl_arb.h"
 
 namespace ndr::cycle {
@@ -107,7 +110,8 @@ private:
         uint32_t psn = 0;
         uint32_t msg = 0;
         uint32_t index = 0;  ///< packet index within the message
-        cycle_t sent = 0;
+        cycle_t sent = 0;    ///< its last (re)transmission
+        bool ack_req = false;
     };
     /// A reliable-connected QP: sender state for src -> dst, receiver state for data from dst.
     struct queue_pair {
@@ -121,10 +125,11 @@ private:
         std::size_t resend = 0;          ///< window[resend..] must be (re)sent first
         uint32_t retries = 0;
         bool timer_armed = false;
+        cycle_t last_progress = 0;  ///< last ACK/NAK that retired packets (restarts the timer)
         std::deque<uint32_t> unfinished;  ///< messages awaiting their last ACK, in PSN order
         // receiver (packets from dst to src arrive here)
         uint32_t expected_psn = 0;
-        uint32_t unacked_rx = 0;
+        golden::rc_ack_coalescer acks;  ///< ACK coalescing of the accepted packets
         bool nak_sent = false;
         bool active = false;  ///< in the host's round-robin list
         // RoCE DCQCN

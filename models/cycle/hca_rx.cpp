@@ -89,7 +89,6 @@ void hca_array::receive_data(cycle_t t, uint32_t h, packet& p) {
     if (p.psn == rq.expected_psn) {
         rq.expected_psn = (rq.expected_psn + 1) & PSN_MASK;
         rq.nak_sent = false;
-        ++rq.unacked_rx;
         message& m = msgs_[p.msg];
         const bool last = p.index + 1 == m.packets;
         if (p.kind != PK_READ_REQ) stats_.payload_bytes_delivered += p.payload_bytes;
@@ -114,8 +113,7 @@ void hca_array::receive_data(cycle_t t, uint32_t h, packet& p) {
                 schedule(t + rx_cycles_, event{EV_PLACED, 0, 0, p.msg, 0, 0});
             }
         }
-        if (last || rq.unacked_rx >= ack_coalesce_) {
-            rq.unacked_rx = 0;
+        if (rq.acks.on_accept(p.ack_req != 0, ack_coalesce_)) {
             queue_control(h, PK_ACK, sender_qp, p.psn);
         }
         return;
@@ -141,7 +139,10 @@ void hca_array::receive_ack(cycle_t t, uint32_t qp, uint32_t psn, bool nak) {
         if (q.resend > 0) --q.resend;
         progress = true;
     }
-    if (progress) q.retries = 0;
+    if (progress) {
+        q.retries = 0;
+        q.last_progress = t;  // restarts the transport timer (golden::rc_ack_deadline)
+    }
     while (!q.unfinished.empty()) {
         const uint32_t m = q.unfinished.front();
         message& msg = msgs_[m];
@@ -181,7 +182,8 @@ void hca_array::on_qp_timer(cycle_t t, uint32_t qp) {
     queue_pair& q = qps_[qp];
     q.timer_armed = false;
     if (q.window.empty()) return;
-    const cycle_t deadline = q.window.front().sent + ack_timeout_cycles_;
+    const cycle_t deadline =
+        golden::rc_ack_deadline(q.window.front().sent, q.last_progress, ack_timeout_cycles_);
     if (deadline > t) {
         q.timer_armed = true;
         schedule(deadline, event{EV_QP_TIMER, 0, 0, qp, 0, 0});

@@ -8,6 +8,7 @@
 #include "cycle/hca.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
+#include "golden/rc_ack.h"
 #include "golden/rc_segment.h"
 #include "golden/roce_packet.h"
 
@@ -134,16 +135,20 @@ bool hca_array::send_data(cycle_t t, uint32_t h) {
             return false;
         }
         uint32_t psn;
+        bool ack_req;
         if (resend) {
             sent_packet& sp = q.window[q.resend];
             sp.sent = t;
             psn = sp.psn;
+            ack_req = sp.ack_req;
             ++q.resend;
             ++stats_.retransmitted_packets;
         } else {
             psn = q.next_psn;
             if (index == 0) msg.first_psn = psn;
-            q.window.push_back(sent_packet{psn, m, index, t});
+            ack_req =
+                golden::rc_ack_req(index + 1 == msg.packets, q.window.size() + 1, max_outstanding_);
+            q.window.push_back(sent_packet{psn, m, index, t, ack_req});
             q.next_psn = (q.next_psn + 1) & 0xFFFFFFU;
             q.resend = q.window.size();
             if (++q.next_index == msg.packets) {
@@ -171,6 +176,7 @@ bool hca_array::send_data(cycle_t t, uint32_t h) {
         p.psn = psn;
         p.msg = m;
         p.index = index;
+        p.ack_req = ack_req ? 1 : 0;
         p.sl = sl_;
         p.vl = vl_;
         p.payload_bytes = packet_bytes(payload);

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "config/config_error.h"
+#include "config/cross_check.h"
 #include "run_report.h"
 #include "run_sim.h"
 #include "sim_level.h"
@@ -25,6 +26,8 @@ struct run_cli_options {
 
 int run(const run_cli_options& o) {
     const cfg::config c = o.cfg.resolve();
+    for (const std::string& w : cfg::cross_check(c))
+        fmt::print(stderr, "ndrsim run: warning: {}\n", w);
     trace::trace tr;
     try {
         tr = trace::load_trace(o.trace);

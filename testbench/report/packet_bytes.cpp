@@ -5,34 +5,9 @@
 #include <stdexcept>
 
 #include "golden/ib_packet.h"
-#include "golden/opcode.h"
 #include "golden/wire/aeth.h"
 
 namespace ndr::tb {
-
-namespace {
-
-/// Last packet of a message: the requester asks for an acknowledgement.
-bool is_last(uint8_t opcode) {
-    switch (opcode) {
-        case golden::RC_SEND_LAST:
-        case golden::RC_SEND_LAST_WITH_IMMEDIATE:
-        case golden::RC_SEND_ONLY:
-        case golden::RC_SEND_ONLY_WITH_IMMEDIATE:
-        case golden::RC_RDMA_WRITE_LAST:
-        case golden::RC_RDMA_WRITE_LAST_WITH_IMMEDIATE:
-        case golden::RC_RDMA_WRITE_ONLY:
-        case golden::RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE:
-        case golden::RC_RDMA_READ_REQUEST:
-        case golden::RC_SEND_LAST_WITH_INVALIDATE:
-        case golden::RC_SEND_ONLY_WITH_INVALIDATE:
-            return true;
-        default:
-            return false;
-    }
-}
-
-}  // namespace
 
 std::vector<uint8_t> wire_bytes_of(const cycle::packet& p) {
     golden::packet_fields f;
@@ -44,7 +19,9 @@ std::vector<uint8_t> wire_bytes_of(const cycle::packet& p) {
     f.bth_hdr.pkey = CAPTURE_PKEY;
     f.bth_hdr.destqp = (p.qp + CAPTURE_QPN_OFFSET) & 0xFFFFFFU;
     f.bth_hdr.psn = p.psn & 0xFFFFFFU;
-    f.bth_hdr.ackreq = is_last(p.opcode);
+    // AckReq as the requester set it (golden::rc_ack_req); responses never carry it.
+    f.bth_hdr.ackreq =
+        p.ack_req != 0 && p.kind != static_cast<uint8_t>(hca_packet_kind::read_response);
     f.reth_hdr.va = RETH_VA_BASE + (uint64_t{p.msg} << 24);
     f.reth_hdr.rkey = RETH_RKEY_BASE + p.dst;
     f.reth_hdr.dma_len = p.payload_bytes;

@@ -421,6 +421,8 @@ TEST_CASE("pcap bytes: every HCA packet kind encodes, CRCs verify, NAK syndrome 
         p.psn = 0xABCDEF;
         p.qp = 41;
         p.msg = 17;
+        // The model's AckReq; a READ RESPONSE never shows it (a response), even when set.
+        p.ack_req = k.ackreq || k.kind == rresp ? 1 : 0;
         p.payload_bytes = ndr::cycle::packet_bytes(k.payload);
         // By hand: LRH 8 + BTH 12 + RETH 16 / AETH 4 / ImmDt 4 + payload padded to 4 + 4 + 2.
         const uint32_t wire = 8 + 12 + (k.reth ? 16U : 0U) + (k.aeth ? 4U : 0U) +

@@ -13,6 +13,9 @@ Each mode runs ndrsim itself and exits 0 on success, 1 with a message on failure
   fabric OUTDIR TOPO_SUBSTR SWITCHES LEAVES
       (after a `report` run into OUTDIR) fabric.topology contains TOPO_SUBSTR, SWITCHES
       switches of which LEAVES at level 0, and tier-1 links carried bytes.
+  lossless NDRSIM OUTDIR -- ARGS...
+      run `ndrsim ARGS... --out OUTDIR -q`; expect exit 0 and, without fault injection, no RC
+      recovery at all: retransmitted_packets, timeouts, naks_sent, out_of_order_drops 0.
   error NDRSIM CODE REGEX... -- ARGS...
       expect exit status CODE and exactly one non-empty line of output (stdout + stderr)
       matching every REGEX (Python re).
@@ -171,6 +174,23 @@ def mode_delivered(argv):
     print(f"ok: {messages} messages, {nbytes} B delivered after {hca['icrc_drops']} drops")
 
 
+def mode_lossless(argv):
+    head, args = split_args(argv)
+    if len(head) != 2:
+        fail("usage: lossless NDRSIM OUTDIR -- ARGS...")
+    ndrsim, out = head
+    shutil.rmtree(out, ignore_errors=True)
+    code, so, se = run(ndrsim, args + ["--out", out, "-q"])
+    if code != 0:
+        fail(f"exit {code}\nstdout:\n{so}\nstderr:\n{se}")
+    hca = load_json(os.path.join(out, "report.json"))["hca"]
+    bad = {k: hca[k] for k in ("retransmitted_packets", "timeouts", "naks_sent",
+                               "out_of_order_drops") if hca[k] != 0}
+    if bad:
+        fail(f"fault-free run recovered packets: {bad}")
+    print(f"ok: {hca['data_packets_sent']} data packets, {hca['acks_sent']} ACKs, no recovery")
+
+
 def mode_fabric(argv):
     if len(argv) != 4:
         fail("usage: fabric OUTDIR TOPO_SUBSTR SWITCHES LEAVES")
@@ -215,7 +235,7 @@ def main():
     if len(sys.argv) < 2:
         fail("usage: run_check.py report|fabric|error ...")
     modes = {"report": mode_report, "fabric": mode_fabric, "error": mode_error,
-             "delivered": mode_delivered}
+             "delivered": mode_delivered, "lossless": mode_lossless}
     if sys.argv[1] not in modes:
         fail(f"unknown mode {sys.argv[1]!r}")
     modes[sys.argv[1]](sys.argv[2:])

@@ -51,16 +51,23 @@ void hca_rows(Rows& s) {
         },
         "path MTU: payload bytes per RDMA packet; docs/domain.md §1.2", true);
     s.uint_key("hca.ack_coalesce", &hca_config::ack_coalesce, 1, 4096,
-               "the responder acknowledges every N packets and every message's last packet");
-    s.unit_key("hca.ack_timeout", &hca_config::ack_timeout, "> 0", positive,
-               "RC local ACK timeout before go-back-N retransmission; docs/domain.md §13 'RC "
-               "timers' (4.096 us x 2^14)");
+               "the responder acknowledges every N packets and every packet with AckReq (the "
+               "requester sets it on a message's last packet and on the packet that fills its "
+               "`hca.max_outstanding` window)");
+    s.unit_key(
+        "hca.ack_timeout", &hca_config::ack_timeout, "> 0", positive,
+        "RC local ACK timeout before go-back-N retransmission, measured from the "
+        "(re)transmission of the oldest unacknowledged packet and restarted by every ACK "
+        "that makes progress; docs/domain.md §13 'RC timers' (4.096 us x 2^14). Cross-checked "
+        "against the fabric's ACK round trip (docs/configuration.md 'Cross-checks')");
     s.uint_key("hca.retry_count", &hca_config::retry_count, 0, 7,
                "RC retries of one packet before the run fails; docs/domain.md §13 'RC timers'");
     s.uint_key("hca.sl", &hca_config::sl, 0, 15,
                "service level of RDMA traffic (switch.sl2vl maps it to a VL)");
     s.uint_key("hca.max_outstanding", &hca_config::max_outstanding, 1, 1048576,
-               "unacknowledged packets per queue pair");
+               "unacknowledged packets per queue pair (the send window); the packet that fills "
+               "it asks for an ACK. Cross-checked against its ACK round trip "
+               "(docs/configuration.md 'Cross-checks')");
 }
 
 }  // namespace detail
