@@ -101,9 +101,11 @@ TEST_CASE("docs/configuration.md documents no key the registry lacks", "[config]
         const std::string key = line.substr(3, end - 3);
         const std::string section = key.substr(0, key.find('.'));
         const auto& sections = config_sections();
-        if (key.find('.') == std::string::npos ||
+        const bool plain =
+            key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_.") == std::string::npos;
+        if (!plain || key.find('.') == std::string::npos ||
             std::find(sections.begin(), sections.end(), section) == sections.end())
-            continue;  // a row of another table (files, precedence)
+            continue;  // a row of another table (files, precedence, warnings)
         CAPTURE(key);
         CHECK(find_config_key(key) != nullptr);
         CHECK(documented.insert(key).second);
