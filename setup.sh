@@ -3,10 +3,14 @@
 # Release, then runs the requested job.
 #   bash setup.sh run    # install, build, run the main job: replay traces/default.jsonl
 #   bash setup.sh test   # install, build, run the whole test suite with ctest, then the
-#                        # sanitizer run of `asan` below
+#                        # sanitizer run of `asan` and the fuzz run of `fuzz` below
 #   bash setup.sh build  # install and build only
 #   bash setup.sh asan   # install, build with AddressSanitizer + UBSan (build-asan/), run the
 #                        # unit, cycle, tlm and e2e tests there; any sanitizer report fails
+#   bash setup.sh fuzz   # install, build the libFuzzer targets of the input parsers with clang
+#                        # (build-fuzz/, tests/fuzz), run each over its seed and regression
+#                        # corpus, then fuzz each for NDR_FUZZ_SECONDS (default 60); any
+#                        # finding fails (docs/fuzzing.md)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -17,9 +21,12 @@ cd "$(dirname "$0")"
 # valgrind: the memcheck test of a normal run (tests/e2e/run_cli.cmake).
 # verilator: the RTL equivalence tests (tests/rtl); yosys: the RTL synthesis check (rtl.synth);
 # zlib1g-dev: Verilator's FST waveform writer (--trace-fst, `ndrsim verify --wave`) links zlib.
+# clang, libclang-rt-14-dev: the fuzz build (tests/fuzz): clang 14 and its libFuzzer, ASan and
+# UBSan runtimes.
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config python3
   libsystemc-dev verilator catch2 libfmt-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
-  tshark libsqlite3-dev sqlite3 python3-matplotlib slurm-wlm yosys zlib1g-dev valgrind)
+  tshark libsqlite3-dev sqlite3 python3-matplotlib slurm-wlm yosys zlib1g-dev valgrind
+  clang libclang-rt-14-dev)
 
 install_packages() {
   local missing=()
@@ -54,19 +61,31 @@ asan() {
     -LE 'rtl|slurm'
 }
 
+# The fuzz build: clang, libFuzzer + ASan + UBSan, its own folder; builds only the fuzz targets
+# and the SystemC-free parser libraries they link. CTest runs each target over its corpus, then
+# fuzzes the targets for NDR_FUZZ_SECONDS each, as many at a time as there are cores.
+fuzz() {
+  CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DNDR_FUZZ=ON >/dev/null
+  cmake --build build-fuzz -j "$(nproc)"
+  ctest --test-dir build-fuzz --output-on-failure -j "$(nproc)" -L fuzz
+}
+
 job=${1:-run}
 install_packages
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
-if [ "$job" = asan ]; then
-  asan
-  exit 0
-fi
+case "$job" in
+  asan) asan; exit 0 ;;
+  fuzz) fuzz; exit 0 ;;
+esac
 build
 case "$job" in
   run)   ./build/ndrsim run traces/default.jsonl --out out/default ;;
-  # The Release tests, then the sanitizer build's (issue 16: CI fails on any ASan/UBSan report).
+  # The Release tests, then the sanitizer build's (issue 16: CI fails on any ASan/UBSan report),
+  # then the fuzz targets' bounded run (any finding fails).
   test)  ctest --test-dir build --output-on-failure -j "$(nproc)"
-         asan ;;
+         asan
+         fuzz ;;
   build) ;;
-  *) echo "setup.sh: unknown job '$job' (expected run, test, build or asan)" >&2; exit 2 ;;
+  *) echo "setup.sh: unknown job '$job' (expected run, test, build, asan or fuzz)" >&2; exit 2 ;;
 esac

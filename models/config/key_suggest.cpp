@@ -16,20 +16,31 @@ std::string lower(std::string_view s) {
     return out;
 }
 
-/// Levenshtein distance.
-size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<size_t> prev(b.size() + 1);
-    std::vector<size_t> cur(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-        cur[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j) {
+/// Levenshtein distance of `a` and `b` if it is at most `max`, else max + 1. Only the band
+/// |i - j| <= max of the table is computed, so the time is linear in the names' length: the
+/// full table made a long unknown key quadratic (a 30 KB key took minutes; found by fuzzing).
+size_t edit_distance_upto(const std::string& a, const std::string& b, size_t max) {
+    const size_t n = a.size();
+    const size_t m = b.size();
+    const size_t inf = max + 1;
+    if ((n > m ? n - m : m - n) > max) return inf;
+    std::vector<size_t> prev(m + 1, inf);
+    std::vector<size_t> cur(m + 1, inf);
+    size_t prev_hi = std::min(m, max);  // the last column of the previous row's band
+    for (size_t j = 0; j <= prev_hi; ++j) prev[j] = j;
+    for (size_t i = 1; i <= n; ++i) {
+        const size_t lo = i > max ? i - max : 1;
+        const size_t hi = std::min(m, i + max);
+        cur[lo - 1] = lo == 1 ? i : inf;  // column 0, or the cell left of the band
+        for (size_t j = lo; j <= hi; ++j) {
+            const size_t up = j <= prev_hi ? prev[j] : inf;
             const size_t subst = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, subst});
+            cur[j] = std::min({up + 1, cur[j - 1] + 1, subst, inf});
         }
+        prev_hi = hi;
         std::swap(prev, cur);
     }
-    return prev[b.size()];
+    return prev[m];
 }
 
 }  // namespace
@@ -37,10 +48,12 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 std::string suggest_key(std::string_view unknown) {
     const std::string typed = lower(unknown);
     const bool dotted = typed.find('.') != std::string::npos;
+    // A typo: a few edits, fewer than a third of the typed name.
+    const size_t limit = std::max<size_t>(1, std::min<size_t>(3, typed.size() / 3));
     std::string best;
     size_t best_d = SIZE_MAX;
     auto consider = [&](const std::string& candidate, const std::string& compare_to) {
-        const size_t d = edit_distance(typed, compare_to);
+        const size_t d = edit_distance_upto(typed, compare_to, limit);
         if (d < best_d) {
             best_d = d;
             best = candidate;
@@ -58,8 +71,6 @@ std::string suggest_key(std::string_view unknown) {
     if (!dotted) {
         for (const std::string& s : config_sections()) consider(s, s);
     }
-    // A typo: a few edits, fewer than a third of the typed name.
-    const size_t limit = std::max<size_t>(1, std::min<size_t>(3, typed.size() / 3));
     return best_d <= limit ? best : std::string();
 }
 

@@ -25,7 +25,9 @@ inline constexpr uint64_t max_bytes = uint64_t{1} << 62;
 [[noreturn]] inline void fail_at(const std::string& path, uint32_t line, std::string_view field,
                                  const std::string& reason) {
     std::string msg = fmt::format("{}:{}: {}: {}", path, line, field, reason);
-    std::replace(msg.begin(), msg.end(), '\n', ' ');
+    for (char& c : msg) {
+        if (c == '\n' || c == '\r') c = ' ';  // one line, as config_error's messages
+    }
     throw trace_error(msg);
 }
 

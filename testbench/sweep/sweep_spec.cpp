@@ -1,3 +1,4 @@
+// Sweep files (sweep_spec.h): reading and checking one; expansion is in sweep_expand.cpp.
 #include "sweep_spec.h"
 
 #include <fmt/format.h>
@@ -9,18 +10,14 @@
 #include <set>
 #include <sstream>
 
-#include "config/config_dump.h"
 #include "config/config_error.h"
-#include "config/config_loader.h"
 #include "config/config_schema.h"
 #include "config/config_source.h"
 #include "config/scalar_parse.h"
 #include "config/yaml_document.h"
-#include "sim_level.h"
 
 namespace ndr::tb {
 
-using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
@@ -37,11 +34,6 @@ const std::set<std::string> top_fields = {"name", "kind", "trace",   "config", "
 std::string scalar(const sweep_spec& s, const YAML::Node& n, const std::string& field) {
     if (!n.IsScalar()) bad(s, n, field, "expected a single value");
     return n.Scalar();
-}
-
-std::string relative_to(const std::string& base_file, const std::string& p) {
-    if (p.empty() || fs::path(p).is_absolute()) return p;
-    return fs::absolute(fs::path(base_file).parent_path() / p).lexically_normal().string();
 }
 
 void check_key(const sweep_spec& s, const YAML::Node& n, const std::string& key) {
@@ -78,15 +70,20 @@ void add_zip_group(sweep_spec& s, const YAML::Node& g) {
     s.axes.push_back(a);
 }
 
-std::string file_text(const std::string& path) {
+}  // namespace
+
+std::string sweep_relative_path(const std::string& sweep_file, const std::string& p) {
+    if (p.empty() || fs::path(p).is_absolute()) return p;
+    return fs::absolute(fs::path(sweep_file).parent_path() / p).lexically_normal().string();
+}
+
+std::string read_sweep_input(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw cfg::config_error(fmt::format("{}: cannot read the file", path));
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
 }
-
-}  // namespace
 
 std::string fnv1a_hex(const std::string& text) {
     uint64_t h = 0xcbf29ce484222325ULL;
@@ -98,9 +95,13 @@ std::string fnv1a_hex(const std::string& text) {
 }
 
 sweep_spec load_sweep(const std::string& path) {
+    return parse_sweep(read_sweep_input(path), path);
+}
+
+sweep_spec parse_sweep(const std::string& text, const std::string& path) {
     sweep_spec s;
     s.path = path;
-    s.text = file_text(path);
+    s.text = text;
     YAML::Node root;
     try {
         root = cfg::load_one_document(s.text);
@@ -126,8 +127,9 @@ sweep_spec load_sweep(const std::string& path) {
     if (s.kind != "traffic" && s.kind != "run") {
         bad(s, root["kind"], "kind", fmt::format("expected traffic or run, got '{}'", s.kind));
     }
-    if (root["trace"]) s.trace = relative_to(path, scalar(s, root["trace"], "trace"));
-    if (root["config"]) s.config_file = relative_to(path, scalar(s, root["config"], "config"));
+    if (root["trace"]) s.trace = sweep_relative_path(path, scalar(s, root["trace"], "trace"));
+    if (root["config"])
+        s.config_file = sweep_relative_path(path, scalar(s, root["config"], "config"));
     if (const YAML::Node set = root["set"]) {
         if (!set.IsMap()) bad(s, set, "set", "expected a map of key: value");
         for (const auto& kv : set) {
@@ -186,99 +188,6 @@ sweep_spec load_sweep(const std::string& path) {
     }
     if (s.kind == "traffic" && !s.trace.empty()) bad(s, root["trace"], "trace", "needs kind: run");
     return s;
-}
-
-std::vector<sweep_point> expand(const sweep_spec& s) {
-    std::vector<std::string> base_sets;
-    for (const auto& [k, v] : s.sets) base_sets.push_back(k + "=" + v);
-    // The base alone must be valid: its errors are the sweep's, not a point's.
-    const cfg::config base = cfg::load_config(s.config_file, base_sets);
-    std::size_t grid = 1;
-    for (const sweep_axis& a : s.axes) {
-        // Checked before multiplying: 64 axes of 2 values must not wrap to 0 points.
-        if (a.size() > 1000000 / grid) {
-            throw cfg::config_error(fmt::format("{}: axes: more than 1000000 points", s.path));
-        }
-        grid *= a.size();
-    }
-    if (grid * s.repeats > 1000000) {
-        throw cfg::config_error(fmt::format("{}: axes: more than 1000000 points", s.path));
-    }
-    std::vector<sweep_point> points;
-    std::vector<std::size_t> pos(s.axes.size(), 0);
-    for (std::size_t g = 0; g < grid; ++g) {
-        // Mixed-radix digits, last axis fastest.
-        std::size_t rest = g;
-        for (std::size_t a = s.axes.size(); a-- > 0;) {
-            pos[a] = rest % s.axes[a].size();
-            rest /= s.axes[a].size();
-        }
-        json params = json::object();
-        std::vector<std::string> sets = base_sets;
-        std::string trace = s.trace;
-        for (std::size_t a = 0; a < s.axes.size(); ++a) {
-            for (std::size_t k = 0; k < s.axes[a].keys.size(); ++k) {
-                const std::string& key = s.axes[a].keys[k];
-                const std::string& val = s.axes[a].values[k][pos[a]];
-                params[key] = val;
-                if (key == "trace") {
-                    trace = relative_to(s.path, val);
-                } else {
-                    sets.push_back(key + "=" + val);
-                }
-            }
-        }
-        for (unsigned r = 0; r < s.repeats; ++r) {
-            sweep_point p;
-            p.index = points.size();
-            p.repeat = r;
-            p.seed = s.seeds.empty() ? base.sim.seed + r : s.seeds[r];
-            p.params = params;
-            if (s.repeats > 1) p.params["repeat"] = r;
-            p.trace = trace;
-            std::vector<std::string> ps = sets;
-            ps.push_back(fmt::format("sim.seed={}", p.seed));
-            json canon = json::object();
-            canon["kind"] = s.kind;
-            try {
-                const cfg::config c = cfg::load_config(s.config_file, ps);
-                // A level that cannot do this kind of job makes the point invalid (one line).
-                if (s.kind == "run") {
-                    replay_level(c, 0);
-                } else {
-                    traffic_level(c);
-                }
-                json flat = json::object();
-                for (const auto& [k, v] : cfg::flatten(c)) flat[k] = v;
-                p.config = flat;
-                canon["config"] = flat;
-            } catch (const cfg::config_error& e) {
-                p.error = e.what();
-                canon["invalid"] = {{"base", base_sets}, {"params", params}, {"seed", p.seed}};
-            }
-            if (s.kind == "run") {
-                std::string content;
-                try {
-                    content = file_text(trace);
-                } catch (const cfg::config_error& e) {
-                    if (p.error.empty()) p.error = e.what();
-                }
-                canon["trace"] = fnv1a_hex(content);
-            }
-            p.canonical = canon.dump();
-            p.key = fnv1a_hex(p.canonical);
-            points.push_back(std::move(p));
-        }
-    }
-    std::set<std::string> keys;
-    for (const sweep_point& p : points) {
-        if (!keys.insert(p.key).second) {
-            throw cfg::config_error(fmt::format(
-                "{}: point {} ({}) resolves to the same configuration as an earlier point", s.path,
-                p.index, p.params.dump()));
-        }
-    }
-    return points;
 }
 
 }  // namespace ndr::tb

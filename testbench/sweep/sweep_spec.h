@@ -46,10 +46,20 @@ struct sweep_point {
 
 /// Reads and checks a sweep file; throws cfg::config_error naming the file and the field.
 sweep_spec load_sweep(const std::string& path);
+/// As load_sweep, from the file's text; `path` names it in messages, gives the default name
+/// and anchors relative paths (nothing is read).
+sweep_spec parse_sweep(const std::string& text, const std::string& path);
 
 /// Every point, in grid order (repeats innermost). Invalid configurations become points with
 /// `error` set (recorded as failed, not run).
 std::vector<sweep_point> expand(const sweep_spec& s);
+
+/// `p` as written in the sweep file at `sweep_file`: relative to that file's folder (made
+/// absolute); empty and absolute paths unchanged.
+std::string sweep_relative_path(const std::string& sweep_file, const std::string& p);
+
+/// The bytes of a file the sweep names; throws cfg::config_error("PATH: cannot read the file").
+std::string read_sweep_input(const std::string& path);
 
 /// FNV-1a 64-bit hash as 16 lower-case hex digits.
 std::string fnv1a_hex(const std::string& text);

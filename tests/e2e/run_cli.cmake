@@ -149,6 +149,14 @@ ndr_run_e2e_py(config_err_two_documents error ${NDR_RUN_BIN} 2
 ndr_run_e2e_py(sweep_err_two_documents error ${NDR_RUN_BIN} 2
   "^ndrsim: error: .*two_documents\\.yaml:7: yaml: a second YAML document" --
   sweep ${NDR_RUN_BAD_SWEEPS}/two_documents.yaml --dry-run)
+# Found by fuzzing (tests/fuzz): a ',' outside a flow collection made reading a config or sweep
+# file loop forever, filling memory; now a syntax error at the ','.
+ndr_run_e2e_py(config_err_stray_comma error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: .*stray_comma\\.yaml:3: YAML syntax error: unexpected ','$" --
+  config show --config ${CMAKE_CURRENT_SOURCE_DIR}/../data/config/stray_comma.yaml)
+ndr_run_e2e_py(sweep_err_stray_comma error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: .*stray_comma\\.yaml:3: yaml: unexpected ','$" --
+  sweep ${NDR_RUN_BAD_SWEEPS}/stray_comma.yaml --dry-run)
 # A valid but huge count (2^40 fp64) ended in a leaked std::bad_alloc: now one line naming the
 # record, before memory runs out (about 3 GB and 5 s to reach the limit).
 ndr_run_e2e_py(run_err_huge_count error ${NDR_RUN_BIN} 2

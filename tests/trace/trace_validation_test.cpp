@@ -97,6 +97,17 @@ TEST_CASE("unknown and missing fields", "[trace]") {
         StartsWith("F:3: count: a barrier carries no data"));
 }
 
+TEST_CASE("field names with line breaks stay on one line", "[trace]") {
+    // Found by fuzzing (tests/fuzz): an escaped carriage return in a field name reached the
+    // message as is, so a terminal overwrote the start of the line.
+    CHECK(error_of(head + "{\"type\":\"compute\",\"rank\":0,\"du\\ration_ns\":5}\n") ==
+          "F:3: du ation_ns: unknown field 'du ation_ns' in a compute record (allowed: type, "
+          "rank, duration_ns, id, deps, gap_ns, issue_ns)");
+    CHECK(error_of(head + "{\"type\":\"compute\",\"rank\":0,\"a\\nb\\r\\nc\":5}\n") ==
+          "F:3: a b  c: unknown field 'a b  c' in a compute record (allowed: type, rank, "
+          "duration_ns, id, deps, gap_ns, issue_ns)");
+}
+
 TEST_CASE("wrong types, negative and out-of-range numbers", "[trace]") {
     CHECK_THAT(error_of(head + ar(0, 0, "").replace(ar(0, 0).find("1024"), 4, "\"1024\"")),
                StartsWith("F:3: count: expected a non-negative integer, got string \"1024\""));
