@@ -152,14 +152,7 @@ private:
 
 void apply_yaml_text(config& c, const std::string& text, const std::string& path,
                      origin_map& origins) {
-    YAML::Node root;
-    try {
-        root = load_one_document(text);
-    } catch (const YAML::ParserException& e) {
-        throw config_error(config_source::file(path, e.mark.line >= 0 ? e.mark.line + 1 : 0), "",
-                           "YAML syntax error: " + e.msg);
-    }
-    yaml_applier(c, path, origins).apply(root);
+    yaml_applier(c, path, origins).apply(load_one_document(text, path));
 }
 
 void apply_yaml_file(config& c, const std::string& path, origin_map& origins) {

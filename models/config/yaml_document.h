@@ -1,22 +1,18 @@
-// One YAML document per file: a config or sweep file with a second document (`---`) used to be
-// read up to the first one only, silently. Header-only; include only where yaml-cpp is linked.
+// The one reader of config and sweep files' YAML (one rule for both): a byte-order mark at the
+// start is skipped; a syntax error, a second document (`---`, once read up to the first only), a
+// key given twice in one map (once: first wins), a quoted value without its closing quote (once:
+// read to the end of the file, `"4096` became '4096 ') and a byte-order mark at the start of a
+// later line are refused as config_error(`FILE:LINE: KEY: REASON`).
 #pragma once
 #include <yaml-cpp/yaml.h>
 
 #include <string>
-#include <vector>
 
 namespace ndr::cfg {
 
-/// Parses `text`; a second document throws YAML::ParserException at its first line (callers turn
-/// that into FILE:LINE: ... errors like any syntax error). An empty text is a null node.
-inline YAML::Node load_one_document(const std::string& text) {
-    const std::vector<YAML::Node> docs = YAML::LoadAll(text);
-    if (docs.size() > 1) {
-        throw YAML::ParserException(docs[1].Mark(),
-                                    "a second YAML document ('---'): give one document per file");
-    }
-    return docs.empty() ? YAML::Node() : docs[0];
-}
+/// Parses `text`, the contents of the file `path` (used in messages); an empty text (or only
+/// comments) is a null node. Duplicate keys are named by their dotted path from the top, e.g.
+/// `switch.ports` or `axes.traffic.load` (`zip[0].hca.mtu` inside a list).
+YAML::Node load_one_document(std::string text, const std::string& path);
 
 }  // namespace ndr::cfg

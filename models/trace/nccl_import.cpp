@@ -12,6 +12,9 @@
 #include <optional>
 #include <tuple>
 
+#include "trace/line_reader.h"
+#include "trace/trace_writer.h"
+
 namespace ndr::trace {
 
 namespace {
@@ -33,21 +36,30 @@ std::vector<std::string> split(std::string_view s) {
     return out;
 }
 
+/// Digits only (hex: an optional 0x), overflow-checked; nullopt otherwise.
 std::optional<uint64_t> to_u64(const std::string& s, int base) {
-    if (s.empty()) return std::nullopt;
-    std::string digits = s;
+    std::string_view digits = s;
     if (base == 16 && digits.size() > 2 && digits[0] == '0' &&
         (digits[1] == 'x' || digits[1] == 'X')) {
-        digits = digits.substr(2);
+        digits.remove_prefix(2);
     }
+    if (digits.empty()) return std::nullopt;
+    uint64_t v = 0;
     for (char ch : digits) {
-        if (!(base == 16 ? std::isxdigit(static_cast<unsigned char>(ch))
-                         : std::isdigit(static_cast<unsigned char>(ch)))) {
+        const auto c = static_cast<unsigned char>(ch);
+        uint64_t d = 0;
+        if (std::isdigit(c)) {
+            d = static_cast<uint64_t>(c - '0');
+        } else if (base == 16 && std::isxdigit(c)) {
+            d = static_cast<uint64_t>(std::tolower(c) - 'a' + 10);
+        } else {
             return std::nullopt;
         }
+        const auto b = static_cast<uint64_t>(base);
+        if (v > (std::numeric_limits<uint64_t>::max() - d) / b) return std::nullopt;
+        v = v * b + d;
     }
-    if (digits.empty() || digits.size() > (base == 16 ? 16u : 19u)) return std::nullopt;
-    return std::stoull(digits, nullptr, base);
+    return v;
 }
 
 /// A line split around "NCCL INFO": who printed it and what follows.
@@ -148,10 +160,11 @@ struct endpoint_key {
 nccl_import import_nccl_log(std::istream& in, const std::string& path) {
     nccl_import res;
     std::vector<std::string> lines;
-    for (std::string raw; std::getline(in, raw);) {
-        if (!raw.empty() && raw.back() == '\r') raw.pop_back();
+    for (std::string raw;
+         detail::read_line(in, raw, path, static_cast<uint32_t>(lines.size() + 1), "log");) {
         lines.push_back(std::move(raw));
     }
+    if (in.bad()) throw trace_error(fmt::format("{}: read error", path));
     // Pass 1: INIT lines -> local communicators keyed by (process, comm pointer).
     std::map<std::pair<std::string, std::string>, uint32_t> local_of;
     std::vector<local_comm> locals;
@@ -294,6 +307,11 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
                 .emplace(endpoint_key{c.process, c.dev}, static_cast<uint32_t>(endpoints.size()))
                 .second) {
             endpoints.push_back({c.process, c.dev});
+            if (endpoints.size() > max_ranks) {
+                fail(path, c.line, "rank",
+                     fmt::format("more than {} ranks (distinct process and cudaDev) in the log",
+                                 max_ranks));
+            }
         }
     }
 
@@ -334,10 +352,12 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
         const auto number = [&](const char* key, int base) {
             const std::string v = need(key);
             auto n = to_u64(v, base);
-            if (!n)
+            if (!n) {
                 fail(path, no, key,
-                     fmt::format("expected a {} number, got '{}'", base == 16 ? "hex" : "decimal",
-                                 v));
+                     fmt::format("expected a {} number 0..{}, got '{}'",
+                                 base == 16 ? "hex" : "decimal",
+                                 base == 16 ? "0xffffffffffffffff" : "18446744073709551615", v));
+            }
             return *n;
         };
         const std::string ptr = need("comm");
@@ -370,7 +390,18 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
             fail(path, no, "datatype",
                  fmt::format("unknown NCCL datatype {} (0..11, docs/domain.md §12.1)", dt));
         r.dt = *d;
-        r.count = *op == coll::op_kind::alltoall ? count * lc.nranks : count;
+        // NCCL's alltoall count is per peer; a trace's is the total, count * nranks: checked
+        // before multiplying (2^62 x 4 must not wrap to 0).
+        const uint64_t per = *op == coll::op_kind::alltoall ? lc.nranks : 1;
+        if (count > max_count / per) {
+            fail(path, no, "count",
+                 per > 1 ? fmt::format("alltoall count {} per peer x {} ranks exceeds the largest "
+                                       "trace count, 2^48 = {} elements",
+                                       count, per, max_count)
+                         : fmt::format("{} exceeds the largest trace count, 2^48 = {} elements",
+                                       count, max_count));
+        }
+        r.count = count * per;
         if (has_redop(*op)) {
             const uint64_t o = number("op", 10);
             const auto rop = coll::redop_from_nccl(static_cast<int>(std::min<uint64_t>(o, 1000)));
@@ -397,6 +428,20 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
     // Default ids: the index on the rank.
     std::vector<uint32_t> index(t.nranks, 0);
     for (op_record& r : t.records) r.id = index[r.rank]++;
+
+    // Validate as a trace whose records carry the log's line numbers, so that every message
+    // names this log and its line (the header: the first INIT line; a comm: its first INIT line).
+    const std::vector<std::string> json = to_json_records(t);
+    std::vector<numbered_record> numbered;
+    numbered.reserve(json.size());
+    numbered.push_back({locals.front().line, json[0]});
+    for (std::size_t gi = 0; gi < globals.size(); ++gi) {
+        numbered.push_back({globals[gi].line, json[1 + gi]});
+    }
+    for (std::size_t i = 0; i < t.records.size(); ++i) {
+        numbered.push_back({t.records[i].line, json[1 + globals.size() + i]});
+    }
+    res.t = parse_records(numbered, path);
     return res;
 }
 

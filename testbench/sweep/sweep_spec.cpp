@@ -101,12 +101,7 @@ sweep_spec load_sweep(const std::string& path) {
     sweep_spec s;
     s.path = path;
     s.text = file_text(path);
-    YAML::Node root;
-    try {
-        root = cfg::load_one_document(s.text);
-    } catch (const YAML::Exception& e) {
-        throw cfg::config_error(cfg::config_source::file(path, e.mark.line + 1), "yaml", e.msg);
-    }
+    const YAML::Node root = cfg::load_one_document(s.text, path);
     if (!root.IsMap()) bad(s, root, "sweep", "expected a map (name, kind, axes, ...)");
     for (const auto& kv : root) {
         if (top_fields.count(kv.first.Scalar()) == 0) {

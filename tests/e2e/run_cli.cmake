@@ -127,7 +127,7 @@ ndr_run_e2e_py(config_err_two_documents error ${NDR_RUN_BIN} 2
   "^ndrsim: error: .*two_documents\\.yaml:5: YAML syntax error: a second YAML document" --
   config show --config ${CMAKE_CURRENT_SOURCE_DIR}/../data/config/two_documents.yaml)
 ndr_run_e2e_py(sweep_err_two_documents error ${NDR_RUN_BIN} 2
-  "^ndrsim: error: .*two_documents\\.yaml:7: yaml: a second YAML document" --
+  "^ndrsim: error: .*two_documents\\.yaml:7: YAML syntax error: a second YAML document" --
   sweep ${NDR_RUN_BAD_SWEEPS}/two_documents.yaml --dry-run)
 # A valid but huge count (2^40 fp64) ended in a leaked std::bad_alloc: now one line naming the
 # record, before memory runs out (about 3 GB and 5 s to reach the limit).

@@ -1,0 +1,125 @@
+#include "config/yaml_document.h"
+
+#include <yaml-cpp/depthguard.h>
+
+#include <map>
+#include <set>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "config/config_error.h"
+#include "golden/utf8_bom.h"
+
+namespace ndr::cfg {
+
+namespace {
+
+int line_of(const YAML::Mark& m) {
+    return m.line >= 0 ? m.line + 1 : 0;
+}
+
+/// Checks of the parsed tree against its source text.
+class document_check {
+public:
+    document_check(const std::string& text, const std::string& path) : text_(text), path_(path) {}
+
+    void node(const YAML::Node& n, const std::string& where) {
+        const YAML::Mark m = n.Mark();
+        // An alias is the anchored node again (same mark): each node is checked once, so a
+        // chain of aliases cannot make this walk exponential. (A block map starts where its
+        // first key does: the kind tells them apart.)
+        if (m.pos >= 0 && !seen_.emplace(m.pos, static_cast<int>(n.Type())).second) return;
+        if (n.IsScalar()) {
+            quoted(m, where);
+        } else if (n.IsSequence()) {
+            std::size_t i = 0;
+            for (const YAML::Node& e : n) node(e, where + "[" + std::to_string(i++) + "]");
+        } else if (n.IsMap()) {
+            std::map<std::string, int> keys;  // key -> line
+            for (auto it = n.begin(); it != n.end(); ++it) {
+                const YAML::Node k = it->first;  // a copy: `it->` is a temporary
+                const std::string name = k.IsScalar() ? k.Scalar() : std::string();
+                const std::string path = where.empty() ? name : where + "." + name;
+                node(k, path);
+                if (k.IsScalar()) {
+                    const int line = line_of(k.Mark());
+                    const auto [first, fresh] = keys.emplace(name, line);
+                    if (!fresh) {
+                        throw config_error(config_source::file(path_, line), path,
+                                           "duplicate key (already set on line " +
+                                               std::to_string(first->second) + ")");
+                    }
+                }
+                node(it->second, path);
+            }
+        }
+    }
+
+private:
+    /// A quoted scalar must close before the end of the file: yaml-cpp reads an unclosed one
+    /// to the end, folding the lines in.
+    void quoted(const YAML::Mark& m, const std::string& where) const {
+        if (m.pos < 0) return;
+        std::size_t p = static_cast<std::size_t>(m.pos);
+        // Skip a tag (`!!str`) and an anchor (`&a`) in front of the value.
+        while (p < text_.size() && (text_[p] == '!' || text_[p] == '&')) {
+            while (p < text_.size() && text_[p] != ' ' && text_[p] != '\t' && text_[p] != '\n') ++p;
+            while (p < text_.size() &&
+                   (text_[p] == ' ' || text_[p] == '\t' || text_[p] == '\n' || text_[p] == '\r'))
+                ++p;
+        }
+        if (p >= text_.size() || (text_[p] != '"' && text_[p] != '\'')) return;
+        const char q = text_[p];
+        for (std::size_t i = p + 1; i < text_.size(); ++i) {
+            if (q == '"' && text_[i] == '\\') {
+                ++i;  // an escaped character, \" included
+            } else if (text_[i] == q) {
+                if (q == '\'' && i + 1 < text_.size() && text_[i + 1] == '\'') {
+                    ++i;  // '' inside single quotes
+                } else {
+                    return;
+                }
+            }
+        }
+        const std::size_t eol = text_.find_first_of("\r\n", p);
+        std::string start = text_.substr(p, eol == std::string::npos ? eol : eol - p);
+        if (start.size() > 40) start = start.substr(0, 37) + "...";
+        throw config_error(config_source::file(path_, line_of(m)), where,
+                           std::string("unclosed quote: ") + start + " has no closing " + q);
+    }
+
+    const std::string& text_;
+    const std::string& path_;
+    std::set<std::pair<int, int>> seen_;  ///< (position, node type)
+};
+
+}  // namespace
+
+YAML::Node load_one_document(std::string text, const std::string& path) {
+    golden::strip_utf8_bom(text);
+    if (const int line = golden::misplaced_bom_line(text); line != 0) {
+        throw config_error(config_source::file(path, line), "",
+                           std::string(golden::misplaced_bom_reason));
+    }
+    std::vector<YAML::Node> docs;
+    try {
+        docs = YAML::LoadAll(text);
+        if (docs.size() > 1) {
+            throw YAML::ParserException(
+                docs[1].Mark(), "a second YAML document ('---'): give one document per file");
+        }
+    } catch (const YAML::DeepRecursion& e) {  // its message is yaml-cpp 0.7's "bad file"
+        throw config_error(
+            config_source::file(path, line_of(e.mark)), "",
+            "YAML syntax error: nested deeper than " + std::to_string(e.depth()) + " levels");
+    } catch (const YAML::Exception& e) {
+        throw config_error(config_source::file(path, line_of(e.mark)), "",
+                           "YAML syntax error: " + e.msg);
+    }
+    if (docs.empty()) return YAML::Node();
+    document_check(text, path).node(docs[0], "");
+    return docs[0];
+}
+
+}  // namespace ndr::cfg
