@@ -64,3 +64,20 @@ ndr_run_e2e_py(sweep_bom ok ${NDR_RUN_BIN} "^2 points \\(grid 2, 1 repeats\\), 2
 ndr_run_e2e_py(import_bom ok ${NDR_RUN_BIN}
   "imported 2 COLL lines \\(2 INIT lines\\) into .*: 2 ranks, 1 communicators, 1 collectives" --
   import nccl-log ${NDR_IN_DATA}/bom/nccl_bom.log -o ${NDR_IN_OUT}/nccl_bom.jsonl)
+
+# Huge collectives are counted up front (coll::transfer_count) and refused before anything is
+# built: 2^48 fp64 on a host algorithm, on SHARP (its chunk count wrapped to 0 and the run never
+# finished; now a fallback to the host algorithm, refused the same way), and a huge collective
+# after a small one, refused before the simulation starts (with a 1 us limit the old check was
+# never reached: exit 1, "did not finish within sim.run_time_limit").
+foreach(case "huge_count_2_48|4: count: allreduce collective of 2251799813685248 bytes decomposes into 12884901888 transfers, more than the 33554432"
+             "huge_count_sharp|4: count: allreduce collective of 2251799813685248 bytes decomposes into 12884901888 transfers"
+             "huge_count_second|8: count: allreduce collective of 8796093022208 bytes decomposes into 50331648 transfers")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 file)
+  list(GET parts 1 rx)
+  ndr_run_e2e_py(run_err_${file} error ${NDR_RUN_BIN} 2
+    "^ndrsim: error: .*bad_traces/${file}\\.jsonl:${rx}" --
+    run ${NDR_RUN_BAD}/${file}.jsonl -q --set sim.run_time_limit=1us)
+  set_tests_properties(e2e.run_err_${file} PROPERTIES TIMEOUT 20)
+endforeach()
