@@ -1,12 +1,7 @@
 #include "config/config_loader.h"
 #include "config/yaml_document.h"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include <yaml-cpp/yaml.h>
 
@@ -53,23 +48,6 @@ bool is_section(const std::string& name) {
         if (s == name) return true;
     }
     return false;
-}
-
-/// Reads the whole file; throws `FILE: cannot read: REASON`.
-std::string read_file(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw config_error(config_source::file(path), "",
-                           "cannot read the file: it is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw config_error(config_source::file(path), "",
-                           std::string("cannot read the file: ") + std::strerror(errno));
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw config_error(config_source::file(path), "", "cannot read the file");
-    return text.str();
 }
 
 class yaml_applier {
@@ -156,7 +134,7 @@ void apply_yaml_text(config& c, const std::string& text, const std::string& path
 }
 
 void apply_yaml_file(config& c, const std::string& path, origin_map& origins) {
-    apply_yaml_text(c, read_file(path), path, origins);
+    apply_yaml_text(c, read_yaml_file(path), path, origins);
 }
 
 /// Splits `key=value`; throws `--set: expected KEY=VALUE ...`.

@@ -2,6 +2,11 @@
 
 #include <yaml-cpp/depthguard.h>
 
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string_view>
@@ -95,6 +100,29 @@ private:
 };
 
 }  // namespace
+
+std::string read_yaml_file(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw config_error(config_source::file(path), "",
+                           "cannot read the file: it is a directory");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw config_error(config_source::file(path), "",
+                           std::string("cannot read the file: ") + std::strerror(errno));
+    }
+    std::string text;
+    std::array<char, 65536> buf{};
+    while (in.read(buf.data(), buf.size()) || in.gcount() > 0) {
+        text.append(buf.data(), static_cast<std::size_t>(in.gcount()));
+        if (text.size() > MAX_YAML_FILE_BYTES) {
+            throw config_error(config_source::file(path), "",
+                               "larger than 16 MiB (a config or sweep file is a few KiB)");
+        }
+    }
+    if (in.bad()) throw config_error(config_source::file(path), "", "cannot read the file");
+    return text;
+}
 
 YAML::Node load_one_document(std::string text, const std::string& path) {
     golden::strip_utf8_bom(text);

@@ -6,9 +6,18 @@
 #pragma once
 #include <yaml-cpp/yaml.h>
 
+#include <cstddef>
 #include <string>
 
 namespace ndr::cfg {
+
+/// The largest config or sweep file read (a file without end, such as /dev/zero, must not fill
+/// memory).
+inline constexpr std::size_t MAX_YAML_FILE_BYTES = std::size_t{16} << 20;
+
+/// The whole text of the config or sweep file `path`; throws config_error `FILE: cannot read
+/// the file: REASON` or `FILE: larger than 16 MiB ...`.
+std::string read_yaml_file(const std::string& path);
 
 /// Parses `text`, the contents of the file `path` (used in messages); an empty text (or only
 /// comments) is a null node. Duplicate keys are named by their dotted path from the top, e.g.

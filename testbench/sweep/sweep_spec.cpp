@@ -100,7 +100,7 @@ std::string fnv1a_hex(const std::string& text) {
 sweep_spec load_sweep(const std::string& path) {
     sweep_spec s;
     s.path = path;
-    s.text = file_text(path);
+    s.text = cfg::read_yaml_file(path);
     const YAML::Node root = cfg::load_one_document(s.text, path);
     if (!root.IsMap()) bad(s, root, "sweep", "expected a map (name, kind, axes, ...)");
     for (const auto& kv : root) {

@@ -81,3 +81,13 @@ foreach(case "huge_count_2_48|4: count: allreduce collective of 2251799813685248
     run ${NDR_RUN_BAD}/${file}.jsonl -q --set sim.run_time_limit=1us)
   set_tests_properties(e2e.run_err_${file} PROPERTIES TIMEOUT 20)
 endforeach()
+
+# A config or sweep file without end (/dev/zero) grew until memory ran out: files stop at 16 MiB.
+ndr_run_e2e_py(config_err_endless_file error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: /dev/zero: larger than 16 MiB" -- config show --config /dev/zero)
+ndr_run_e2e_py(sweep_err_endless_file error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: /dev/zero: larger than 16 MiB" -- sweep /dev/zero --dry-run)
+# ... and so does an NCCL log line (as a trace line).
+ndr_run_e2e_py(import_err_endless_line error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: /dev/zero:1: log: line longer than 16 MiB" --
+  import nccl-log /dev/zero -o ${NDR_IN_OUT}/zero.jsonl)
