@@ -234,11 +234,13 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
     std::map<std::string, uint32_t> global_of;
     std::map<endpoint_key, uint32_t> ordinal;
     struct global_comm {
-        std::vector<uint32_t> locals;  ///< by communicator rank; none = missing
+        uint32_t nranks = 0;
+        std::map<uint32_t, uint32_t> by_rank;  ///< rank -> local (memory grows with INIT lines,
+                                               ///< not with the nRanks they claim)
+        std::vector<uint32_t> locals;          ///< by communicator rank, once all are present
         uint32_t line = 0;
         std::string label;
     };
-    constexpr uint32_t none = std::numeric_limits<uint32_t>::max();
     std::vector<global_comm> globals;
     for (std::size_t i = 0; i < locals.size(); ++i) {
         local_comm& c = locals[i];
@@ -249,7 +251,7 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
         if (it == global_of.end()) {
             it = global_of.emplace(key, static_cast<uint32_t>(globals.size())).first;
             global_comm g;
-            g.locals.assign(c.nranks, none);
+            g.nranks = c.nranks;
             g.line = c.line;
             g.label = !c.comm_id.empty()
                           ? "commId " + c.comm_id
@@ -257,37 +259,41 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
             globals.push_back(std::move(g));
         }
         global_comm& g = globals[it->second];
-        if (g.locals.size() != c.nranks) {
+        if (g.nranks != c.nranks) {
             fail(path, c.line, "nRanks",
-                 fmt::format("{} has {} ranks (line {}), this INIT line says {}", g.label,
-                             g.locals.size(), g.line, c.nranks));
+                 fmt::format("{} has {} ranks (line {}), this INIT line says {}", g.label, g.nranks,
+                             g.line, c.nranks));
         }
-        if (g.locals[c.rank] != none) {
+        if (const auto dup = g.by_rank.find(c.rank); dup != g.by_rank.end()) {
             fail(path, c.line, "rank",
                  fmt::format("{}: rank {} initialised twice (also line {})", g.label, c.rank,
-                             locals[g.locals[c.rank]].line));
+                             locals[dup->second].line));
         }
-        g.locals[c.rank] = static_cast<uint32_t>(i);
+        g.by_rank.emplace(c.rank, static_cast<uint32_t>(i));
         c.global = it->second;
     }
-    for (const global_comm& g : globals) {
-        std::vector<std::string> missing;
-        for (std::size_t r = 0; r < g.locals.size(); ++r) {
-            if (g.locals[r] == none) missing.push_back(std::to_string(r));
-        }
-        if (!missing.empty()) {
+    for (global_comm& g : globals) {
+        if (g.by_rank.size() != g.nranks) {
+            constexpr std::size_t shown = 16;  // a 65,536-rank communicator must not list them all
             std::string m;
-            for (const auto& x : missing) m += (m.empty() ? "" : ", ") + x;
+            std::size_t missing = 0;
+            for (uint32_t r = 0; r < g.nranks; ++r) {
+                if (g.by_rank.count(r) != 0) continue;
+                if (missing++ < shown) m += (m.empty() ? "" : ", ") + std::to_string(r);
+            }
+            if (missing > shown) m += fmt::format(", ... ({} in all)", missing);
             fail(path, g.line, "comm",
                  fmt::format("{}: no INIT line for rank{} {} (the log must hold every "
                              "rank's lines)",
-                             g.label, missing.size() > 1 ? "s" : "", m));
+                             g.label, missing > 1 ? "s" : "", m));
         }
+        for (const auto& [rank, local] : g.by_rank) g.locals.push_back(local);
     }
 
     // Global ranks: the ranks of the largest communicator (the first initialised among equals),
     // then endpoints outside it in order of first INIT line.
     std::map<endpoint_key, uint32_t> global_rank;
+    constexpr uint32_t none = std::numeric_limits<uint32_t>::max();
     uint32_t world = none;
     for (std::size_t gi = 0; gi < globals.size(); ++gi) {
         if (world == none || globals[gi].locals.size() > globals[world].locals.size()) {

@@ -2,7 +2,10 @@
 // docs/domain.md §12.1) and one malformed log per import error.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "trace/nccl_import.h"
 #include "trace/trace_writer.h"
@@ -197,4 +200,20 @@ TEST_CASE("NCCL import: a byte-order mark starts the file or nothing", "[trace]"
     CHECK(ndr::trace::to_jsonl(b.t) == ndr::trace::to_jsonl(a.t));
     CHECK(import_error(init0 + "\xEF\xBB\xBF" + init1) ==
           "L:2: log: a UTF-8 byte-order mark (EF BB BF) is allowed only at the start of the file");
+}
+
+TEST_CASE("NCCL import: memory grows with the INIT lines, not the nRanks they claim", "[trace]") {
+    // 20,000 one-line communicators of 65,536 ranks each: 5 GB of rank slots before, when every
+    // communicator was a dense vector of its nRanks.
+    std::string log;
+    for (int i = 0; i < 20000; ++i) {
+        log += fmt::format("h:{}:1 [0] NCCL INFO comm 0x{:x} rank 0 nRanks 65536 commId 0x{:x}\n",
+                           i, i + 16, i + 1);
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    // The missing ranks are listed up to 16, then counted.
+    CHECK(import_error(log) ==
+          "L:1: comm: commId 0x1: no INIT line for ranks 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, "
+          "13, 14, 15, 16, ... (65535 in all) (the log must hold every rank's lines)");
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(3));
 }
