@@ -23,11 +23,13 @@ foreach(case "alltoall_count_wraps|6: count: alltoall count 4611686018427387905 
 endforeach()
 
 # Sweep and config files: a key given twice (the first won), an unclosed quote (read to the end
-# of the file: '4096 ') and a byte-order mark inside the file are refused at their line.
+# of the file: '4096 ') and a byte-order mark inside the file are refused at their line; an
+# empty sweep value names its own line.
 foreach(case "duplicate_key|6: axes\\.traffic\\.load: duplicate key \\(already set on line 5\\)"
              "duplicate_top_key|5: repeats: duplicate key \\(already set on line 4\\)"
              "unclosed_quote|6: set\\.switch\\.buffer_per_vl: unclosed quote: \"64KiB has no closing \""
-             "bom_inside|3: a UTF-8 byte-order mark \\(EF BB BF\\) is allowed only at the start")
+             "bom_inside|3: a UTF-8 byte-order mark \\(EF BB BF\\) is allowed only at the start"
+             "empty_value|4: repeats: missing value$")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 file)
   list(GET parts 1 rx)
