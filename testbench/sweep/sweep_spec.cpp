@@ -84,6 +84,7 @@ void add_zip_group(sweep_spec& s, const YAML::Node& g, const YAML::Node& zip_key
         check_key(s, kv.first, key);
         a.keys.push_back(key);
         a.values.push_back(value_list(s, kv.second, key, kv.first));
+        s.lines[key] = kv.first.Mark().line + 1;
         if (a.values.back().size() != a.values.front().size()) {
             bad(s, kv.second, key,
                 fmt::format("zipped lists need equal lengths: {} has {}, {} has {}", a.keys.front(),
@@ -148,6 +149,7 @@ sweep_spec load_sweep(const std::string& path) {
             const std::string key = kv.first.Scalar();
             if (cfg::find_config_key(key) == nullptr) bad(s, kv.first, key, "unknown config key");
             s.sets.emplace_back(key, scalar(s, kv.second, key, kv.first));
+            s.lines[key] = kv.first.Mark().line + 1;
         }
     }
     if (const YAML::Node axes = root["axes"]) {
@@ -156,6 +158,7 @@ sweep_spec load_sweep(const std::string& path) {
             const std::string key = kv.first.Scalar();
             check_key(s, kv.first, key);
             s.axes.push_back(sweep_axis{{key}, {value_list(s, kv.second, key, kv.first)}});
+            s.lines[key] = kv.first.Mark().line + 1;
         }
     }
     if (const YAML::Node zip = root["zip"]) {
@@ -205,8 +208,21 @@ sweep_spec load_sweep(const std::string& path) {
 std::vector<sweep_point> expand(const sweep_spec& s) {
     std::vector<std::string> base_sets;
     for (const auto& [k, v] : s.sets) base_sets.push_back(k + "=" + v);
+    // Values of the file are applied as `--set`s; their errors name the file's line instead.
+    const auto from_file = [&s](const cfg::config_error& e) {
+        const auto it = s.lines.find(e.key);
+        if (e.source.type != cfg::config_source::kind::command_line || it == s.lines.end()) {
+            return e;
+        }
+        return cfg::config_error(cfg::config_source::file(s.path, it->second), e.key, e.reason);
+    };
     // The base alone must be valid: its errors are the sweep's, not a point's.
-    const cfg::config base = cfg::load_config(s.config_file, base_sets);
+    cfg::config base;
+    try {
+        base = cfg::load_config(s.config_file, base_sets);
+    } catch (const cfg::config_error& e) {
+        throw from_file(e);
+    }
     std::size_t grid = 1;
     for (const sweep_axis& a : s.axes) {
         // Checked before multiplying: 64 axes of 2 values must not wrap to 0 points.
@@ -267,7 +283,7 @@ std::vector<sweep_point> expand(const sweep_spec& s) {
                 p.config = flat;
                 canon["config"] = flat;
             } catch (const cfg::config_error& e) {
-                p.error = e.what();
+                p.error = from_file(e).what();
                 canon["invalid"] = {{"base", base_sets}, {"params", params}, {"seed", p.seed}};
             }
             if (s.kind == "run") {

@@ -29,7 +29,8 @@ foreach(case "duplicate_key|6: axes\\.traffic\\.load: duplicate key \\(already s
              "duplicate_top_key|5: repeats: duplicate key \\(already set on line 4\\)"
              "unclosed_quote|6: set\\.switch\\.buffer_per_vl: unclosed quote: \"64KiB has no closing \""
              "bom_inside|3: a UTF-8 byte-order mark \\(EF BB BF\\) is allowed only at the start"
-             "empty_value|4: repeats: missing value$")
+             "empty_value|4: repeats: missing value$"
+             "set_value|5: switch\\.ports: must be in 2\\.\\.64, got 100$")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 file)
   list(GET parts 1 rx)
@@ -93,3 +94,8 @@ ndr_run_e2e_py(sweep_err_endless_file error ${NDR_RUN_BIN} 2
 ndr_run_e2e_py(import_err_endless_line error ${NDR_RUN_BIN} 2
   "^ndrsim: error: /dev/zero:1: log: line longer than 16 MiB" --
   import nccl-log /dev/zero -o ${NDR_IN_OUT}/zero.jsonl)
+
+# A sweep point whose axis value does not validate names the sweep file's line (was `--set`).
+ndr_run_e2e_py(sweep_point_error_line ok ${NDR_RUN_BIN}
+  "invalid +switch\\.ports=100 seed=1  \\(.*axis_value\\.yaml:6: switch\\.ports: must be in 2\\.\\.64, got 100\\)$" --
+  sweep ${CMAKE_CURRENT_SOURCE_DIR}/../sweep/axis_value.yaml --dry-run --db ${NDR_IN_OUT}/axis_value.db)
