@@ -36,4 +36,9 @@ void build_pairwise(const coll_params& p, schedule& s) {
     }
 }
 
+uint64_t pairwise_xfer_count(const coll_params& p) {
+    const uint64_t n = p.nranks;
+    return sat_mul(sat_mul(n, n - 1), chunk_count(p.bytes / n, effective_chunk(p)));
+}
+
 }  // namespace ndr::coll::detail

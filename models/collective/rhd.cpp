@@ -77,12 +77,12 @@ private:
     std::vector<std::vector<arrival>> pending_;               ///< [rank] this step
 };
 
-}  // namespace
-
-void build_rhd(const coll_params& p, schedule& s) {
+/// The exchanges of the algorithm, range by range: send(src, dst, range, reduce) for each,
+/// commit() at the end of each step. Shared by the builder and the transfer count.
+template <typename Send, typename Commit>
+void rhd_plan(const coll_params& p, Send&& send, Commit&& commit) {
     const uint32_t n = p.nranks;
     const uint32_t e = p.dtype_bytes;
-    s.buffer_bytes = p.bytes;
     uint32_t pof2 = 1;
     while (uint64_t{pof2} * 2 <= n) pof2 *= 2;
     const uint32_t rem = n - pof2;
@@ -97,15 +97,13 @@ void build_rhd(const coll_params& p, schedule& s) {
     }
     auto segs = [&](uint32_t a, uint32_t b) { return byte_range{seg[a], seg[b] - seg[a]}; };
     const byte_range all{0, p.bytes};
-
-    rhd_builder b(p, s);
     const bool reduces = p.op != op_kind::allgather;
 
     // Fold.
     for (uint32_t i = 0; i < rem; ++i) {
-        b.send(2 * i, 2 * i + 1, reduces ? all : block_range(p.bytes, e, n, 2 * i), reduces);
+        send(2 * i, 2 * i + 1, reduces ? all : block_range(p.bytes, e, n, 2 * i), reduces);
     }
-    b.commit();
+    commit();
 
     // Recursive halving.
     if (reduces) {
@@ -114,9 +112,9 @@ void build_rhd(const coll_params& p, schedule& s) {
                 const uint32_t lo = j & ~(2 * m - 1);
                 const uint32_t mid = lo + m;
                 const byte_range give = (j & m) != 0 ? segs(lo, mid) : segs(mid, lo + 2 * m);
-                b.send(real(j), real(j ^ m), give, true);
+                send(real(j), real(j ^ m), give, true);
             }
-            b.commit();
+            commit();
         }
     }
 
@@ -125,9 +123,9 @@ void build_rhd(const coll_params& p, schedule& s) {
         for (uint32_t m = 1; m < pof2; m *= 2) {
             for (uint32_t j = 0; j < pof2; ++j) {
                 const uint32_t lo = j & ~(m - 1);
-                b.send(real(j), real(j ^ m), segs(lo, lo + m), false);
+                send(real(j), real(j ^ m), segs(lo, lo + m), false);
             }
-            b.commit();
+            commit();
         }
     }
 
@@ -135,9 +133,32 @@ void build_rhd(const coll_params& p, schedule& s) {
     for (uint32_t i = 0; i < rem; ++i) {
         const byte_range r =
             p.op == op_kind::reduce_scatter ? block_range(p.bytes, e, n, 2 * i) : all;
-        b.send(2 * i + 1, 2 * i, r, false);
+        send(2 * i + 1, 2 * i, r, false);
     }
-    b.commit();
+    commit();
+}
+
+}  // namespace
+
+void build_rhd(const coll_params& p, schedule& s) {
+    s.buffer_bytes = p.bytes;
+    rhd_builder b(p, s);
+    rhd_plan(
+        p,
+        [&](uint32_t src, uint32_t dst, byte_range r, bool reduce) { b.send(src, dst, r, reduce); },
+        [&] { b.commit(); });
+}
+
+uint64_t rhd_xfer_count(const coll_params& p) {
+    const uint64_t chunk = effective_chunk(p);
+    uint64_t total = 0;
+    rhd_plan(
+        p,
+        [&](uint32_t, uint32_t, byte_range r, bool) {
+            total = sat_add(total, chunk_count(r.bytes, chunk));
+        },
+        [] {});
+    return total;
 }
 
 }  // namespace ndr::coll::detail

@@ -101,4 +101,21 @@ void build_ring(const coll_params& p, schedule& s) {
     }
 }
 
+uint64_t ring_xfer_count(const coll_params& p) {
+    const uint64_t n = p.nranks;
+    const uint64_t chunk = effective_chunk(p);
+    if (p.op == op_kind::broadcast || p.op == op_kind::reduce) {
+        return sat_mul(n - 1, chunk_count(p.bytes, chunk));  // chain: n-1 hops
+    }
+    // One ring step sends every block once (the block index is a bijection of the rank): E%n
+    // blocks of E/n+1 elements, the others of E/n (block_range).
+    const uint64_t elems = p.bytes / p.dtype_bytes;
+    const uint64_t base = elems / n;
+    const uint64_t extra = elems % n;
+    const uint64_t step = sat_add(sat_mul(extra, chunk_count((base + 1) * p.dtype_bytes, chunk)),
+                                  sat_mul(n - extra, chunk_count(base * p.dtype_bytes, chunk)));
+    const uint64_t steps = p.op == op_kind::allreduce ? 2 * (n - 1) : n - 1;
+    return sat_mul(steps, step);
+}
+
 }  // namespace ndr::coll::detail

@@ -80,7 +80,10 @@ algo_kind choose_algo(op_kind op, uint64_t bytes, uint32_t nranks) {
     return algo_kind::ring;
 }
 
-schedule build_schedule(const coll_params& p) {
+namespace {
+
+/// The parameter checks of build_schedule (schedule.h); throws std::invalid_argument.
+void check_params(const coll_params& p) {
     if (p.nranks < 1) {
         throw std::invalid_argument(
             fmt::format("collective {}: nranks must be >= 1, got {}", name(p.op), p.nranks));
@@ -117,10 +120,57 @@ schedule build_schedule(const coll_params& p) {
             "alltoall: bytes {} must be a multiple of nranks {} * dtype_bytes {} (equal blocks)",
             p.bytes, p.nranks, p.dtype_bytes));
     }
+}
 
+algo_kind resolved_algo(const coll_params& p) {
+    return p.algo == algo_kind::auto_ ? choose_algo(p.op, p.bytes, p.nranks) : p.algo;
+}
+
+/// The transfers the builder of `algo` makes for checked parameters.
+uint64_t count_of(const coll_params& p, algo_kind algo) {
+    switch (algo) {
+        case algo_kind::ring:
+            return detail::ring_xfer_count(p);
+        case algo_kind::tree:
+            return detail::tree_xfer_count(p);
+        case algo_kind::rhd:
+            return p.op == op_kind::barrier ? detail::dissemination_xfer_count(p)
+                                            : detail::rhd_xfer_count(p);
+        case algo_kind::pairwise:
+            return detail::pairwise_xfer_count(p);
+        case algo_kind::direct:
+            return 1;
+        case algo_kind::auto_:
+        case algo_kind::sharp:
+            break;  // excluded by check_params / resolved_algo
+    }
+    return 0;
+}
+
+}  // namespace
+
+uint64_t transfer_count(const coll_params& p) {
+    check_params(p);
+    return count_of(p, resolved_algo(p));
+}
+
+void check_schedule(const coll_params& p) {
+    // Counted before anything is built: a 2^40-element allreduce used to grow to ~3 GB first.
+    const uint64_t count = transfer_count(p);
+    if (count > MAX_XFERS) {
+        throw schedule_too_large(fmt::format(
+            "decomposes into {} transfers, more than the {} a replay holds in memory (about "
+            "300 B each): use a larger collective.chunk or a smaller count",
+            count == UINT64_MAX ? std::string("over 2^64") : std::to_string(count), MAX_XFERS));
+    }
+}
+
+schedule build_schedule(const coll_params& p) {
+    check_schedule(p);
     schedule s;
     s.params = p;
-    s.algo = p.algo == algo_kind::auto_ ? choose_algo(p.op, p.bytes, p.nranks) : p.algo;
+    s.algo = resolved_algo(p);
+    s.xfers.reserve(count_of(p, s.algo));
     switch (s.algo) {
         case algo_kind::ring:
             detail::build_ring(p, s);
@@ -166,13 +216,7 @@ uint32_t add_xfer(schedule& s, uint32_t src, uint32_t dst, byte_range src_r, uin
     x.dst_offset = dst_off;
     x.reduce = reduce;
     x.deps = std::move(deps);
-    if (s.xfers.size() >= MAX_XFERS) {
-        throw schedule_too_large(fmt::format(
-            "decomposes into more than {} transfers (the replay holds a collective's transfers in "
-            "memory, about 300 B each): use a larger collective.chunk or a smaller count",
-            MAX_XFERS));
-    }
-    s.xfers.push_back(std::move(x));
+    s.xfers.push_back(std::move(x));  // at most MAX_XFERS: counted up front (build_schedule)
     return static_cast<uint32_t>(s.xfers.size() - 1);
 }
 
@@ -199,6 +243,12 @@ void build_dissemination(const coll_params& p, schedule& s) {
         std::swap(prev, cur);
         first = false;
     }
+}
+
+uint64_t dissemination_xfer_count(const coll_params& p) {
+    uint64_t rounds = 0;
+    for (uint64_t dist = 1; dist < p.nranks; dist <<= 1) ++rounds;
+    return rounds * p.nranks;
 }
 
 }  // namespace detail

@@ -98,7 +98,8 @@ struct local_copy {
 /// 8.4 M). More would exhaust memory long before the run (docs/performance.md).
 inline constexpr std::size_t MAX_XFERS = std::size_t{1} << 25;
 
-/// build_schedule: the collective would need more than MAX_XFERS transfers.
+/// build_schedule: the collective would need more than MAX_XFERS transfers (counted by
+/// transfer_count before anything is built).
 struct schedule_too_large : std::length_error {
     using std::length_error::length_error;
 };
@@ -151,7 +152,18 @@ tree_node btree_node(uint32_t n, uint32_t rank);
 tree_node dtree_node(uint32_t n, uint32_t rank, int tree);
 
 /// Builds the transfer list. Throws std::invalid_argument naming the problem (e.g. algo not
-/// valid for op, nranks < 1, root >= nranks, bytes not a multiple of dtype_bytes).
+/// valid for op, nranks < 1, root >= nranks, bytes not a multiple of dtype_bytes), and
+/// schedule_too_large, before allocating, if transfer_count(p) > MAX_XFERS.
 schedule build_schedule(const coll_params& p);
+
+/// Throws what build_schedule(p) would throw (std::invalid_argument, schedule_too_large)
+/// without building anything: the up-front check of a whole trace.
+void check_schedule(const coll_params& p);
+
+/// The number of transfers build_schedule(p) makes (= its xfers.size()), computed from the
+/// algorithm (auto_ resolved as build_schedule does), the ranks, the bytes and the chunking,
+/// range by range, without building them: O(1) for ring, tree and pairwise, O(n log n) for
+/// rhd. Saturates at UINT64_MAX. Throws std::invalid_argument like build_schedule.
+uint64_t transfer_count(const coll_params& p);
 
 }  // namespace ndr::coll

@@ -24,6 +24,15 @@ inline byte_range chunk_of(byte_range r, uint64_t chunk, uint64_t k) {
     return byte_range{r.offset + off, left < chunk ? left : chunk};
 }
 
+/// Saturating sum and product for transfer counts: a count beyond MAX_XFERS only has to stay
+/// beyond it.
+inline uint64_t sat_add(uint64_t a, uint64_t b) {
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+inline uint64_t sat_mul(uint64_t a, uint64_t b) {
+    return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
 /// Appends a transfer and returns its index.
 uint32_t add_xfer(schedule& s, uint32_t src, uint32_t dst, byte_range src_r, uint64_t dst_off,
                   bool reduce, std::vector<uint32_t> deps);
@@ -34,5 +43,14 @@ void build_tree(const coll_params& p, schedule& s);
 void build_rhd(const coll_params& p, schedule& s);
 void build_pairwise(const coll_params& p, schedule& s);
 void build_dissemination(const coll_params& p, schedule& s);
+
+/// Transfer counts of the builders above, computed per range (never per chunk), so that a
+/// collective too large to build is refused before anything is allocated. Each equals the
+/// size of the xfers list its builder makes (tests/collective/transfer_count_test.cpp).
+uint64_t ring_xfer_count(const coll_params& p);
+uint64_t tree_xfer_count(const coll_params& p);
+uint64_t rhd_xfer_count(const coll_params& p);
+uint64_t pairwise_xfer_count(const coll_params& p);
+uint64_t dissemination_xfer_count(const coll_params& p);
 
 }  // namespace ndr::coll::detail

@@ -178,6 +178,20 @@ void build_tree(const coll_params& p, schedule& s) {
     }
 }
 
+uint64_t tree_xfer_count(const coll_params& p) {
+    const uint64_t n = p.nranks;
+    if (n <= 1) return 0;
+    const uint64_t chunk = effective_chunk(p);
+    // Every chunk crosses each of a spanning tree's n-1 edges once per pass.
+    if (p.op == op_kind::allreduce) {
+        const uint64_t chunks =
+            sat_add(chunk_count(block_range(p.bytes, p.dtype_bytes, 2, 0).bytes, chunk),
+                    chunk_count(block_range(p.bytes, p.dtype_bytes, 2, 1).bytes, chunk));
+        return sat_mul(2 * (n - 1), chunks);  // up and down
+    }
+    return sat_mul(n - 1, chunk_count(p.bytes, chunk));
+}
+
 }  // namespace detail
 
 }  // namespace ndr::coll

@@ -1,12 +1,7 @@
 #include "config/config_loader.h"
 #include "config/yaml_document.h"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include <yaml-cpp/yaml.h>
 
@@ -53,23 +48,6 @@ bool is_section(const std::string& name) {
         if (s == name) return true;
     }
     return false;
-}
-
-/// Reads the whole file; throws `FILE: cannot read: REASON`.
-std::string read_file(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw config_error(config_source::file(path), "",
-                           "cannot read the file: it is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw config_error(config_source::file(path), "",
-                           std::string("cannot read the file: ") + std::strerror(errno));
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw config_error(config_source::file(path), "", "cannot read the file");
-    return text.str();
 }
 
 class yaml_applier {
@@ -152,18 +130,11 @@ private:
 
 void apply_yaml_text(config& c, const std::string& text, const std::string& path,
                      origin_map& origins) {
-    YAML::Node root;
-    try {
-        root = load_one_document(text);
-    } catch (const YAML::ParserException& e) {
-        throw config_error(config_source::file(path, e.mark.line >= 0 ? e.mark.line + 1 : 0), "",
-                           "YAML syntax error: " + e.msg);
-    }
-    yaml_applier(c, path, origins).apply(root);
+    yaml_applier(c, path, origins).apply(load_one_document(text, path));
 }
 
 void apply_yaml_file(config& c, const std::string& path, origin_map& origins) {
-    apply_yaml_text(c, read_file(path), path, origins);
+    apply_yaml_text(c, read_yaml_file(path), path, origins);
 }
 
 /// Splits `key=value`; throws `--set: expected KEY=VALUE ...`.

@@ -12,6 +12,9 @@
 #include <optional>
 #include <tuple>
 
+#include "trace/line_reader.h"
+#include "trace/trace_writer.h"
+
 namespace ndr::trace {
 
 namespace {
@@ -33,21 +36,30 @@ std::vector<std::string> split(std::string_view s) {
     return out;
 }
 
+/// Digits only (hex: an optional 0x), overflow-checked; nullopt otherwise.
 std::optional<uint64_t> to_u64(const std::string& s, int base) {
-    if (s.empty()) return std::nullopt;
-    std::string digits = s;
+    std::string_view digits = s;
     if (base == 16 && digits.size() > 2 && digits[0] == '0' &&
         (digits[1] == 'x' || digits[1] == 'X')) {
-        digits = digits.substr(2);
+        digits.remove_prefix(2);
     }
+    if (digits.empty()) return std::nullopt;
+    uint64_t v = 0;
     for (char ch : digits) {
-        if (!(base == 16 ? std::isxdigit(static_cast<unsigned char>(ch))
-                         : std::isdigit(static_cast<unsigned char>(ch)))) {
+        const auto c = static_cast<unsigned char>(ch);
+        uint64_t d = 0;
+        if (std::isdigit(c)) {
+            d = static_cast<uint64_t>(c - '0');
+        } else if (base == 16 && std::isxdigit(c)) {
+            d = static_cast<uint64_t>(std::tolower(c) - 'a' + 10);
+        } else {
             return std::nullopt;
         }
+        const auto b = static_cast<uint64_t>(base);
+        if (v > (std::numeric_limits<uint64_t>::max() - d) / b) return std::nullopt;
+        v = v * b + d;
     }
-    if (digits.empty() || digits.size() > (base == 16 ? 16u : 19u)) return std::nullopt;
-    return std::stoull(digits, nullptr, base);
+    return v;
 }
 
 /// A line split around "NCCL INFO": who printed it and what follows.
@@ -148,10 +160,11 @@ struct endpoint_key {
 nccl_import import_nccl_log(std::istream& in, const std::string& path) {
     nccl_import res;
     std::vector<std::string> lines;
-    for (std::string raw; std::getline(in, raw);) {
-        if (!raw.empty() && raw.back() == '\r') raw.pop_back();
+    for (std::string raw;
+         detail::read_line(in, raw, path, static_cast<uint32_t>(lines.size() + 1), "log");) {
         lines.push_back(std::move(raw));
     }
+    if (in.bad()) throw trace_error(fmt::format("{}: read error", path));
     // Pass 1: INIT lines -> local communicators keyed by (process, comm pointer).
     std::map<std::pair<std::string, std::string>, uint32_t> local_of;
     std::vector<local_comm> locals;
@@ -221,11 +234,13 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
     std::map<std::string, uint32_t> global_of;
     std::map<endpoint_key, uint32_t> ordinal;
     struct global_comm {
-        std::vector<uint32_t> locals;  ///< by communicator rank; none = missing
+        uint32_t nranks = 0;
+        std::map<uint32_t, uint32_t> by_rank;  ///< rank -> local (memory grows with INIT lines,
+                                               ///< not with the nRanks they claim)
+        std::vector<uint32_t> locals;          ///< by communicator rank, once all are present
         uint32_t line = 0;
         std::string label;
     };
-    constexpr uint32_t none = std::numeric_limits<uint32_t>::max();
     std::vector<global_comm> globals;
     for (std::size_t i = 0; i < locals.size(); ++i) {
         local_comm& c = locals[i];
@@ -236,7 +251,7 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
         if (it == global_of.end()) {
             it = global_of.emplace(key, static_cast<uint32_t>(globals.size())).first;
             global_comm g;
-            g.locals.assign(c.nranks, none);
+            g.nranks = c.nranks;
             g.line = c.line;
             g.label = !c.comm_id.empty()
                           ? "commId " + c.comm_id
@@ -244,37 +259,41 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
             globals.push_back(std::move(g));
         }
         global_comm& g = globals[it->second];
-        if (g.locals.size() != c.nranks) {
+        if (g.nranks != c.nranks) {
             fail(path, c.line, "nRanks",
-                 fmt::format("{} has {} ranks (line {}), this INIT line says {}", g.label,
-                             g.locals.size(), g.line, c.nranks));
+                 fmt::format("{} has {} ranks (line {}), this INIT line says {}", g.label, g.nranks,
+                             g.line, c.nranks));
         }
-        if (g.locals[c.rank] != none) {
+        if (const auto dup = g.by_rank.find(c.rank); dup != g.by_rank.end()) {
             fail(path, c.line, "rank",
                  fmt::format("{}: rank {} initialised twice (also line {})", g.label, c.rank,
-                             locals[g.locals[c.rank]].line));
+                             locals[dup->second].line));
         }
-        g.locals[c.rank] = static_cast<uint32_t>(i);
+        g.by_rank.emplace(c.rank, static_cast<uint32_t>(i));
         c.global = it->second;
     }
-    for (const global_comm& g : globals) {
-        std::vector<std::string> missing;
-        for (std::size_t r = 0; r < g.locals.size(); ++r) {
-            if (g.locals[r] == none) missing.push_back(std::to_string(r));
-        }
-        if (!missing.empty()) {
+    for (global_comm& g : globals) {
+        if (g.by_rank.size() != g.nranks) {
+            constexpr std::size_t shown = 16;  // a 65,536-rank communicator must not list them all
             std::string m;
-            for (const auto& x : missing) m += (m.empty() ? "" : ", ") + x;
+            std::size_t missing = 0;
+            for (uint32_t r = 0; r < g.nranks; ++r) {
+                if (g.by_rank.count(r) != 0) continue;
+                if (missing++ < shown) m += (m.empty() ? "" : ", ") + std::to_string(r);
+            }
+            if (missing > shown) m += fmt::format(", ... ({} in all)", missing);
             fail(path, g.line, "comm",
                  fmt::format("{}: no INIT line for rank{} {} (the log must hold every "
                              "rank's lines)",
-                             g.label, missing.size() > 1 ? "s" : "", m));
+                             g.label, missing > 1 ? "s" : "", m));
         }
+        for (const auto& [rank, local] : g.by_rank) g.locals.push_back(local);
     }
 
     // Global ranks: the ranks of the largest communicator (the first initialised among equals),
     // then endpoints outside it in order of first INIT line.
     std::map<endpoint_key, uint32_t> global_rank;
+    constexpr uint32_t none = std::numeric_limits<uint32_t>::max();
     uint32_t world = none;
     for (std::size_t gi = 0; gi < globals.size(); ++gi) {
         if (world == none || globals[gi].locals.size() > globals[world].locals.size()) {
@@ -294,6 +313,11 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
                 .emplace(endpoint_key{c.process, c.dev}, static_cast<uint32_t>(endpoints.size()))
                 .second) {
             endpoints.push_back({c.process, c.dev});
+            if (endpoints.size() > max_ranks) {
+                fail(path, c.line, "rank",
+                     fmt::format("more than {} ranks (distinct process and cudaDev) in the log",
+                                 max_ranks));
+            }
         }
     }
 
@@ -334,10 +358,12 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
         const auto number = [&](const char* key, int base) {
             const std::string v = need(key);
             auto n = to_u64(v, base);
-            if (!n)
+            if (!n) {
                 fail(path, no, key,
-                     fmt::format("expected a {} number, got '{}'", base == 16 ? "hex" : "decimal",
-                                 v));
+                     fmt::format("expected a {} number 0..{}, got '{}'",
+                                 base == 16 ? "hex" : "decimal",
+                                 base == 16 ? "0xffffffffffffffff" : "18446744073709551615", v));
+            }
             return *n;
         };
         const std::string ptr = need("comm");
@@ -370,7 +396,18 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
             fail(path, no, "datatype",
                  fmt::format("unknown NCCL datatype {} (0..11, docs/domain.md §12.1)", dt));
         r.dt = *d;
-        r.count = *op == coll::op_kind::alltoall ? count * lc.nranks : count;
+        // NCCL's alltoall count is per peer; a trace's is the total, count * nranks: checked
+        // before multiplying (2^62 x 4 must not wrap to 0).
+        const uint64_t per = *op == coll::op_kind::alltoall ? lc.nranks : 1;
+        if (count > max_count / per) {
+            fail(path, no, "count",
+                 per > 1 ? fmt::format("alltoall count {} per peer x {} ranks exceeds the largest "
+                                       "trace count, 2^48 = {} elements",
+                                       count, per, max_count)
+                         : fmt::format("{} exceeds the largest trace count, 2^48 = {} elements",
+                                       count, max_count));
+        }
+        r.count = count * per;
         if (has_redop(*op)) {
             const uint64_t o = number("op", 10);
             const auto rop = coll::redop_from_nccl(static_cast<int>(std::min<uint64_t>(o, 1000)));
@@ -397,6 +434,20 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
     // Default ids: the index on the rank.
     std::vector<uint32_t> index(t.nranks, 0);
     for (op_record& r : t.records) r.id = index[r.rank]++;
+
+    // Validate as a trace whose records carry the log's line numbers, so that every message
+    // names this log and its line (the header: the first INIT line; a comm: its first INIT line).
+    const std::vector<std::string> json = to_json_records(t);
+    std::vector<numbered_record> numbered;
+    numbered.reserve(json.size());
+    numbered.push_back({locals.front().line, json[0]});
+    for (std::size_t gi = 0; gi < globals.size(); ++gi) {
+        numbered.push_back({globals[gi].line, json[1 + gi]});
+    }
+    for (std::size_t i = 0; i < t.records.size(); ++i) {
+        numbered.push_back({t.records[i].line, json[1 + globals.size() + i]});
+    }
+    res.t = parse_records(numbered, path);
     return res;
 }
 

@@ -12,7 +12,7 @@
 namespace ndr::trace {
 
 struct nccl_import {
-    trace t;                            ///< not yet validated: pass it through parse_trace
+    trace t;                            ///< validated; records carry their log line
     std::vector<std::string> comments;  ///< provenance lines for the written file (rank map)
     uint64_t coll_lines = 0;            ///< COLL lines imported (= op records)
     uint64_t init_lines = 0;            ///< INIT lines read (repeats included)
@@ -20,9 +20,13 @@ struct nccl_import {
     uint64_t unrecognised = 0;          ///< of those, lines without an `NCCL <LEVEL>` marker
 };
 
-/// Reads the log; throws trace_error(`FILE:LINE: FIELD: REASON`) for a malformed COLL or INIT
-/// line, a COLL line of a communicator without INIT lines, an unsupported operation, datatype
-/// or reduction, conflicting INIT lines, or a communicator whose ranks are not all present.
+/// Reads the log and validates the result as a trace; throws trace_error(`LOG:LINE: FIELD:
+/// REASON`, always a line of the log) for a malformed COLL or INIT line, a COLL line of a
+/// communicator without INIT lines, an unsupported operation, datatype or reduction, a count
+/// beyond the trace format's (2^48 elements; an alltoall's per-peer count times the ranks),
+/// conflicting INIT lines, a communicator whose ranks are not all present, anything the trace
+/// loader refuses (members that disagree, ...), a line over 16 MiB, or a byte-order mark that
+/// does not start the file.
 nccl_import import_nccl_log(std::istream& in, const std::string& path);
 nccl_import import_nccl_log(const std::string& path);
 

@@ -1,6 +1,7 @@
 // Trace loader: JSON Lines in, validated trace out (docs/trace_format.md). The first problem
 // found is thrown as `FILE:LINE: FIELD: REASON`; nothing is skipped silently.
 #include "trace/trace.h"
+#include "trace/line_reader.h"
 #include "trace/record_fields.h"
 
 #include <fmt/format.h>
@@ -584,50 +585,33 @@ uint64_t collective_bytes(coll::op_kind op, uint64_t count, coll::dtype dt, uint
     }
 }
 
-namespace {
-
-/// The longest line a trace may have: a comm record listing 131,072 ranks is about 1 MiB.
-constexpr std::size_t MAX_LINE_BYTES = 16U << 20;
-
-/// std::getline that stops at MAX_LINE_BYTES (a file without newlines, such as /dev/zero, must
-/// not fill memory). False at the end of the input with nothing read.
-bool read_line(std::istream& in, std::string& out, const std::string& path, uint32_t line_no) {
-    out.clear();
-    std::streambuf* sb = in.rdbuf();
-    bool any = false;
-    for (;;) {
-        const int c = sb->sbumpc();
-        if (c == std::char_traits<char>::eof()) {
-            in.setstate(std::ios::eofbit);
-            return any;
-        }
-        any = true;
-        if (c == '\n') return true;
-        if (out.size() >= MAX_LINE_BYTES) {
-            throw trace_error(fmt::format("{}:{}: json: line longer than {} MiB", path, line_no,
-                                          MAX_LINE_BYTES >> 20));
-        }
-        out.push_back(static_cast<char>(c));
-    }
-}
-
-}  // namespace
-
 trace parse_trace(std::istream& in, const std::string& path) {
     loader l;
     l.path = path;
     l.t.path = path;
     std::string raw;
     uint32_t line_no = 0;
-    while (read_line(in, raw, path, line_no + 1)) {
+    while (read_line(in, raw, path, line_no + 1, "json")) {
         ++line_no;
-        if (!raw.empty() && raw.back() == '\r') raw.pop_back();
         const auto b = raw.find_first_not_of(" \t");
         if (b == std::string::npos || raw[b] == '#') continue;
         l.line(raw, line_no);
     }
     if (in.bad()) throw trace_error(fmt::format("{}: read error", path));
     l.finish(line_no);
+    return std::move(l.t);
+}
+
+trace parse_records(const std::vector<numbered_record>& records, const std::string& path) {
+    loader l;
+    l.path = path;
+    l.t.path = path;
+    uint32_t last = 0;
+    for (const numbered_record& r : records) {
+        l.line(r.json, r.line);
+        last = std::max(last, r.line);
+    }
+    l.finish(last);
     return std::move(l.t);
 }
 

@@ -74,6 +74,16 @@ trace load_trace(const std::string& path);
 /// As load_trace, from a stream; `path` is only used in messages and stored in trace::path.
 trace parse_trace(std::istream& in, const std::string& path);
 
+/// One record as a JSON object's text, with the line of the source it came from.
+struct numbered_record {
+    uint32_t line = 0;
+    std::string json;
+};
+/// As parse_trace, from records that carry their own line numbers: an importer's records, each
+/// numbered by the line of the foreign file it came from, so that every message names `path`
+/// (that file) and those lines. Records are checked in the order given.
+trace parse_records(const std::vector<numbered_record>& records, const std::string& path);
+
 /// Largest accepted nranks (global ranks) in a header.
 inline constexpr uint32_t max_ranks = 65536;
 /// Largest accepted `count` (elements), 2^48.

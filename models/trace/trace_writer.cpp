@@ -41,27 +41,34 @@ ojson record_json(const op_record& r, uint32_t index) {
 
 }  // namespace
 
-std::string to_jsonl(const trace& t, const std::vector<std::string>& comments) {
-    std::string out;
-    for (const std::string& c : comments) out += c.empty() ? "#\n" : "# " + c + "\n";
+std::vector<std::string> to_json_records(const trace& t) {
+    std::vector<std::string> out;
     ojson h;
     h["type"] = "header";
     h["version"] = t.version;
     h["nranks"] = t.nranks;
     if (!t.name.empty()) h["name"] = t.name;
-    out += h.dump() + "\n";
+    // The name may hold a file path that is not UTF-8 (an import's): replaced, not thrown.
+    out.push_back(h.dump(-1, ' ', false, ojson::error_handler_t::replace));
     for (const communicator& c : t.comms) {
         ojson j;
         j["type"] = "comm";
         j["id"] = c.id;
         j["ranks"] = c.ranks;
-        out += j.dump() + "\n";
+        out.push_back(j.dump());
     }
     std::vector<uint32_t> index(t.nranks, 0);
     for (const op_record& r : t.records) {
         const uint32_t i = r.rank < index.size() ? index[r.rank]++ : 0;
-        out += record_json(r, i).dump() + "\n";
+        out.push_back(record_json(r, i).dump());
     }
+    return out;
+}
+
+std::string to_jsonl(const trace& t, const std::vector<std::string>& comments) {
+    std::string out;
+    for (const std::string& c : comments) out += c.empty() ? "#\n" : "# " + c + "\n";
+    for (const std::string& r : to_json_records(t)) out += r + "\n";
     return out;
 }
 

@@ -29,11 +29,38 @@ uint64_t make_tag(uint32_t run, uint32_t xfer) {
     return (uint64_t{run} << 32) | xfer;
 }
 
+/// Runs f (build_schedule or check_schedule of instance ci); a schedule the trace cannot have
+/// is bad input (exit 2), named by the instance's first line.
+template <typename F>
+auto named_by_line(const trace::trace& tr, const trace::collective_instance& ci, F&& f)
+    -> decltype(f()) {
+    try {
+        return f();
+    } catch (const coll::schedule_too_large& e) {
+        throw cfg::config_error(fmt::format("{}:{}: count: {} collective of {} bytes {}", tr.path,
+                                            ci.line, coll::name(ci.op), ci.bytes, e.what()));
+    } catch (const std::invalid_argument& e) {
+        // An algorithm the op cannot run, ...
+        const std::string what = e.what();
+        throw cfg::config_error(
+            fmt::format("{}:{}: {}: {}", tr.path, ci.line,
+                        what.find(" algo ") != std::string::npos ? "algo" : "op", what));
+    }
+}
+
 }  // namespace
 
 replay::replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& hcas,
                sharp_manager* sharp)
     : cfg_(c), sharp_(sharp), tr_(tr), hcas_(hcas), cycle_ps_(common::derive_timing(c).cycle_ps) {
+    // Every host schedule is checked before the simulation starts, without building it: a
+    // collective too large to replay is refused at once, not after ~3 GB and the collectives
+    // before it. (A SHARP collective is checked if it falls back to a host algorithm.)
+    for (uint32_t i = 0; i < tr.collectives.size(); ++i) {
+        const trace::collective_instance& ci = tr.collectives[i];
+        if (ci.algo == coll::algo_kind::sharp) continue;
+        named_by_line(tr_, ci, [&] { coll::check_schedule(host_params(i, ci.algo)); });
+    }
     const std::size_t n = tr.records.size();
     recs_.resize(n);
     inst_of_record_.assign(n, NONE);
@@ -75,6 +102,21 @@ replay::replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& 
             }
         }
     }
+}
+
+coll::coll_params replay::host_params(uint32_t inst, coll::algo_kind algo) const {
+    const trace::collective_instance& ci = tr_.collectives[inst];
+    coll::coll_params p;
+    p.op = ci.op;
+    p.algo = algo;
+    p.nranks = static_cast<uint32_t>(ci.ranks.size());
+    p.bytes = ci.bytes;
+    const trace::op_record& first =
+        tr_.records[ci.records[0] != NONE ? ci.records[0] : ci.records[1]];
+    p.dtype_bytes = coll::dtype_bytes(first.dt);
+    p.root = ci.root;
+    p.chunk_bytes = cfg_.collective.chunk.count;
+    return p;
 }
 
 cycle_t replay::ns_to_cycles(uint64_t ns) const {
@@ -140,31 +182,10 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
         results_[inst].fallback = why;  // a host algorithm instead, and the report says why
         algo = coll::algo_kind::auto_;
     }
-    coll::coll_params p;
-    p.op = ci.op;
-    p.algo = algo;
-    p.nranks = static_cast<uint32_t>(ci.ranks.size());
-    p.bytes = ci.bytes;
-    const trace::op_record& first =
-        tr_.records[ci.records[0] != NONE ? ci.records[0] : ci.records[1]];
-    p.dtype_bytes = coll::dtype_bytes(first.dt);
-    p.root = ci.root;
-    p.chunk_bytes = cfg_.collective.chunk.count;
+    const coll::coll_params p = host_params(inst, algo);
     running run;
     run.instance = inst;
-    try {
-        run.sched = coll::build_schedule(p);
-    } catch (const std::invalid_argument& e) {
-        // The trace asks for an algorithm the op cannot run: bad input, named by its line.
-        const std::string what = e.what();
-        throw cfg::config_error(
-            fmt::format("{}:{}: {}: {}", tr_.path, ci.line,
-                        what.find(" algo ") != std::string::npos ? "algo" : "op", what));
-    } catch (const coll::schedule_too_large& e) {
-        // Bad input (a count too large to replay): exit 2 with the record's line.
-        throw cfg::config_error(fmt::format("{}:{}: count: {} {} of {} bytes {}", tr_.path, ci.line,
-                                            coll::name(ci.op), "collective", ci.bytes, e.what()));
-    }
+    run.sched = named_by_line(tr_, ci, [&] { return coll::build_schedule(p); });
     const std::size_t nx = run.sched.xfers.size();
     run.xs.resize(nx);
     run.dependents.resize(nx);
@@ -435,13 +456,22 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
     if (tree == nullptr) return false;
     job.tree = tree->id;
     job.bytes = ci.bytes;
-    sharp_->set_reduction(tree->id, job.op, job.type);
     const uint64_t elem = ci.op == coll::op_kind::barrier ? 1 : coll::dtype_bytes(rec.dt);
     const bool sat = ci.bytes > cfg_.sharp.sat_threshold.count;
     uint64_t cb = sat ? cfg_.sharp.sat_chunk.count : cfg_.sharp.ost_bytes.count;
     cb = std::max<uint64_t>(elem, cb / elem * elem);
+    // Chunk ids are 32-bit per tree, shared by its collectives: a message whose chunks do not
+    // fit the ids left (a 2^48-element allreduce wrapped to 0 chunks and never finished) runs
+    // on a host algorithm instead, and the report says why.
+    const uint64_t chunks = std::max<uint64_t>(1, (ci.bytes + cb - 1) / cb);
+    if (chunks > UINT32_MAX - sharp_chunks_used_[tree->id]) {
+        why = fmt::format("{} chunks of {} B exceed the 32-bit chunk ids left on SHARP tree {}",
+                          chunks, cb, tree->id);
+        return false;
+    }
+    sharp_->set_reduction(tree->id, job.op, job.type);
     job.chunk_bytes = static_cast<uint32_t>(cb);
-    job.chunks = static_cast<uint32_t>(std::max<uint64_t>(1, (ci.bytes + cb - 1) / cb));
+    job.chunks = static_cast<uint32_t>(chunks);
     const uint32_t osts_per_chunk = std::max<uint32_t>(
         1,
         static_cast<uint32_t>((cb + cfg_.sharp.ost_bytes.count - 1) / cfg_.sharp.ost_bytes.count));

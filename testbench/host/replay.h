@@ -101,6 +101,8 @@ private:
     void issue(cycle_t t, uint32_t rec);
     void finish_record(cycle_t t, uint32_t rec);
     void start_collective(cycle_t t, uint32_t inst);
+    /// The host schedule's parameters of instance `inst` run with `algo`.
+    coll::coll_params host_params(uint32_t inst, coll::algo_kind algo) const;
     bool start_sharp(cycle_t t, uint32_t inst, std::string& why);
     void sharp_send_next(cycle_t t, uint32_t job, uint32_t member);
     void post_xfer(cycle_t t, uint32_t run, uint32_t x);

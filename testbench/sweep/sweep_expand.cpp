@@ -18,8 +18,21 @@ using nlohmann::json;
 std::vector<sweep_point> expand(const sweep_spec& s) {
     std::vector<std::string> base_sets;
     for (const auto& [k, v] : s.sets) base_sets.push_back(k + "=" + v);
+    // Values of the file are applied as `--set`s; their errors name the file's line instead.
+    const auto from_file = [&s](const cfg::config_error& e) {
+        const auto it = s.lines.find(e.key);
+        if (e.source.type != cfg::config_source::kind::command_line || it == s.lines.end()) {
+            return e;
+        }
+        return cfg::config_error(cfg::config_source::file(s.path, it->second), e.key, e.reason);
+    };
     // The base alone must be valid: its errors are the sweep's, not a point's.
-    const cfg::config base = cfg::load_config(s.config_file, base_sets);
+    cfg::config base;
+    try {
+        base = cfg::load_config(s.config_file, base_sets);
+    } catch (const cfg::config_error& e) {
+        throw from_file(e);
+    }
     std::size_t grid = 1;
     for (const sweep_axis& a : s.axes) {
         // Checked before multiplying: 64 axes of 2 values must not wrap to 0 points.
@@ -80,7 +93,7 @@ std::vector<sweep_point> expand(const sweep_spec& s) {
                 p.config = flat;
                 canon["config"] = flat;
             } catch (const cfg::config_error& e) {
-                p.error = e.what();
+                p.error = from_file(e).what();
                 canon["invalid"] = {{"base", base_sets}, {"params", params}, {"seed", p.seed}};
             }
             if (s.kind == "run") {

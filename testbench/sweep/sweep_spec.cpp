@@ -1,4 +1,3 @@
-// Sweep files (sweep_spec.h): reading and checking one; expansion is in sweep_expand.cpp.
 #include "sweep_spec.h"
 
 #include <fmt/format.h>
@@ -25,15 +24,28 @@ namespace {
 const std::set<std::string> top_fields = {"name", "kind", "trace",   "config", "set",
                                           "axes", "zip",  "repeats", "seeds"};
 
+/// Blames node n; an empty value (null) blames its key instead, when given: yaml-cpp places an
+/// empty value at the next token, often on the next line.
 [[noreturn]] void bad(const sweep_spec& s, const YAML::Node& n, const std::string& field,
-                      const std::string& why) {
-    const int line = n.IsDefined() ? n.Mark().line + 1 : 0;
+                      const std::string& why, const YAML::Node& key = YAML::Node()) {
+    const YAML::Node& at = (!n.IsDefined() || n.IsNull()) && key.IsDefined() ? key : n;
+    const int line = at.IsDefined() ? at.Mark().line + 1 : 0;
     throw cfg::config_error(cfg::config_source::file(s.path, line), field, why);
 }
 
-std::string scalar(const sweep_spec& s, const YAML::Node& n, const std::string& field) {
-    if (!n.IsScalar()) bad(s, n, field, "expected a single value");
+std::string scalar(const sweep_spec& s, const YAML::Node& n, const std::string& field,
+                   const YAML::Node& key = YAML::Node()) {
+    if (n.IsNull() && key.IsDefined()) bad(s, n, field, "missing value", key);
+    if (!n.IsScalar()) bad(s, n, field, "expected a single value", key);
     return n.Scalar();
+}
+
+/// The key node of top-level field `name` (undefined if absent).
+YAML::Node key_of(const YAML::Node& root, const std::string& name) {
+    for (const auto& kv : root) {
+        if (kv.first.IsScalar() && kv.first.Scalar() == name) return kv.first;
+    }
+    return YAML::Node(YAML::NodeType::Undefined);
 }
 
 void check_key(const sweep_spec& s, const YAML::Node& n, const std::string& key) {
@@ -46,21 +58,24 @@ void check_key(const sweep_spec& s, const YAML::Node& n, const std::string& key)
 }
 
 std::vector<std::string> value_list(const sweep_spec& s, const YAML::Node& n,
-                                    const std::string& key) {
-    if (!n.IsSequence() || n.size() == 0) bad(s, n, key, "expected a non-empty list of values");
+                                    const std::string& key, const YAML::Node& key_node) {
+    if (!n.IsSequence() || n.size() == 0)
+        bad(s, n, key, "expected a non-empty list of values", key_node);
     std::vector<std::string> v;
     for (const YAML::Node& e : n) v.push_back(scalar(s, e, key));
     return v;
 }
 
-void add_zip_group(sweep_spec& s, const YAML::Node& g) {
-    if (!g.IsMap() || g.size() == 0) bad(s, g, "zip", "expected a map of key: [values] lists");
+void add_zip_group(sweep_spec& s, const YAML::Node& g, const YAML::Node& zip_key) {
+    if (!g.IsMap() || g.size() == 0)
+        bad(s, g, "zip", "expected a map of key: [values] lists", zip_key);
     sweep_axis a;
     for (const auto& kv : g) {
         const std::string key = kv.first.Scalar();
         check_key(s, kv.first, key);
         a.keys.push_back(key);
-        a.values.push_back(value_list(s, kv.second, key));
+        a.values.push_back(value_list(s, kv.second, key, kv.first));
+        s.lines[key] = kv.first.Mark().line + 1;
         if (a.values.back().size() != a.values.front().size()) {
             bad(s, kv.second, key,
                 fmt::format("zipped lists need equal lengths: {} has {}, {} has {}", a.keys.front(),
@@ -95,19 +110,14 @@ std::string fnv1a_hex(const std::string& text) {
 }
 
 sweep_spec load_sweep(const std::string& path) {
-    return parse_sweep(read_sweep_input(path), path);
+    return parse_sweep(cfg::read_yaml_file(path), path);
 }
 
 sweep_spec parse_sweep(const std::string& text, const std::string& path) {
     sweep_spec s;
     s.path = path;
     s.text = text;
-    YAML::Node root;
-    try {
-        root = cfg::load_one_document(s.text);
-    } catch (const YAML::Exception& e) {
-        throw cfg::config_error(cfg::config_source::file(path, e.mark.line + 1), "yaml", e.msg);
-    }
+    const YAML::Node root = cfg::load_one_document(s.text, path);
     if (!root.IsMap()) bad(s, root, "sweep", "expected a map (name, kind, axes, ...)");
     for (const auto& kv : root) {
         if (top_fields.count(kv.first.Scalar()) == 0) {
@@ -116,41 +126,47 @@ sweep_spec parse_sweep(const std::string& text, const std::string& path) {
                 "seeds)");
         }
     }
-    s.name = root["name"] ? scalar(s, root["name"], "name") : fs::path(path).stem().string();
+    const auto field = [&](const char* name) { return key_of(root, name); };
+    s.name = root["name"] ? scalar(s, root["name"], "name", field("name"))
+                          : fs::path(path).stem().string();
     if (s.name.empty()) bad(s, root["name"], "name", "must not be empty");
     // The name becomes the default database file (NAME.db): one file name, here.
     if (s.name.find_first_of("/\\") != std::string::npos || s.name.front() == '.') {
         bad(s, root["name"], "name",
             fmt::format("'{}' must be a file name (no '/', not starting with '.')", s.name));
     }
-    s.kind = root["kind"] ? scalar(s, root["kind"], "kind") : std::string("traffic");
+    s.kind = root["kind"] ? scalar(s, root["kind"], "kind", field("kind")) : std::string("traffic");
     if (s.kind != "traffic" && s.kind != "run") {
         bad(s, root["kind"], "kind", fmt::format("expected traffic or run, got '{}'", s.kind));
     }
-    if (root["trace"]) s.trace = sweep_relative_path(path, scalar(s, root["trace"], "trace"));
+    if (root["trace"])
+        s.trace = sweep_relative_path(path, scalar(s, root["trace"], "trace", field("trace")));
     if (root["config"])
-        s.config_file = sweep_relative_path(path, scalar(s, root["config"], "config"));
+        s.config_file =
+            sweep_relative_path(path, scalar(s, root["config"], "config", field("config")));
     if (const YAML::Node set = root["set"]) {
-        if (!set.IsMap()) bad(s, set, "set", "expected a map of key: value");
+        if (!set.IsMap()) bad(s, set, "set", "expected a map of key: value", field("set"));
         for (const auto& kv : set) {
             const std::string key = kv.first.Scalar();
             if (cfg::find_config_key(key) == nullptr) bad(s, kv.first, key, "unknown config key");
-            s.sets.emplace_back(key, scalar(s, kv.second, key));
+            s.sets.emplace_back(key, scalar(s, kv.second, key, kv.first));
+            s.lines[key] = kv.first.Mark().line + 1;
         }
     }
     if (const YAML::Node axes = root["axes"]) {
-        if (!axes.IsMap()) bad(s, axes, "axes", "expected a map of key: [values]");
+        if (!axes.IsMap()) bad(s, axes, "axes", "expected a map of key: [values]", field("axes"));
         for (const auto& kv : axes) {
             const std::string key = kv.first.Scalar();
             check_key(s, kv.first, key);
-            s.axes.push_back(sweep_axis{{key}, {value_list(s, kv.second, key)}});
+            s.axes.push_back(sweep_axis{{key}, {value_list(s, kv.second, key, kv.first)}});
+            s.lines[key] = kv.first.Mark().line + 1;
         }
     }
     if (const YAML::Node zip = root["zip"]) {
         if (zip.IsSequence()) {
-            for (const YAML::Node& g : zip) add_zip_group(s, g);
+            for (const YAML::Node& g : zip) add_zip_group(s, g, field("zip"));
         } else {
-            add_zip_group(s, zip);
+            add_zip_group(s, zip, field("zip"));
         }
     }
     std::set<std::string> seen;
@@ -160,7 +176,7 @@ sweep_spec parse_sweep(const std::string& text, const std::string& path) {
         }
     }
     if (const YAML::Node seeds = root["seeds"]) {
-        for (const std::string& v : value_list(s, seeds, "seeds")) {
+        for (const std::string& v : value_list(s, seeds, "seeds", field("seeds"))) {
             try {
                 s.seeds.push_back(cfg::parse_uint(v));  // digits only, overflow-checked
             } catch (const std::exception&) {
@@ -172,7 +188,7 @@ sweep_spec parse_sweep(const std::string& text, const std::string& path) {
     }
     if (const YAML::Node r = root["repeats"]) {
         if (root["seeds"]) bad(s, r, "repeats", "give repeats or seeds, not both");
-        const std::string v = scalar(s, r, "repeats");
+        const std::string v = scalar(s, r, "repeats", field("repeats"));
         try {
             s.repeats = static_cast<unsigned>(cfg::parse_uint(v, 10000));  // "1.5", "2abc": errors
         } catch (const std::exception&) {

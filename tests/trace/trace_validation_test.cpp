@@ -68,6 +68,21 @@ TEST_CASE("comments and blank lines count as lines", "[trace]") {
                StartsWith("F:6: type: unknown record type"));
 }
 
+TEST_CASE("a byte-order mark starts the file or nothing", "[trace]") {
+    const std::string bom = "\xEF\xBB\xBF";
+    // Before a comment line it was a garbled malformed-JSON error, before a record accepted.
+    CHECK(error_of(bom + "# comment\n" + head + all_ar(0)) == "no error");
+    CHECK(error_of(bom + head + all_ar(0)) == "no error");
+    CHECK_THAT(error_of(bom + "# comment\n" + head + "{\"type\":\"opp\"}\n"),
+               StartsWith("F:4: type: unknown record type"));  // the mark counts no line
+    CHECK(error_of(head + bom + all_ar(0)) ==
+          "F:3: json: a UTF-8 byte-order mark (EF BB BF) is allowed only at the start of the "
+          "file");
+    CHECK(error_of("# a\n" + bom + "# b\n" + head + all_ar(0)) ==
+          "F:2: json: a UTF-8 byte-order mark (EF BB BF) is allowed only at the start of the "
+          "file");
+}
+
 TEST_CASE("unknown and missing fields", "[trace]") {
     CHECK_THAT(
         error_of(head + ar(0, 0, ",\"cout\":5,\"colour\":1")),

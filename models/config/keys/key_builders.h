@@ -96,8 +96,8 @@ public:
                                                 : fmt::format("{}..{}", lo, hi);
         config_key k =
             base(std::move(key), value_kind::uint, "", std::move(range), std::move(help));
-        k.parse = [f, type_max](config& c, std::string_view t) {
-            f(c) = static_cast<T>(parse_uint(t, type_max));
+        k.parse = [f](config& c, std::string_view t) {
+            f(c) = static_cast<T>(parse_uint(t, std::numeric_limits<T>::max()));
         };
         k.format = [f](const config& c) { return std::to_string(f(c)); };
         attach_check(k, [f, lo, hi](const config& c) -> std::string {
