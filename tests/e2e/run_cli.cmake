@@ -199,3 +199,9 @@ if(NDR_VALGRIND AND NOT NDR_SANITIZE)  # valgrind cannot run an ASan binary
   set_tests_properties(e2e.valgrind_alltoall_16 PROPERTIES LABELS e2e TIMEOUT 300
     ENVIRONMENT SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1)
 endif()
+
+# Issue 16: sharp.ost_bytes above 4 GiB wrapped to 0 in the aggregation node and ended in a
+# floating-point exception (exit 136); an OST holds a few KiB (docs/domain.md §7).
+ndr_run_e2e_py(config_err_sharp_ost_bytes error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: --set sharp.ost_bytes: .*must be in 1B..1MiB" --
+  config show --set sharp.ost_bytes=8GiB)

@@ -33,9 +33,13 @@ void sharp_rows(Rows& s) {
     s.uint_key(
         "sharp.vl", &sharp_config::vl, 0, 14,
         "VL of SHARP packets; docs/domain.md §13 'Data VLs' (VL1 SHARP), must be < switch.vls");
-    s.unit_key("sharp.ost_bytes", &sharp_config::ost_bytes, "> 0", positive,
-               "payload of one outstanding transaction (OST); docs/domain.md §7 (2048 B on "
-               "Quantum; Quantum-2 unconfirmed)");
+    s.unit_key(
+        "sharp.ost_bytes", &sharp_config::ost_bytes, "1B..1MiB",
+        [](uint64_t v) -> std::string {
+            return v >= 1 && v <= (1U << 20) ? "" : "must be in 1B..1MiB";
+        },
+        "payload of one outstanding transaction (OST); docs/domain.md §7 (2048 B on "
+        "Quantum; Quantum-2 unconfirmed)");
     s.uint_key("sharp.osts", &sharp_config::osts, 1, 1048576,
                "OSTs per aggregation node (buffers of sharp.ost_bytes); a choice");
     s.uint_key("sharp.osts_per_tree", &sharp_config::osts_per_tree, 2, 1048576,
