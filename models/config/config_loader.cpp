@@ -176,18 +176,33 @@ config load_config(const std::string& yaml_path_or_empty, const std::vector<std:
 config load_config_layered(const std::string& base_name, const std::string& base_yaml,
                            const std::string& yaml_path_or_empty,
                            const std::vector<std::string>& sets) {
+    config_layers l;
+    l.base_name = base_name;
+    l.base_yaml = base_yaml;
+    l.file = yaml_path_or_empty;
+    l.sets = sets;
+    return load_config_layers(l);
+}
+
+config load_config_layers(const config_layers& layers) {
     config c;
     origin_map origins;
-    if (!base_yaml.empty()) apply_yaml_text(c, base_yaml, base_name, origins);
-    if (!yaml_path_or_empty.empty()) apply_yaml_file(c, yaml_path_or_empty, origins);
-    for (const std::string& s : sets) {
+    if (!layers.base_yaml.empty()) apply_yaml_text(c, layers.base_yaml, layers.base_name, origins);
+    if (!layers.file.empty()) apply_yaml_file(c, layers.file, origins);
+    for (const std::string& s : layers.sets) {
         const auto [key, value] = split_set(s);
         set_value(c, key, value, config_source::flag("--set"));
         origins.insert_or_assign(key, config_source::flag("--set"));
     }
+    for (const flag_value& f : layers.flags) {
+        set_value(c, f.key, f.value, config_source::flag(f.flag));
+        origins.insert_or_assign(f.key, config_source::flag(f.flag));
+    }
     try {
         validate(c);
+        if (layers.check) layers.check(c);
     } catch (const config_error& e) {
+        if (e.source.type != config_source::kind::merged) throw;
         const auto it = origins.find(e.key);
         if (it == origins.end()) throw;
         throw config_error(it->second, e.key, e.reason);

@@ -2,6 +2,7 @@
 // then a YAML file, then `--set key=value` overrides in order, then validate(). Every problem is a
 // one-line `config_error` naming the source, the key and the reason.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,27 @@ config load_config(const std::string& yaml_path_or_empty, const std::vector<std:
 config load_config_layered(const std::string& base_name, const std::string& base_yaml,
                            const std::string& yaml_path_or_empty,
                            const std::vector<std::string>& sets);
+
+/// A value from a dedicated command-line flag mapped onto a key (e.g. `--ports` = switch.ports).
+struct flag_value {
+    std::string flag;   ///< as typed, e.g. `--ports`
+    std::string key;    ///< the config key it sets
+    std::string value;  ///< its text form
+};
+
+/// Every layer of a command's configuration, lowest first: defaults < `base_yaml` (a preset)
+/// < the YAML file < `sets` (`--set`) < `flags`. `check`, if set, runs after validate() on the
+/// merged result (e.g. "this command cannot use fault injection"); a `config_error` it or
+/// validate() throws names the file line, `--set` or flag that set the key, if any did.
+struct config_layers {
+    std::string base_name;
+    std::string base_yaml;
+    std::string file;
+    std::vector<std::string> sets;
+    std::vector<flag_value> flags;
+    std::function<void(const config&)> check;
+};
+config load_config_layers(const config_layers& layers);
 
 /// Applies one `key=value` override (as given to `--set`): parses and range-checks the value,
 /// errors read `--set KEY: REASON`. Does not run the cross-field validate().

@@ -53,6 +53,18 @@ void check_tables(const config& c) {
     }
 }
 
+/// One beat (switch.datapath_width bytes at link.rate) must last at least 0.5 ps, or the
+/// cycle period rounds to 0 ps (the same rounding as common::derive_timing).
+void check_beat_time(const config& c) {
+    const long double width = static_cast<long double>(c.sw.datapath_width.count);
+    const long double ps = width * 8.0L * 1e12L / static_cast<long double>(c.link.rate.bps);
+    if (ps + 0.5L < 1.0L)
+        fail("link.rate",
+             fmt::format("too high for switch.datapath_width {} B: one beat would take under "
+                         "0.5 ps (at most {} bits per second with this width)",
+                         c.sw.datapath_width.count, static_cast<uint64_t>(width * 16e12L)));
+}
+
 void check_traffic(const config& c) {
     for (const weighted_value& wv : parse_weighted_list(c.traffic.size, 1, UINT64_MAX)) {
         if (wv.value > c.sw.mtu.count)
@@ -88,6 +100,7 @@ void validate(const config& c) {
     check_holds_mtu_packet("switch.output_buffer", c.sw.output_buffer, c);
     check_holds_mtu_packet("endpoint.rx_buffer_per_vl", c.endpoint.rx_buffer_per_vl, c);
     check_tables(c);
+    check_beat_time(c);
     check_traffic(c);
     if (c.sharp.sat_chunk.count > c.hca.mtu.count) {
         fail("sharp.sat_chunk", fmt::format("a SAT chunk is one packet: at most hca.mtu {}B, got "

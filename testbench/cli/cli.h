@@ -23,7 +23,9 @@ struct config_options {
     /// Flag that maps straight onto a config key.
     void add_key_flag(CLI::App& app, const std::string& flag, const std::string& key,
                       const std::string& help);
-    cfg::config resolve() const;
+    /// Loads every layer and validates; `check` (optional) adds the command's own refusals,
+    /// whose errors then name the line or flag that set the key like validate()'s do.
+    cfg::config resolve(const std::function<void(const cfg::config&)>& check = {}) const;
 };
 
 using command_action = std::function<int()>;

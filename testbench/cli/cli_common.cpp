@@ -28,21 +28,18 @@ void config_options::add_key_flag(CLI::App& app, const std::string& flag, const 
         help + " (= --set " + key + "=...)");
 }
 
-cfg::config config_options::resolve() const {
-    cfg::config c;
-    if (preset.empty()) {
-        c = cfg::load_config(file, sets);
-    } else {
+cfg::config config_options::resolve(const std::function<void(const cfg::config&)>& check) const {
+    cfg::config_layers l;
+    if (!preset.empty()) {
         const tb::preset& p = find_preset(preset);
-        c = cfg::load_config_layered(preset_source_name(p.name), p.yaml, file, sets);
+        l.base_name = preset_source_name(p.name);
+        l.base_yaml = p.yaml;
     }
-    if (!flags.empty()) {
-        for (const auto& [flag, key, value] : flags) {
-            cfg::set_value(c, key, value, cfg::config_source::flag(flag));
-        }
-        cfg::validate(c);
-    }
-    return c;
+    l.file = file;
+    l.sets = sets;
+    for (const auto& [flag, key, value] : flags) l.flags.push_back({flag, key, value});
+    l.check = check;
+    return cfg::load_config_layers(l);
 }
 
 }  // namespace ndr::tb

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "cli.h"
+#include "clip_text.h"
 #include "config/config_error.h"
 #include "sweep_db.h"
 #include "sweep_point.h"
@@ -40,8 +41,10 @@ std::string params_text(const nlohmann::json& params) {
     std::string s;
     for (auto it = params.begin(); it != params.end(); ++it) {
         if (!s.empty()) s += ' ';
+        // A value is cut at 80 characters: a 1 MB axis value lists as one short row.
         s += it.key() + "=" +
-             (it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+             clip_text(it.value().is_string() ? it.value().get<std::string>() : it.value().dump(),
+                       80);
     }
     return s.empty() ? "(base)" : s;
 }
@@ -67,7 +70,8 @@ int run(const sweep_options& o) {
                                                          : "new";
             if (st != "done" && st != "invalid") ++to_run;
             fmt::print("{:>5}  {:<16}  {:<8}  {} seed={}{}\n", p.index, p.key, st,
-                       params_text(p.params), p.seed, p.error.empty() ? "" : "  (" + p.error + ")");
+                       params_text(p.params), p.seed,
+                       p.error.empty() ? "" : "  (" + clip_text(p.error, 500) + ")");
         }
         std::string grid;
         for (const sweep_axis& a : s.axes)

@@ -73,8 +73,10 @@ std::vector<double> parse_loads(const std::string& text) {
 }
 
 int run(const traffic_options& o) {
-    cfg::config base = o.cfg.resolve();
-    const sim_level lv = traffic_level(base);  // refuses a level that cannot run this
+    // traffic_level refuses a level or key this command cannot run; inside resolve() its error
+    // names the file line or flag that set the key.
+    cfg::config base = o.cfg.resolve([](const cfg::config& c) { traffic_level(c); });
+    const sim_level lv = traffic_level(base);
     const std::string level(level_name(lv));
     if (!o.time.empty()) {
         const common::timing tm = common::derive_timing(base);

@@ -9,21 +9,15 @@
 #include <systemc>
 
 #include "cli.h"
+#include "clip_text.h"
 #include "common/invariant_error.h"
 #include "config/config_error.h"
 
 namespace {
 
-/// One error line, at most 500 characters (a 5 MB op name must not become a 5 MB line); the
-/// cut is marked.
+/// One error line, at most 500 characters; the cut is marked.
 std::string one_line(const char* what) {
-    constexpr std::size_t MAX = 500;
-    std::string s(what);
-    for (char& c : s) {
-        if (c == '\n' || c == '\r') c = ' ';
-    }
-    if (s.size() > MAX) s = s.substr(0, MAX) + fmt::format("... ({} characters)", s.size());
-    return s;
+    return ndr::tb::clip_text(what, 500);
 }
 
 }  // namespace

@@ -19,7 +19,8 @@ MODE:
            express-ACK ordering fix (tlm/ib_switch_tlm.cpp) an ACK overtook an older ACK of its
            flow in the switch and the run stopped on "ACK for PSN ... out of window".
   refuse   `run --level rtl` and `traffic --level tlm --preset roce-400g`: exit 2, one line
-           `ndrsim: error: sim.level: ...`.
+           `ndrsim: error: sim.level: ...`, or `ndrsim: error: --level sim.level: ...` where
+           the refusal names the flag that set the level (traffic).
 """
 import json, os, shutil, sqlite3, subprocess, sys
 
@@ -119,7 +120,8 @@ def mode_refuse(nd, repo, work):
     for args in cases:
         p = run([nd] + args, ok=(2,))
         lines = p.stderr.strip().splitlines()
-        if len(lines) != 1 or not lines[0].startswith("ndrsim: error: sim.level: "):
+        if len(lines) != 1 or not (lines[0].startswith("ndrsim: error: sim.level: ") or
+                                   lines[0].startswith("ndrsim: error: --level sim.level: ")):
             fail(f"{' '.join(args)}: expected one 'ndrsim: error: sim.level: ' line, got {lines}")
     print(f"refuse: {len(cases)} commands refused in one line with exit 2")
 

@@ -174,7 +174,7 @@ ndr_run_e2e_py(run_err_pcap_link_alone error ${NDR_RUN_BIN} 2
 ndr_run_e2e_py(bench_err_zero_cycles error ${NDR_RUN_BIN} 2
   "^ndrsim: error: --cycles: Value 0 not in range" -- bench --cycles 0)
 ndr_run_e2e_py(traffic_err_fault_key error ${NDR_RUN_BIN} 2
-  "^ndrsim: error: fault\\.icrc_error_rate: synthetic traffic has no RC transport" --
+  "^ndrsim: error: --set fault\\.icrc_error_rate: synthetic traffic has no RC transport" --
   traffic -q --set fault.icrc_error_rate=0.5)
 ndr_run_e2e_py(sweep_err_db_not_sqlite error ${NDR_RUN_BIN} 2
   "^ndrsim: error: --db: '.*not_a_database\\.txt' exists and is not an SQLite database" --
@@ -184,9 +184,10 @@ ndr_run_e2e_py(sweep_err_db_not_sqlite error ${NDR_RUN_BIN} 2
 ndr_run_e2e_py(run_err_algo_does_not_fit error ${NDR_RUN_BIN} 2
   "^ndrsim: error: .*algo_does_not_fit\\.jsonl:4: algo: collective allgather: algo tree does not fit \\(use ring, rhd\\)" --
   run ${NDR_RUN_BAD}/algo_does_not_fit.jsonl -q)
-# Issue 16 item 5: a link rate the datapath cannot clock names its key (exit 2, was exit 1).
+# Issue 16 item 5: a link rate the datapath cannot clock names its key and where it was set
+# (exit 2, was exit 1; then no origin).
 ndr_run_e2e_py(traffic_err_rate_too_high error ${NDR_RUN_BIN} 2
-  "^ndrsim: error: link\\.rate: too high for switch\\.datapath_width 16 B" --
+  "^ndrsim: error: --set link\\.rate: too high for switch\\.datapath_width 16 B" --
   traffic -q --set link.rate=1000000Tbps --set switch.datapath_width=16B)
 # Issue 16 "done when": valgrind's memcheck on a normal alltoall run reports no error (it found
 # the HCA use-after-free: 9 invalid reads on this trace before the fix).

@@ -48,6 +48,18 @@ foreach(case "duplicate_key|4: switch\\.ports: duplicate key \\(already set on l
     "^ndrsim: error: .*config/${file}\\.yaml:${rx}" --
     config show --config ${NDR_IN_DATA}/config/${file}.yaml)
 endforeach()
+# Cross-field refusals name the line that set the key: a link rate one beat cannot clock
+# (named no origin before), and fault injection in synthetic traffic (from a file; e2e.traffic_err_fault_key has --set).
+ndr_run_e2e_py(config_err_rate_too_high error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: .*config/rate_too_high\\.yaml:3: link\\.rate: too high for switch\\.datapath_width 64 B" --
+  config show --config ${NDR_IN_DATA}/config/rate_too_high.yaml)
+ndr_run_e2e_py(traffic_err_fault_file error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: .*config/traffic_fault\\.yaml:3: fault\\.icrc_error_rate: synthetic traffic has no RC transport" --
+  traffic -q --config ${NDR_IN_DATA}/config/traffic_fault.yaml)
+# A dry run lists an invalid 2000-character value cut at 80 characters and its error at 500.
+ndr_run_e2e_py(sweep_dry_run_long_value ok ${NDR_RUN_BIN}
+  "invalid   switch\\.ports=9{80}\\.\\.\\. \\(2000 characters\\) seed=1  \\(.*long_value\\.yaml:6: switch\\.ports: '9+\\.\\.\\. \\([0-9]+ characters\\)\\)$" --
+  sweep ${NDR_IN_DATA}/bad_sweeps/long_value.yaml --dry-run --db ${NDR_IN_OUT}/long_value.db)
 ndr_run_e2e_py(run_err_bom_inside error ${NDR_RUN_BIN} 2
   "^ndrsim: error: .*bad_traces/bom_inside\\.jsonl:3: json: a UTF-8 byte-order mark \\(EF BB BF\\) is allowed only at the start of the file$" --
   run ${NDR_RUN_BAD}/bom_inside.jsonl -q)
