@@ -1,5 +1,7 @@
 #include "credit_pacer.h"
 
+#include "common/xbar_clock.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -10,8 +12,7 @@ constexpr uint32_t CHUNK = 16;  ///< blocks a switch frees at once as the crossb
 }
 
 uint64_t credit_pacer::xbar(uint32_t beats) const {
-    return std::max<uint64_t>(
-        1, static_cast<uint64_t>(std::ceil(static_cast<double>(beats) / loop_.speedup - 1e-9)));
+    return common::xbar_packet_cycles(loop_.speedup, beats);
 }
 
 void credit_pacer::push_returns(uint64_t s, uint32_t blocks, uint32_t beats) {

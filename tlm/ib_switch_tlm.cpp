@@ -33,16 +33,11 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
       check_(c.sim.check_invariants),
       routes_(std::move(routes)),
       sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)),
-      link_(c, tm, c.sw.ports, tm.buffer_blocks, common::SWITCH_PORT_NAMES) {
+      link_(c, tm, c.sw.ports, tm.buffer_blocks, common::SWITCH_PORT_NAMES),
+      xbar_(tm.speedup, c.sw.ports) {
     if (ports_ > 64) throw std::invalid_argument("ib_switch_tlm: at most 64 ports");
     if (c.sw.queueing != "voq") {
         throw std::invalid_argument("ib_switch_tlm: only switch.queueing=voq is modelled");
-    }
-    const uint32_t max_beats = 4096 / tm_.block_bytes * 2 + 64;
-    xbar_cycles_.resize(max_beats + 1);
-    for (uint32_t b = 0; b <= max_beats; ++b) {
-        xbar_cycles_[b] = std::max(
-            1U, static_cast<uint32_t>(std::ceil(static_cast<double>(b) / tm_.speedup - 1e-9)));
     }
     const std::size_t pv = std::size_t{ports_} * vls_;
     link_free_.assign(ports_, 0);
@@ -280,8 +275,7 @@ bool ib_switch_tlm::express(uint64_t elig, uint32_t i, tlm::tlm_generic_payload&
 }
 
 uint32_t ib_switch_tlm::xbar_cycles(uint32_t beats) const {
-    if (beats < xbar_cycles_.size()) return xbar_cycles_[beats];
-    return static_cast<uint32_t>(std::ceil(static_cast<double>(beats) / tm_.speedup - 1e-9));
+    return xbar_.cycles(beats);
 }
 
 void ib_switch_tlm::open_window(uint64_t now) {
@@ -406,7 +400,9 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     const uint32_t beats = e.beats;
     const uint8_t in_vl = e.vl;
     const uint64_t hdr_in = e.hop.hdr_in;
-    const uint64_t xbar_end = std::max(t + xbar_cycles(beats), hdr_in + beats);
+    // Fractions of a cycle carried per port, as at the cycle level (common/xbar_clock.h).
+    const common::xbar_clock::transfer xt = xbar_.grant(t, in_port, o, beats, hdr_in);
+    const uint64_t xbar_end = xt.done;
     in_busy_ |= bit(in_port);
     out_busy_ |= bit(o);
     uint32_t freed = 0;
@@ -414,7 +410,7 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     for (uint32_t end = CREDIT_RETURN_CHUNK; e.count == 1 && end < n; end += CREDIT_RETURN_CHUNK) {
         const uint32_t end_beats = std::min<uint32_t>(
             beats, (end * golden::CREDIT_BLOCK_BYTES + tm_.block_bytes - 1) / tm_.block_bytes);
-        const uint64_t at = std::max(t + xbar_cycles_[end_beats], hdr_in + end_beats);
+        const uint64_t at = xbar_.read_by(xt, end_beats);
         schedule(at, timer{0, 0, T_BUF_FREE, in_vl, static_cast<uint16_t>(in_port), 0,
                            CREDIT_RETURN_CHUNK, nullptr});
         freed += CREDIT_RETURN_CHUNK;

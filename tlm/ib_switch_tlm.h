@@ -6,7 +6,8 @@
 // Timing, in whole beats of common::timing (identical to the cycle model at zero load):
 // header in at t -> eligible at t + switch_cycles - 1 (cut-through; store-and-forward adds
 // beats - 1) -> granted at g >= eligible -> first beat on the output link at
-// max(g + 1, link free). Crossbar transfer max(ceil(beats / speedup), arrival of the tail);
+// max(g + 1, link free). Crossbar transfer beats / speedup with the fraction carried per port
+// (common/xbar_clock.h: ceil(beats / speedup) for an isolated packet), not before the tail arrives;
 // input-buffer blocks are freed in 1 KiB chunks as the crossbar reads them, as in the cycle model.
 //
 // Allocation abstraction (the cycle model runs iSLIP or round robin with pointers per cycle):
@@ -38,6 +39,7 @@
 #include "common/rx_buffer.h"
 #include "common/switch_stats.h"
 #include "common/timing.h"
+#include "common/xbar_clock.h"
 #include "config/sim_config.h"
 #include "credit_pacer.h"
 #include "golden/credit_fc.h"
@@ -150,9 +152,9 @@ private:
     bool check_;
     golden::lft routes_;
     golden::sl2vl_table sl2vl_;
-    std::vector<uint32_t> xbar_cycles_;
     /// The link layer of every port (common/ib_port.h), as in cycle::ib_switch.
     common::ib_ports<common::rx_buffer> link_;
+    common::xbar_clock xbar_;  ///< crossbar time at switch.speedup, fractions carried per port
     payload_pool fc_pool_;
     egress_observer observer_;
     uint64_t drop_id_ = ~uint64_t{0};

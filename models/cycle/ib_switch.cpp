@@ -40,14 +40,9 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, 
       sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)),
       link_(c, tm, c.sw.ports, tm.buffer_blocks, common::SWITCH_PORT_NAMES),
       fc_proc_cycles_(tm.fc_cycles - tm.link_cycles),
+      xbar_(tm.speedup, c.sw.ports),
       alloc_(c.sw.ports) {
     if (ports_ > 64) throw std::invalid_argument("ib_switch: at most 64 ports");
-    const uint32_t max_beats = 4096 / tm_.block_bytes * 2 + 64;
-    xbar_cycles_.resize(max_beats + 1);
-    for (uint32_t b = 0; b <= max_beats; ++b) {
-        xbar_cycles_[b] = std::max(
-            1U, static_cast<uint32_t>(std::ceil(static_cast<double>(b) / tm_.speedup - 1e-9)));
-    }
     const std::size_t pv = std::size_t{ports_} * vls_;
     peers_.resize(ports_);
     link_free_.assign(ports_, 0);

@@ -21,6 +21,7 @@
 #include "common/sharp_an.h"
 #include "common/switch_stats.h"
 #include "common/timing.h"
+#include "common/xbar_clock.h"
 #include "config/sim_config.h"
 #include "cycle/cycle_engine.h"
 #include "cycle/link_tap.h"
@@ -191,7 +192,6 @@ private:
     packet_pool& pool_;
     golden::lft routes_;
     golden::sl2vl_table sl2vl_;
-    std::vector<uint32_t> xbar_cycles_;  ///< by beats: ceil(beats / speedup)
     /// The link layer of every port: input buffers (credits and occupancy) and output credits
     /// per (port, VL), the VL arbiter per output, FC pacing, credit stalls (common/ib_port.h).
     common::ib_ports<common::rx_buffer> link_;
@@ -208,6 +208,7 @@ private:
     std::vector<uint32_t> out_req_vls_;     ///< [out]: bitmask of VLs with requests
     uint64_t in_busy_ = 0;
     uint64_t out_busy_ = 0;
+    common::xbar_clock xbar_;     ///< crossbar time at switch.speedup, fractions carried
     golden::switch_alloc alloc_;  ///< iSLIP / input-first rule and its pointers
     uint64_t inside_ = 0;
     std::vector<event> xbar_next_;  ///< XBAR_DONE due next cycle (one tick for all)

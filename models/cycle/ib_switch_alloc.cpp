@@ -146,8 +146,10 @@ __attribute__((always_inline)) inline void ib_switch::commit(cycle_t t, const gr
         throw invariant_error(fmt::format(
             "cycle {}: switch input port {}: packet {} changed size while queued", t, g.in, p.id));
     }
-    // Crossbar: `speedup` x line rate, but never ahead of the packet's arrival (cut-through).
-    const cycle_t xbar_end = std::max(t + xbar_cycles_[beats], p.hdr_in + beats);
+    // Crossbar: `speedup` x line rate with fractions carried per port, but never ahead of the
+    // packet's arrival (cut-through): common/xbar_clock.h.
+    const common::xbar_clock::transfer xt = xbar_.grant(t, g.in, g.out, beats, p.hdr_in);
+    const cycle_t xbar_end = xt.done;
     in_busy_ |= bit(g.in);
     out_busy_ |= bit(g.out);
     // Input-buffer blocks are freed (and credited back) as the crossbar reads them out, in
@@ -156,7 +158,7 @@ __attribute__((always_inline)) inline void ib_switch::commit(cycle_t t, const gr
     for (uint32_t end = CREDIT_RETURN_CHUNK; end < n; end += CREDIT_RETURN_CHUNK) {
         const uint32_t end_beats = std::min<uint32_t>(
             beats, (end * golden::CREDIT_BLOCK_BYTES + tm_.block_bytes - 1) / tm_.block_bytes);
-        const cycle_t at = std::max(t + xbar_cycles_[end_beats], p.hdr_in + end_beats);
+        const cycle_t at = xbar_.read_by(xt, end_beats);
         schedule(at, event{EV_BUF_FREE, p.vl, g.in, g.pkt, 0, CREDIT_RETURN_CHUNK});
         freed += CREDIT_RETURN_CHUNK;
     }

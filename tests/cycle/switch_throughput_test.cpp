@@ -119,3 +119,50 @@ TEST_CASE("fairness: uniform Bernoulli 0.8, 4 KiB, 64 ports: each port within 5 
     CHECK(r["traffic"]["accepted_load"].get<double>() ==
           Approx(r["traffic"]["offered_load"].get<double>()).epsilon(0.01));
 }
+
+TEST_CASE("throughput: speedup 1.25 applies to 2-beat packets (fractional crossbar time)",
+          "[cycle][throughput][speedup]") {
+    // Issue 15 item 3. A 64 B payload is 2 beats on the wire; at switch.speedup 1.25 a 2-beat
+    // transfer takes 1.6 cycles. Rounding each packet up to 2 cycles gave it no speedup at all
+    // (identical results at 1.0, 1.25 and 1.5: 0.9302 accepted at load 0.95 and 1.0). With the
+    // fraction carried per port (common/xbar_clock.h), a VOQ/iSLIP switch with speedup > 1
+    // sustains admissible uniform Bernoulli traffic (McKeown 1999; with speedup the crossbar
+    // can catch up after a mismatched slot): at load 0.95 every offered beat is accepted.
+    // Tolerance 1 % of offered: the window holds ~64 x 0.95 x 30k / 2 = 0.9 M packets
+    // (sd ~0.1 %); the old code is 2 % below.
+    const auto r = run_point({"switch.ports=64", "traffic.pattern=uniform",
+                              "traffic.arrivals=bernoulli", "traffic.load=0.95", "traffic.size=64",
+                              "sim.warmup_cycles=10000", "sim.measure_cycles=30000"});
+    const double off = r["traffic"]["offered_load"].get<double>();
+    const double acc = r["traffic"]["accepted_load"].get<double>();
+    INFO("offered " << off << ", accepted " << acc);
+    CHECK(acc == Approx(off).epsilon(0.01));
+}
+
+TEST_CASE("throughput: backlogged 2-beat packets get the 1.25 speedup",
+          "[cycle][throughput][speedup]") {
+    // As above, saturated: the speedup turns into throughput. Per-packet rounding gave 0.9298
+    // (the same as speedup 1.0); with the fraction carried the default switch moves >= 98 %.
+    const auto r =
+        run_point({"switch.ports=64", "traffic.pattern=uniform", "traffic.arrivals=backlogged",
+                   "traffic.size=64", "sim.warmup_cycles=10000", "sim.measure_cycles=20000"});
+    const double acc = r["traffic"]["accepted_load"].get<double>();
+    INFO("accepted_load = " << acc);
+    CHECK(acc >= 0.98);
+}
+
+TEST_CASE("throughput: the defaults saturate where the README says (4 KiB, uniform)",
+          "[cycle][throughput][defaults]") {
+    // Issue 15 item 8: the figure README.md states for the default switch (VOQ, iSLIP with 2
+    // iterations, speedup 1.25, 32 KiB per VL, 300 ns latency), "saturate at an accepted load
+    // of 0.81", measured here with backlogged sources and nothing else set. The limit is the
+    // input buffer's credit loop, not the allocator (docs/architecture.md, known weaknesses).
+    // Window noise ~0.002 (64 ports x 20k cycles); band +-0.01.
+    const auto r =
+        run_point({"traffic.pattern=uniform", "traffic.arrivals=backlogged", "traffic.size=4096",
+                   "sim.warmup_cycles=10000", "sim.measure_cycles=20000"});
+    const double acc = r["traffic"]["accepted_load"].get<double>();
+    INFO("accepted_load = " << acc);
+    CHECK(acc >= 0.80);
+    CHECK(acc <= 0.82);
+}
