@@ -40,6 +40,8 @@ public:
     const std::vector<link_ref>& links() const { return links_; }
     /// Beats sent so far on a link (cumulative).
     uint64_t link_beats(const link_ref& l) const;
+    /// Of link_beats(l), those still to be sent at cycle `now` (counted when committed).
+    uint64_t link_beats_unsent(const link_ref& l, uint64_t now) const;
     /// Link latency in cycles of a tier.
     uint32_t tier_cycles(uint32_t tier) const { return plan_.tier_cycles[tier]; }
 

@@ -30,6 +30,8 @@ public:
     tlmm::run_status& status() { return status_; }
     const std::vector<link_ref>& links() const { return links_; }
     uint64_t link_beats(const link_ref& l) const;
+    /// Of link_beats(l), those still to be sent at cycle `now` (counted when committed).
+    uint64_t link_beats_unsent(const link_ref& l, uint64_t now) const;
     /// sim.tlm_mode=lt: the global quantum in cycles; 0 in AT.
     uint64_t quantum_cycles() const { return quantum_; }
 

@@ -31,10 +31,17 @@ public:
     /// Cycles of the current sample interval: run this many, then call take().
     [[nodiscard]] uint64_t interval() const { return interval_; }
 
-    /// Records one sample per link (beats in the last interval / interval).
-    void take() {
+    /// Records one sample per link at cycle `now`: beats on the wire in the last interval /
+    /// interval. Devices count a packet's beats when they commit it to the link (up to
+    /// switch.output_buffer ahead); those not yet sent at `now` belong to later samples, so a
+    /// link never reads above 1 (a saturated one reads exactly 1). At the TLM level an express
+    /// ACK rides between two packets of a burst without lengthening it (fidelity_tlm.md), so a
+    /// full interval can hold a few beats more than cycles: those carry to the next sample.
+    void take(uint64_t now) {
         for (std::size_t i = 0; i < f_.links().size(); ++i) {
-            const uint64_t b = f_.link_beats(f_.links()[i]);
+            const uint64_t total = f_.link_beats(f_.links()[i]);
+            const uint64_t unsent = std::min(total, f_.link_beats_unsent(f_.links()[i], now));
+            const uint64_t b = std::clamp(total - unsent, last_[i], last_[i] + interval_);
             series_[i].utilisation.push_back(static_cast<float>(static_cast<double>(b - last_[i]) /
                                                                 static_cast<double>(interval_)));
             last_[i] = b;

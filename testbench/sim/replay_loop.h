@@ -25,7 +25,7 @@ uint64_t run_replay_loop(const replay& rp, Sampler& sampler, uint64_t limit_cycl
         }
         now += sampler.interval();
         advance(now);
-        sampler.take();
+        sampler.take(now);
     }
     return now;
 }

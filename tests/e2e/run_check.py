@@ -19,6 +19,11 @@ Each mode runs ndrsim itself and exits 0 on success, 1 with a message on failure
   error NDRSIM CODE REGEX... -- ARGS...
       expect exit status CODE and exactly one non-empty line of output (stdout + stderr)
       matching every REGEX (Python re).
+  utilisation NDRSIM OUTDIR LINK -- ARGS...
+      run `ndrsim ARGS... --out OUTDIR -q` on a trace that keeps LINK sending back to back:
+      every timeline sample of LINK but the first and the last (the transfer's edges) reads
+      exactly 1, no sample of any link is above 1, and links[].peak_utilisation is <= 1 (exactly
+      1 for LINK). Samples merge pairwise as the run grows, so this holds at every resolution.
   ok NDRSIM REGEX... -- ARGS...
       expect exit status 0, nothing on stderr, and every REGEX (Python re, multi-line) to
       match somewhere in stdout.
@@ -194,6 +199,39 @@ def mode_lossless(argv):
     print(f"ok: {hca['data_packets_sent']} data packets, {hca['acks_sent']} ACKs, no recovery")
 
 
+def mode_utilisation(argv):
+    head, args = split_args(argv)
+    if len(head) != 3:
+        fail("usage: utilisation NDRSIM OUTDIR LINK -- ARGS...")
+    ndrsim, out, link = head
+    shutil.rmtree(out, ignore_errors=True)
+    code, so, se = run(ndrsim, args + ["--out", out, "-q"])
+    if code != 0:
+        fail(f"exit {code}\nstdout:\n{so}\nstderr:\n{se}")
+    rep = load_json(os.path.join(out, "report.json"))
+    for l in rep["links"]:
+        if l["peak_utilisation"] > 1.0 or l["utilisation"] > 1.0:
+            fail(f"{l['link']}: utilisation {l['utilisation']}, peak {l['peak_utilisation']} > 1")
+    peak = [l["peak_utilisation"] for l in rep["links"] if l["link"] == link]
+    if peak != [1.0]:
+        fail(f"{link}: peak_utilisation {peak}, expected exactly [1.0]")
+    series = {}
+    for e in load_json(os.path.join(out, "timeline.json"))["traceEvents"]:
+        if e.get("ph") == "C":
+            series.setdefault(e["name"], []).append(e["args"]["utilisation"])
+    for name, v in series.items():
+        if max(v) > 1.0:
+            fail(f"{name}: a timeline sample reads {max(v)} > 1")
+    v = series.get(link, [])
+    if len(v) < 1000:
+        fail(f"{link}: {len(v)} samples, expected a run long enough to merge samples")
+    inner = [x for x in v[1:-1] if x != 1.0]
+    if inner:
+        fail(f"{link}: {len(inner)} of {len(v) - 2} inner samples are not exactly 1, e.g. "
+             f"{inner[:3]}")
+    print(f"ok: {link} reads 1 in all {len(v) - 2} inner samples, no link above 1")
+
+
 def mode_fabric(argv):
     if len(argv) != 4:
         fail("usage: fabric OUTDIR TOPO_SUBSTR SWITCHES LEAVES")
@@ -252,7 +290,8 @@ def main():
     if len(sys.argv) < 2:
         fail("usage: run_check.py report|fabric|error|ok|delivered|lossless ...")
     modes = {"report": mode_report, "fabric": mode_fabric, "error": mode_error,
-             "delivered": mode_delivered, "lossless": mode_lossless, "ok": mode_ok}
+             "delivered": mode_delivered, "lossless": mode_lossless,
+             "utilisation": mode_utilisation, "ok": mode_ok}
     if sys.argv[1] not in modes:
         fail(f"unknown mode {sys.argv[1]!r}")
     modes[sys.argv[1]](sys.argv[2:])
