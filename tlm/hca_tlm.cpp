@@ -26,9 +26,8 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const commo
       vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls).vl(static_cast<uint8_t>(c.hca.sl))),
       sharp_vl_(static_cast<uint8_t>(c.sharp.vl)),
       mtu_(static_cast<uint32_t>(c.hca.mtu.count)),
-      tx_cycles_(common::ps_to_cycles(c.hca.tx_latency.ps, tm.cycle_ps, 1)),
-      rx_cycles_(common::ps_to_cycles(c.hca.rx_latency.ps, tm.cycle_ps, 1)),
-      wqe_cycles_(common::ps_to_cycles(c.hca.message_interval.ps, tm.cycle_ps, 0)),
+      ht_(common::derive_hca_timing(c, tm)),
+      tx_cycles_(ht_.tx_cycles),
       pcie_bytes_per_cycle_(static_cast<double>(c.hca.pcie_rate.bps) / 8.0 *
                             static_cast<double>(tm.cycle_ps) * 1e-12),
       ack_coalesce_(c.hca.ack_coalesce),
@@ -48,6 +47,7 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const commo
             fmt::format("hca.sl {} maps to VL {}, not a data VL", c.hca.sl, vl_));
     }
     ports_.resize(hosts);
+    for (host_port& hp : ports_) hp.wqe = ht_.wqe_pacer();
     for (uint32_t h = 0; h < hosts; ++h) {
         const int id = static_cast<int>(h);
         tx.push_back(std::make_unique<initiator_socket>(fmt::format("tx_{}", h).c_str()));
@@ -103,8 +103,7 @@ void hca_tlm::post(common::cycle_t now, common::verb v, uint32_t src, uint32_t d
     msg.qp = qp_index(src, dst);
     ++stats_.messages_posted;
     host_port& hp = ports_[src];
-    const uint64_t ready = std::max<uint64_t>(now + tx_cycles_, hp.wqe_free + wqe_cycles_);
-    hp.wqe_free = ready;
+    const uint64_t ready = hp.wqe.next(now + tx_cycles_);
     schedule(ready, timer{0, 0, T_MSG_READY, 0, 0, 0, m, nullptr});
 }
 
@@ -233,6 +232,16 @@ void hca_tlm::on_timer(uint64_t now, const timer& t) {
         case T_CTRL:
             ports_[t.port].ctrl_pending = false;
             mark_tx(t.port);
+            break;
+        case T_CTRL_READY: {
+            host_port& hp = ports_[t.port];
+            hp.control.push_back(hp.pending.front());
+            hp.pending.pop_front();
+            mark_tx(t.port);
+            break;
+        }
+        case T_SEND_DONE:
+            send_done(now, t.a);
             break;
         case T_RXFREE:
             link_.rx(t.port, t.vl).on_free(t.a);

@@ -5,15 +5,18 @@
 // tail: BEGIN_RESP), `fc_out` FCCL of the receive buffer.
 //
 // Same config keys, golden calls and rounding as the cycle HCA: post -> WQE processing
-// (hca.tx_latency, one WQE per hca.message_interval per HCA) -> segmentation at hca.mtu with
+// (hca.tx_latency, one WQE per hca.message_interval per HCA, exact over many as the cycle HCA:
+// common/interval_pacer.h) -> segmentation at hca.mtu with
 // the RC opcodes of golden/opcode.h (wire sizes from golden::wire_bytes) -> ACK/NAK first, then
 // SHARP, then the QPs round robin one packet per turn, at most hca.max_outstanding
 // unacknowledged packets per QP, payload DMA at hca.pcie_rate -> credits (golden
 // credit_sender) into the link. Receive: per packet at its tail; ACK every hca.ack_coalesce
 // packets and on each packet with AckReq (a message's last, the one that fills the window:
-// golden/rc_ack.h, as the cycle HCA); data placed and completion visible hca.rx_latency after
-// the last packet. RDMA READ: request packet, acknowledged like data; the responder streams the
-// response on its own QP hca.tx_latency later (the cycle model's simplification).
+// golden/rc_ack.h, as the cycle HCA), ready to send hca.ack_latency after the tail; data placed
+// hca.rx_latency after the last packet and the receive completion visible hca.cqe_latency
+// later; the send completion hca.cqe_latency after the last ACK arrives (common/hca_timing.h). RDMA
+// READ: request packet, acknowledged like data; the responder streams the response on its own QP
+// hca.tx_latency later (the cycle model's simplification).
 //
 // RC reduced to what a lossless fabric needs (abstracted, documented in fidelity_tlm.md):
 // no ICRC fault injection (fault.icrc_error_rate must be 0), so no NAK, no go-back-N, no ACK
@@ -43,6 +46,7 @@
 #include "common/hca_iface.h"
 #include "common/hca_stats.h"
 #include "common/hca_tables.h"
+#include "common/hca_timing.h"
 #include "common/ib_port.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
@@ -102,6 +106,8 @@ private:
         T_SHARP_READY,
         T_SHARP_PLACED,
         T_CTRL,
+        T_CTRL_READY,  ///< the oldest pending ACK entry of host `port` is ready (ack_latency)
+        T_SEND_DONE,   ///< message `a`'s send completion (cqe_latency after its last ACK)
         T_ARRIVE = DELIVERY,
         T_FC_ARRIVE
     };
@@ -141,7 +147,7 @@ private:
     struct host_port {
         uint64_t tx_free = 0;
         uint64_t dma_free = 0;
-        uint64_t wqe_free = 0;
+        common::interval_pacer wqe;  ///< one WQE per hca.message_interval
         bool txfree_pending = false;
         bool tx_dirty = false;
         bool ctrl_pending = false;     ///< a T_CTRL (next packet boundary of a burst) is scheduled
@@ -149,6 +155,7 @@ private:
         uint32_t burst_pkt_beats = 1;  ///< beats of one of its packets
         std::deque<uint32_t> active;
         std::deque<control_packet> control;
+        std::deque<control_packet> pending;  ///< ACKs in receive processing (ack_latency)
         std::deque<tlm::tlm_generic_payload*> sharp;
         credit_pacer pace;  ///< data VL, bursts only
     };
@@ -183,6 +190,7 @@ private:
     void on_tail(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp);
     void receive_data(uint64_t t, uint32_t h, const ib_extension& p);
     void receive_ack(uint64_t t, uint32_t qp, uint32_t psn);
+    void send_done(uint64_t t, uint32_t m);
     uint32_t packet_payload(const message& m, uint32_t index) const;
     uint8_t data_opcode(const message& m, uint32_t index) const;
 
@@ -193,9 +201,8 @@ private:
     uint8_t vl_;
     uint8_t sharp_vl_;
     uint32_t mtu_;
+    common::hca_timing ht_;
     uint32_t tx_cycles_;
-    uint32_t rx_cycles_;
-    uint32_t wqe_cycles_;
     double pcie_bytes_per_cycle_;
     uint32_t ack_coalesce_;
     uint32_t max_outstanding_;

@@ -30,7 +30,7 @@ void hca_tlm::on_tail(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
     }
     if (sharp) {  // SHARP result: placed after the receive pipeline; keep the payload till then
         gp.acquire();
-        schedule(t + rx_cycles_,
+        schedule(t + ht_.recv_complete_cycles,
                  timer{0, 0, T_SHARP_PLACED, 0, static_cast<uint16_t>(h), 0, 0, &gp});
     } else if (p.kind == common::PK_ACK) {
         receive_ack(t, p.qp, p.psn);
@@ -73,7 +73,7 @@ void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
             schedule(t + tx_cycles_, timer{0, 0, T_MSG_READY, 0, 0, 0, r, nullptr});
             retire_if_done(p.msg);
         } else {
-            schedule(t + rx_cycles_, timer{0, 0, T_PLACED, 0, 0, 0, p.msg, nullptr});
+            schedule(t + ht_.recv_complete_cycles, timer{0, 0, T_PLACED, 0, 0, 0, p.msg, nullptr});
         }
     }
     // The ACKs the packets trigger one by one (every hca.ack_coalesce and each AckReq, which
@@ -87,8 +87,14 @@ void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
         }
     }
     if (ack.count > 0) {
-        ports_[h].control.push_back(ack);
-        mark_tx(h);
+        if (ht_.ack_cycles == 0) {
+            ports_[h].control.push_back(ack);
+            mark_tx(h);
+        } else {  // receive processing first; a constant delay keeps the pending queue in order
+            ports_[h].pending.push_back(ack);
+            schedule(t + ht_.ack_cycles,
+                     timer{0, 0, T_CTRL_READY, 0, static_cast<uint16_t>(h), 0, 0, nullptr});
+        }
     }
 }
 
@@ -106,17 +112,26 @@ void hca_tlm::receive_ack(uint64_t t, uint32_t qp, uint32_t psn) {
         message& msg = msgs_[m];
         if (msg.first_psn + msg.packets > qps_[qp].acked_psn) break;
         qps_[qp].unfinished.pop_front();
-        msg.acked = true;
-        const bool notify = msg.v != common::verb::rdma_read;  // reads complete on delivery
-        const uint32_t src = msg.src;
-        const uint64_t tag = msg.tag;
-        retire_if_done(m);
-        if (notify && host_ != nullptr) host_->on_send_complete(t, src, tag);
+        if (ht_.send_complete_cycles == 0) {
+            send_done(t, m);
+        } else {
+            schedule(t + ht_.send_complete_cycles, timer{0, 0, T_SEND_DONE, 0, 0, 0, m, nullptr});
+        }
     }
     if (progress) {
         activate(qp);
         mark_tx(qps_[qp].src);
     }
+}
+
+void hca_tlm::send_done(uint64_t t, uint32_t m) {
+    message& msg = msgs_[m];
+    msg.acked = true;
+    const bool notify = msg.v != common::verb::rdma_read;  // reads complete on delivery
+    const uint32_t src = msg.src;
+    const uint64_t tag = msg.tag;
+    retire_if_done(m);
+    if (notify && host_ != nullptr) host_->on_send_complete(t, src, tag);
 }
 
 }  // namespace ndr::tlmm

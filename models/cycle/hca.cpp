@@ -35,9 +35,8 @@ hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, 
       vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls).vl(static_cast<uint8_t>(c.hca.sl))),
       sharp_vl_(static_cast<uint8_t>(c.sharp.vl)),
       mtu_(static_cast<uint32_t>(c.hca.mtu.count)),
-      tx_cycles_(ps_to_cycles(c.hca.tx_latency.ps, tm.cycle_ps, 1)),
-      rx_cycles_(ps_to_cycles(c.hca.rx_latency.ps, tm.cycle_ps, 1)),
-      wqe_cycles_(ps_to_cycles(c.hca.message_interval.ps, tm.cycle_ps, 0)),
+      ht_(common::derive_hca_timing(c, tm)),
+      tx_cycles_(ht_.tx_cycles),
       pcie_bytes_per_cycle_(static_cast<double>(c.hca.pcie_rate.bps) / 8.0 *
                             static_cast<double>(tm.cycle_ps) * 1e-12),
       ack_coalesce_(c.hca.ack_coalesce),
@@ -53,6 +52,7 @@ hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, 
             fmt::format("hca.sl {} maps to VL {}, not a data VL", c.hca.sl, vl_));
     }
     ports_.resize(hosts);
+    for (host_port& hp : ports_) hp.wqe = ht_.wqe_pacer();
     stats_.tx_beats.assign(hosts, 0);
     stats_.rx_beats.assign(hosts, 0);
     stats_.credit_stall_cycles.assign(hosts, 0);
@@ -153,8 +153,7 @@ void hca_array::post(cycle_t now, verb v, uint32_t src, uint32_t dst, uint64_t b
     msg.qp = qp_index(src, dst);
     ++stats_.messages_posted;
     host_port& hp = ports_[src];
-    const cycle_t ready = std::max(now + tx_cycles_, hp.wqe_free + wqe_cycles_);
-    hp.wqe_free = ready;
+    const cycle_t ready = hp.wqe.next(now + tx_cycles_);
     schedule(ready, event{EV_MSG_READY, 0, 0, m, 0, 0});
 }
 
@@ -266,6 +265,16 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
                 break;
             case EV_RATE_WAKE:
                 mark_tx(e.port);
+                break;
+            case EV_CTRL_READY: {
+                host_port& hp = ports_[e.port];
+                hp.control.push_back(hp.pending.front());
+                hp.pending.pop_front();
+                mark_tx(e.port);
+                break;
+            }
+            case EV_SEND_DONE:
+                send_done(t, e.pkt);
                 break;
             case EV_REFRESH:
                 refresh_due_ = true;

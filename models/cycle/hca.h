@@ -2,7 +2,8 @@
 // (one SystemC process), each with one IB port.
 //
 // Send path: post (doorbell) -> WQE fetch, payload DMA read start, packetise: hca.tx_latency,
-// at most one WQE per hca.message_interval -> segmentation at hca.mtu with RC opcodes
+// at most one WQE per hca.message_interval (exact over many: common/interval_pacer.h) ->
+// segmentation at hca.mtu with RC opcodes
 // (FIRST/MIDDLE/LAST/ONLY, RETH on the first, ImmDt on the last) -> per-QP round-robin
 // scheduling, payload DMA at hca.pcie_rate -> credits (golden credit_sender) and the VL
 // arbiter into the link.
@@ -10,7 +11,10 @@
 // PSN check (in order: accept; ahead: drop + one NAK "PSN sequence error"; behind: duplicate,
 // re-ACK), ACK every hca.ack_coalesce packets and on each packet with AckReq (the requester sets
 // it on a message's last packet and on the packet that fills its hca.max_outstanding window,
-// golden/rc_ack.h); the last packet's data is placed and its CQE visible hca.rx_latency later.
+// golden/rc_ack.h), each ACK/NAK ready hca.ack_latency after the tail that caused it; the last
+// packet's data is placed hca.rx_latency later and its receive completion (CQE) visible
+// hca.cqe_latency after that; the send completion is visible hca.cqe_latency after the ACK
+// covering the message's last PSN arrives (common/hca_timing.h).
 // Reliability (RC): go-back-N from a NAK's PSN, or from the oldest unacknowledged packet when
 // hca.ack_timeout expires (measured from that packet's transmission, restarted by every ACK
 // that makes progress); more than hca.retry_count retries of one packet fails the run.
@@ -27,6 +31,7 @@
 #include "common/hca_iface.h"
 #include "common/hca_stats.h"
 #include "common/hca_tables.h"
+#include "common/hca_timing.h"
 #include "common/ib_port.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
@@ -83,15 +88,17 @@ private:
         EV_MSG_READY = EV_PRIVATE,  ///< WQE processed: message joins its QP (pkt = message)
         EV_TXFREE,                  ///< the link of host `port` is free again
         EV_TAIL,                    ///< last beat of packet `pkt` arrived at host `port`
-        EV_PLACED,                  ///< message `pkt` placed at its destination (rx_latency)
-        EV_TIMER,                   ///< host timer, token in timers_[pkt]
-        EV_QP_TIMER,                ///< RC ACK timer of QP `pkt`
+        EV_PLACED,    ///< message `pkt`'s receive completion at its destination (rx + cqe latency)
+        EV_TIMER,     ///< host timer, token in timers_[pkt]
+        EV_QP_TIMER,  ///< RC ACK timer of QP `pkt`
         EV_FC_FLUSH,
         EV_RXFREE,
         EV_REFRESH,
         EV_SHARP_READY,   ///< a SHARP packet (pool index pkt) joins host `port`'s queue
         EV_SHARP_PLACED,  ///< a SHARP result (pool index pkt) is visible at host `port`
         EV_RATE_WAKE,     ///< DCQCN: a rate-limited QP of host `port` may send again
+        EV_CTRL_READY,    ///< the oldest of host `port`'s pending ACK/NAKs is ready (ack_latency)
+        EV_SEND_DONE,     ///< message `pkt`'s send completion (cqe_latency after its last ACK)
     };
 
     struct message {
@@ -150,11 +157,12 @@ private:
         link_peer peer;
         cycle_t tx_free = 0;
         cycle_t dma_free = 0;
-        cycle_t wqe_free = 0;  ///< WQE engine: next cycle a WQE may be processed
+        common::interval_pacer wqe;  ///< WQE engine: one WQE per hca.message_interval
         bool txfree_pending = false;
         bool tx_dirty = false;
         std::deque<uint32_t> active;         ///< QPs with something to send, round robin
         std::deque<control_packet> control;  ///< ACK/NAK to send (before data)
+        std::deque<control_packet> pending;  ///< ACK/NAK in receive processing (ack_latency)
         packet_queue sharp;                  ///< SHARP packets ready to send
     };
 
@@ -171,6 +179,10 @@ private:
     void receive_data(cycle_t t, uint32_t h, packet& p);
     void receive_ack(cycle_t t, uint32_t qp, uint32_t psn, bool nak);
     void queue_control(uint32_t h, uint8_t kind, uint32_t qp, uint32_t psn);
+    /// An ACK/NAK caused by a packet received at t: ready hca.ack_latency later.
+    void respond(cycle_t t, uint32_t h, uint8_t kind, uint32_t qp, uint32_t psn);
+    /// Message m's send completion (every packet acknowledged; the CQE written).
+    void send_done(cycle_t t, uint32_t m);
     void arm_timer(cycle_t t, uint32_t qp);
     void on_qp_timer(cycle_t t, uint32_t qp);
     uint32_t alloc_message();
@@ -191,9 +203,8 @@ private:
     uint8_t vl_;
     uint8_t sharp_vl_;
     uint32_t mtu_;
+    common::hca_timing ht_;
     uint32_t tx_cycles_;
-    uint32_t rx_cycles_;
-    uint32_t wqe_cycles_;
     double pcie_bytes_per_cycle_;
     uint32_t ack_coalesce_;
     uint64_t ack_timeout_cycles_;

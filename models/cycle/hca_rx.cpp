@@ -46,7 +46,8 @@ void hca_array::on_tail(cycle_t t, uint32_t h, uint32_t pkt) {
             fmt::format("cycle {}: packet {} for host {} arrived at host {}", t, p.id, p.dst, h));
     }
     if (p.kind == PK_SHARP_DOWN) {  // SHARP result: placed after the receive pipeline
-        schedule(t + rx_cycles_, event{EV_SHARP_PLACED, 0, static_cast<uint16_t>(h), pkt, 0, 0});
+        schedule(t + ht_.recv_complete_cycles,
+                 event{EV_SHARP_PLACED, 0, static_cast<uint16_t>(h), pkt, 0, 0});
         return;
     }
     const bool corrupt =
@@ -71,6 +72,16 @@ void hca_array::on_tail(cycle_t t, uint32_t h, uint32_t pkt) {
 void hca_array::queue_control(uint32_t h, uint8_t kind, uint32_t qp, uint32_t psn) {
     ports_[h].control.push_back(control_packet{kind, qp, psn});
     mark_tx(h);
+}
+
+void hca_array::respond(cycle_t t, uint32_t h, uint8_t kind, uint32_t qp, uint32_t psn) {
+    if (ht_.ack_cycles == 0) {
+        queue_control(h, kind, qp, psn);
+        return;
+    }
+    // A constant delay: the pending queue is in ready order, each event moves its front.
+    ports_[h].pending.push_back(control_packet{kind, qp, psn});
+    schedule(t + ht_.ack_cycles, event{EV_CTRL_READY, 0, static_cast<uint16_t>(h), 0, 0, 0});
 }
 
 void hca_array::receive_data(cycle_t t, uint32_t h, packet& p) {
@@ -110,11 +121,11 @@ void hca_array::receive_data(cycle_t t, uint32_t h, packet& p) {
                 schedule(t + tx_cycles_, event{EV_MSG_READY, 0, 0, r, 0, 0});
                 retire_if_done(p.msg);
             } else {
-                schedule(t + rx_cycles_, event{EV_PLACED, 0, 0, p.msg, 0, 0});
+                schedule(t + ht_.recv_complete_cycles, event{EV_PLACED, 0, 0, p.msg, 0, 0});
             }
         }
         if (rq.acks.on_accept(p.ack_req != 0, ack_coalesce_)) {
-            queue_control(h, PK_ACK, sender_qp, p.psn);
+            respond(t, h, PK_ACK, sender_qp, p.psn);
         }
         return;
     }
@@ -122,10 +133,10 @@ void hca_array::receive_data(cycle_t t, uint32_t h, packet& p) {
     if (psn_le(rq.expected_psn, p.psn)) {  // ahead: a packet before it was lost
         if (!rq.nak_sent) {
             rq.nak_sent = true;
-            queue_control(h, PK_NAK, sender_qp, rq.expected_psn);
+            respond(t, h, PK_NAK, sender_qp, rq.expected_psn);
         }
     } else {  // duplicate of something already accepted: acknowledge again
-        queue_control(h, PK_ACK, sender_qp, (rq.expected_psn - 1) & PSN_MASK);
+        respond(t, h, PK_ACK, sender_qp, (rq.expected_psn - 1) & PSN_MASK);
     }
 }
 
@@ -149,12 +160,11 @@ void hca_array::receive_ack(cycle_t t, uint32_t qp, uint32_t psn, bool nak) {
         const uint32_t last_psn = (msg.first_psn + msg.packets - 1) & PSN_MASK;
         if (!psn_le(last_psn, upto) || (nak && last_psn == psn)) break;
         q.unfinished.pop_front();
-        msg.acked = true;
-        const bool notify = msg.v != verb::rdma_read;  // reads complete on delivery
-        const uint32_t src = msg.src;
-        const uint64_t tag = msg.tag;
-        retire_if_done(m);
-        if (notify && host_ != nullptr) host_->on_send_complete(t, src, tag);
+        if (ht_.send_complete_cycles == 0) {
+            send_done(t, m);  // may post (and add QPs): q is a deque element, it stays valid
+        } else {
+            schedule(t + ht_.send_complete_cycles, event{EV_SEND_DONE, 0, 0, m, 0, 0});
+        }
     }
     if (nak) {
         q.resend = 0;  // go back N: resend the window from the NAK's PSN
@@ -169,6 +179,16 @@ void hca_array::receive_ack(cycle_t t, uint32_t qp, uint32_t psn, bool nak) {
         activate(qp);
         mark_tx(q.src);
     }
+}
+
+void hca_array::send_done(cycle_t t, uint32_t m) {
+    message& msg = msgs_[m];
+    msg.acked = true;
+    const bool notify = msg.v != verb::rdma_read;  // reads complete on delivery
+    const uint32_t src = msg.src;
+    const uint64_t tag = msg.tag;
+    retire_if_done(m);
+    if (notify && host_ != nullptr) host_->on_send_complete(t, src, tag);
 }
 
 void hca_array::arm_timer(cycle_t t, uint32_t qp) {

@@ -231,7 +231,8 @@ suite build_suite(bool quick) {
         "2 cycles)",
         "one-way latency [us]", 0.6, "~0.6 us (ConnectX-6: below 600 ns)",
         "docs/domain.md §8 (ConnectX-6 introduction) [P], §13 'HCA small-message latency'", 20.0,
-        "Not an independent check: hca.tx_latency + hca.rx_latency (250 + 250 ns) were chosen "
+        "Not an independent check: hca.tx_latency + hca.rx_latency + hca.cqe_latency (250 + 150 + "
+        "100 ns) were chosen "
         "from this figure (§13). The remainder is 3 m of cable each way and one 64 B beat.",
         [pp](const results_t& r) {
             return ok(r, pp)["totals"]["span_ns"].get<double>() / 2000.0;

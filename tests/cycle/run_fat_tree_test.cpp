@@ -121,7 +121,8 @@ result run_fat_tree(const fabric_case& fc) {
         "",
         {"fabric.topology=fat_tree", "fabric.levels=2", "switch.ports=" + std::to_string(fc.ports),
          "link.rate=400Gbps", "switch.datapath_width=64B", "hca.tx_latency=250ns",
-         "hca.rx_latency=250ns", "link.fec_latency=100ns", "link.cable_length=3m",
+         "hca.rx_latency=250ns", "hca.ack_latency=0ns", "hca.cqe_latency=0ns",
+         "link.fec_latency=100ns", "link.cable_length=3m",
          "link.propagation_per_m=5ns", "fabric.tier1_cable_length=30m", "switch.latency=300ns",
          "switch.cut_through=true", "hca.mtu=4096B", "hca.ack_coalesce=16", "collective.chunk=1MiB",
          "sim.check_invariants=true", "fault.icrc_error_rate=0"});

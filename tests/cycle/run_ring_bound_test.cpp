@@ -79,7 +79,8 @@ std::vector<std::string> base_sets() {
             "link.fec_latency=100ns",     "link.cable_length=3m",
             "link.propagation_per_m=5ns", "switch.latency=300ns",
             "switch.cut_through=true",    "hca.mtu=4096B",
-            "collective.chunk=1MiB",      "fabric.topology=single_switch"};
+            "collective.chunk=1MiB",      "fabric.topology=single_switch",
+            "hca.ack_latency=0ns",        "hca.cqe_latency=0ns"};
 }
 
 std::string ring_allreduce_trace(uint32_t n, uint64_t bytes) {

@@ -86,16 +86,21 @@ void single_write(uint64_t burst_bytes, uint64_t bytes) {
     REQUIRE(host.delivered.count(7) == 1);
     REQUIRE(host.acked.count(7) == 1);
     const uint64_t tx = ndr::common::ps_to_cycles(c.hca.tx_latency.ps, tm.cycle_ps, 1);
-    const uint64_t rx = ndr::common::ps_to_cycles(c.hca.rx_latency.ps, tm.cycle_ps, 1);
+    // Receive completion: data placed (rx_latency), then the CQE (cqe_latency), summed in ps.
+    const uint64_t rx =
+        ndr::common::ps_to_cycles(c.hca.rx_latency.ps + c.hca.cqe_latency.ps, tm.cycle_ps, 1);
+    const uint64_t ack = ndr::common::ps_to_cycles(c.hca.ack_latency.ps, tm.cycle_ps, 0);
+    const uint64_t cqe = ndr::common::ps_to_cycles(c.hca.cqe_latency.ps, tm.cycle_ps, 0);
     const uint64_t hop = 2U * tm.link_cycles + tm.switch_cycles;  // host -> switch -> host
     const uint64_t ser =
         write_serialisation(bytes, static_cast<uint32_t>(c.hca.mtu.count), tm.block_bytes);
     const uint32_t ack_wire = ndr::golden::wire_bytes(0, ndr::golden::RC_ACKNOWLEDGE, false);
     const uint64_t ack_beats = (ack_wire + tm.block_bytes - 1) / tm.block_bytes;
-    // Head after tx + hop, tail `ser` later; placed rx later. The ACK of the last packet
-    // leaves at the tail and its own tail reaches the sender one hop + its beats later.
+    // Head after tx + hop, tail `ser` later; completion rx (+ cqe) later. The ACK of the last
+    // packet leaves hca.ack_latency after the tail and its own tail reaches the sender one hop
+    // + its beats later; the send completion is hca.cqe_latency after that.
     CHECK(host.delivered[7] == tx + hop + ser + rx);
-    CHECK(host.acked[7] == tx + hop + ser + hop + ack_beats);
+    CHECK(host.acked[7] == tx + hop + ser + ack + hop + ack_beats + cqe);
     const auto& st = f.hcas().stats();
     CHECK(st.data_packets_sent == ndr::golden::rc_packet_count(bytes, 4096));
     CHECK(st.acks_sent == (st.data_packets_sent + 15) / 16);  // hca.ack_coalesce 16 + the last
@@ -129,7 +134,8 @@ TEST_CASE("burst: two writes into one host finish when the shared output carried
     run_for(400'000, tm.cycle_ps, f);
     REQUIRE(host.delivered.size() == 2);
     const uint64_t tx = ndr::common::ps_to_cycles(c.hca.tx_latency.ps, tm.cycle_ps, 1);
-    const uint64_t rx = ndr::common::ps_to_cycles(c.hca.rx_latency.ps, tm.cycle_ps, 1);
+    const uint64_t rx =  // receive completion: placement + CQE (summed in ps)
+        ndr::common::ps_to_cycles(c.hca.rx_latency.ps + c.hca.cqe_latency.ps, tm.cycle_ps, 1);
     const uint64_t hop = 2U * tm.link_cycles + tm.switch_cycles;
     const uint64_t ser =
         write_serialisation(bytes, static_cast<uint32_t>(c.hca.mtu.count), tm.block_bytes);

@@ -14,7 +14,9 @@ namespace ndr::cfg {
 /// ConnectX-7-class HCA (docs/domain.md §8, §13).
 struct hca_config {
     time_ps_t tx_latency{250'000};          ///< doorbell -> first packet ready (§13: ~250 ns)
-    time_ps_t rx_latency{250'000};          ///< last packet in -> data placed + CQE (~250 ns)
+    time_ps_t rx_latency{150'000};          ///< last packet in -> data placed (~150 ns, soft)
+    time_ps_t ack_latency{100'000};         ///< data packet in -> its ACK/NAK ready (soft)
+    time_ps_t cqe_latency{100'000};         ///< data placed / ACK in -> CQE visible (soft)
     rate_bps_t pcie_rate{504'000'000'000};  ///< payload DMA, PCIe Gen5 x16 ~63 GB/s (§13)
     time_ps_t message_interval{4'651};      ///< min time between WQEs: 1 / 215 M msg/s (§13)
     bytes_t mtu{4096};                      ///< path MTU, payload bytes per packet
@@ -34,8 +36,18 @@ void hca_rows(Rows& s) {
                "doorbell to first packet ready (WQE fetch, DMA read start, packetise); "
                "docs/domain.md §13 'HCA small-message latency' (~250 ns TX, a choice)");
     s.unit_key("hca.rx_latency", &hca_config::rx_latency, "any", nullptr,
-               "last packet received to data placed and completion visible (parse, DMA write, "
-               "CQE); docs/domain.md §13 (~250 ns RX, a choice)");
+               "last packet received to its data placed in host memory (parse, QP lookup, "
+               "payload DMA write); the receive completion follows hca.cqe_latency later; "
+               "docs/domain.md §13 'HCA small-message latency' (150 + 100 ns = the ~250 ns RX "
+               "pipeline, a soft split)");
+    s.unit_key("hca.ack_latency", &hca_config::ack_latency, LATENCY_RANGE, latency,
+               "receive processing before the responder's ACK or NAK is ready to send: a data "
+               "packet's tail to its ACK/NAK joining the control queue (ICRC, QP lookup, PSN "
+               "check); docs/domain.md §13 'HCA ACK and CQE latency' (100 ns, soft)");
+    s.unit_key("hca.cqe_latency", &hca_config::cqe_latency, LATENCY_RANGE, latency,
+               "completion (CQE) write: data placed to receive completion visible, and the ACK "
+               "of a message's last packet received to send completion visible; "
+               "docs/domain.md §13 'HCA ACK and CQE latency' (100 ns, soft)");
     s.unit_key(
         "hca.pcie_rate", &hca_config::pcie_rate, "> 0", positive,
         "payload DMA bandwidth; docs/domain.md §13 'HCA host interface' (PCIe Gen5 x16 ~63 GB/s)");
