@@ -129,7 +129,8 @@ json run_report_json(const cfg::config& c, const trace::trace& tr, const run_out
                        {"buffer_occupancy", buf},
                        {"credit_stall_cycles", stall},
                        {"credit_stall_cycles_per_vl", s.stats.credit_stall_cycles},
-                       {"fc_packets", s.stats.fc_packets}});
+                       {"fc_packets", s.stats.fc_packets},
+                       {"sl2vl_drops", s.stats.sl2vl_drops}});
         if (c.fabric.technology == "roce") {
             sws.back()["roce"] = switch_roce_json(s.stats, c.sw.vls, ns);
         }
