@@ -147,14 +147,15 @@ void sharp_an::reduce(cycle_t t, uint64_t key, std::vector<sharp_emit>& out) {
     const auto chunk = static_cast<uint32_t>(key & 0xFFFFFFFFU);
     const sharp_tree_node& n = trees_.at(tree);
     // All children are in. The ALU (one per node, shared by every tree) reads the chunk's
-    // contribution bytes at alu_bpc_ bytes per cycle: its work starts once the ALU is free and
-    // the chunk's first contribution is in, and cannot end before the last one is in; then
-    // the pipeline latency.
+    // contribution bytes at alu_bpc_ bytes per cycle: its work starts at the beginning of the
+    // cycle the ALU is free and the chunk's first contribution is in, and its last cycle is
+    // no earlier than the cycle the last contribution arrived (work within a cycle ends in
+    // that cycle); then the pipeline latency.
     const double work = alu_bpc_ > 0 ? static_cast<double>(cs.in_bytes) / alu_bpc_ : 0.0;
-    const double finish = std::max(static_cast<double>(cs.last),
-                                   std::max(alu_free_, static_cast<double>(cs.first)) + work);
-    alu_free_ = finish;
-    const cycle_t done = static_cast<cycle_t>(std::ceil(finish - 1e-9)) + alu_cycles_;
+    const double end = std::max(alu_free_, static_cast<double>(cs.first)) + work;
+    alu_free_ = end;
+    const auto last_cycle = static_cast<cycle_t>(std::max(0.0, std::ceil(end - 1e-9) - 1.0));
+    const cycle_t done = std::max(cs.last, last_cycle) + alu_cycles_;
     stats_.alu_busy_cycles += work;
     ++stats_.chunks_reduced;
     stats_.aggregation_cycles += done - cs.first;

@@ -57,9 +57,10 @@ TEST_CASE("sharp_an: one ALU per node, shared by trees and chunks, at alu_bandwi
           "[sharp_an]") {
     // 4 bytes per cycle; every chunk has two 400-byte contributions = 800 B = 200 cycles of
     // ALU work. All six contributions (three chunks, two trees) arrive at cycle 10:
-    //   tree 0 chunk 0: work [10, 210)  -> result at 210 + 40 = 250
-    //   tree 0 chunk 1: work [210, 410) -> 450
-    //   tree 1 chunk 0: work [410, 610) -> 650 (the other tree waits for the same ALU)
+    //   tree 0 chunk 0: work in cycles 10..209   -> result at 209 + 40 = 249
+    //   tree 0 chunk 1: work in cycles 210..409  -> 449
+    //   tree 1 chunk 0: work in cycles 410..609  -> 649 (the other tree waits for the same ALU)
+    // (An unlimited ALU gives last arrival + 40: work in the arrival cycle ends in it.)
     sharp_payloads pl;
     sharp_an an(256, 2048, 40, &pl);
     an.set_alu_bytes_per_cycle(4.0);
@@ -73,7 +74,7 @@ TEST_CASE("sharp_an: one ALU per node, shared by trees and chunks, at alu_bandwi
         REQUIRE(f.out.size() == 2);
         done.push_back(f.out[0].at);
     }
-    CHECK(done == std::vector<cycle_t>{250, 450, 650});
+    CHECK(done == std::vector<cycle_t>{249, 449, 649});
     CHECK(an.stats().alu_busy_cycles == Approx(600.0));
     // Streaming: a chunk whose contributions arrive over 300 cycles while the ALU is idle
     // needs no extra time (its 200 cycles of work fit between first and last arrival).
