@@ -54,7 +54,6 @@ void sharp_an::on_packet(cycle_t t, uint16_t in, bool down, uint32_t tree, uint3
                          uint32_t bytes, uint32_t root_host, uint32_t data, uint32_t beats,
                          uint64_t token, std::vector<sharp_emit>& out,
                          std::vector<uint64_t>& taken) {
-    (void)beats;
     const auto it = trees_.find(tree);
     if (it == trees_.end()) {
         throw invariant_error(fmt::format(
@@ -72,7 +71,7 @@ void sharp_an::on_packet(cycle_t t, uint16_t in, bool down, uint32_t tree, uint3
             fmt::format("cycle {}: SHARP tree {} chunk {}: contribution on port {}, not a child", t,
                         tree, chunk, in));
     }
-    const contribution c{t, in, tree, chunk, bytes, root_host, data, token};
+    const contribution c{t, in, tree, chunk, bytes, root_host, data, std::max(1U, beats), token};
     const uint64_t reductions = stats_.chunks_reduced;
     if (!take(t, c, out)) {  // no OSTs: it stays in its input buffer, holding the credits
         waiting_.push_back(c);
@@ -121,14 +120,18 @@ bool sharp_an::take(cycle_t t, const contribution& c, std::vector<sharp_emit>& o
         cs.osts = need;
         stats_.max_osts_in_use = std::max(stats_.max_osts_in_use, in_use_);
     }
+    // Its data streamed in over its beats (a waiting one: all in when taken).
+    const cycle_t from = c.t == t && t + 1 >= c.beats ? t + 1 - c.beats : t;
     if (fresh) {
         cs.first = t;
+        cs.data_from = from;
         cs.bytes = c.bytes;
         cs.root_host = c.root_host;
         if (c.data != 0xFFFFFFFFU) cs.data.assign(n.child_ports.size(), 0xFFFFFFFFU);
     }
     cs.bytes = std::max(cs.bytes, c.bytes);  // broadcast: only the root's contribution has data
     cs.last = std::max(cs.last, t);
+    cs.data_from = std::min(cs.data_from, from);
     cs.in_bytes += c.bytes;
     if (c.data != 0xFFFFFFFFU) {
         if (cs.data.empty()) cs.data.assign(n.child_ports.size(), 0xFFFFFFFFU);
@@ -148,11 +151,12 @@ void sharp_an::reduce(cycle_t t, uint64_t key, std::vector<sharp_emit>& out) {
     const sharp_tree_node& n = trees_.at(tree);
     // All children are in. The ALU (one per node, shared by every tree) reads the chunk's
     // contribution bytes at alu_bpc_ bytes per cycle: its work starts at the beginning of the
-    // cycle the ALU is free and the chunk's first contribution is in, and its last cycle is
+    // cycle the ALU is free and the chunk's first data is in (contributions stream into the
+    // OSTs beat by beat), and its last cycle is
     // no earlier than the cycle the last contribution arrived (work within a cycle ends in
     // that cycle); then the pipeline latency.
     const double work = alu_bpc_ > 0 ? static_cast<double>(cs.in_bytes) / alu_bpc_ : 0.0;
-    const double end = std::max(alu_free_, static_cast<double>(cs.first)) + work;
+    const double end = std::max(alu_free_, static_cast<double>(cs.data_from)) + work;
     alu_free_ = end;
     const auto last_cycle = static_cast<cycle_t>(std::max(0.0, std::ceil(end - 1e-9) - 1.0));
     const cycle_t done = std::max(cs.last, last_cycle) + alu_cycles_;

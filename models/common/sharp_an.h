@@ -101,6 +101,7 @@ private:
         uint32_t root_host = 0xFFFFFFFFU;
         uint32_t osts = 0;           ///< OSTs held
         uint64_t in_bytes = 0;       ///< contribution bytes the ALU reads
+        cycle_t data_from = 0;       ///< first cycle a contribution's data was in (streaming)
         std::vector<uint32_t> data;  ///< per child index: payload slot (data mode)
     };
     struct contribution {
@@ -111,6 +112,7 @@ private:
         uint32_t bytes = 0;
         uint32_t root_host = 0xFFFFFFFFU;
         uint32_t data = 0xFFFFFFFFU;
+        uint32_t beats = 1;  ///< packet length: its data streamed in over these cycles
         uint64_t token = 0;
     };
     /// Takes contribution `c` at cycle t, or returns false when it needs OSTs the node lacks.
