@@ -32,7 +32,8 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
       cut_through_(c.sw.cut_through),
       check_(c.sim.check_invariants),
       routes_(std::move(routes)),
-      sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)),
+      sl2vl_(golden::sl2vl_ports::parse(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls),
+                                        c.sw.sl2vl_ports, c.sw.ports, c.sw.vls)),
       link_(c, tm, c.sw.ports, tm.buffer_blocks, common::SWITCH_PORT_NAMES),
       xbar_(tm.speedup, c.sw.ports) {
     if (ports_ > 64) throw std::invalid_argument("ib_switch_tlm: at most 64 ports");
@@ -120,11 +121,16 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
     rx.on_receive(e.blocks);
     rx.occ.update(t, rx.occupied());
     ++inside_;
-    e.hop = ib_extension::hop_state{t, static_cast<uint8_t>(i), o, sl2vl_.vl(e.sl)};
+    e.hop = ib_extension::hop_state{t, static_cast<uint8_t>(i), o, sl2vl_.vl(i, o, e.sl)};
     gp.acquire();  // upstream hop: released after the crossbar read it out
     gp.acquire();  // downstream hop: released when the next device is done with it
     if (e.id == drop_id_) {
         schedule(t + 1, timer{0, 0, T_DROP, e.vl, static_cast<uint16_t>(i), 0, 0, &gp});
+        return;
+    }
+    if (!to_an && e.hop.out_vl == golden::SL2VL_DROP) {  // IBTA: SL mapped to VL15 is dropped
+        schedule(std::max(t + 1, t + e.beats),
+                 timer{0, 0, T_SL2VL_DROP, e.vl, static_cast<uint16_t>(i), 0, 0, &gp});
         return;
     }
     const uint64_t pipe = tm_.switch_cycles - 1U;
@@ -210,6 +216,9 @@ void ib_switch_tlm::on_timer(uint64_t now, const timer& t) {
             (*out[t.port])->nb_transport_fw(*t.gp, ph, d);
             break;
         }
+        case T_SL2VL_DROP:
+            ++stats_.sl2vl_drops;
+            [[fallthrough]];
         case T_DROP: {
             const ib_extension& e = ib_of(*t.gp);
             free_input_blocks(now, t.port, t.vl, e.blocks);

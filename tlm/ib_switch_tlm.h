@@ -44,7 +44,7 @@
 #include "credit_pacer.h"
 #include "golden/credit_fc.h"
 #include "golden/lft.h"
-#include "golden/sl2vl.h"
+#include "golden/sl2vl_ports.h"
 #include "golden/vl_arb.h"
 #include "ib_extension.h"
 #include "payload_pool.h"
@@ -118,6 +118,7 @@ private:
         T_SHARP_IN,
         T_SHARP_OUT,
         T_EXPRESS_DONE,
+        T_SL2VL_DROP,  ///< a packet its SL2VL entry maps to VL15 fully arrived: dropped
         T_ARRIVE = DELIVERY,
         T_FC_ARRIVE
     };
@@ -153,7 +154,7 @@ private:
     bool cut_through_;
     bool check_;
     golden::lft routes_;
-    golden::sl2vl_table sl2vl_;
+    golden::sl2vl_ports sl2vl_;  ///< per (input, output) port (switch.sl2vl_ports)
     /// The link layer of every port (common/ib_port.h), as in cycle::ib_switch.
     common::ib_ports<common::rx_buffer> link_;
     common::xbar_clock xbar_;  ///< crossbar time at switch.speedup, fractions carried per port

@@ -22,15 +22,19 @@ common::sharp_an& ib_switch_tlm::enable_sharp(uint32_t osts, uint32_t ost_bytes,
 }
 
 void ib_switch_tlm::on_sharp_in(uint64_t t, const timer& tm) {
-    tlm::tlm_generic_payload& gp = *tm.gp;
-    const ib_extension& e = ib_of(gp);
-    free_input_blocks(t, tm.port, tm.vl, e.blocks);
-    --inside_;
-    for (const auto& [at, slot] : an_->on_packet(t, tm.port, e)) {
+    for (const auto& [at, slot] : an_->on_packet(t, tm.port, *tm.gp)) {
         schedule(std::max(at, t + 1), timer{0, 0, T_SHARP_OUT, 0, 0, 0, slot, nullptr});
     }
-    respond_upstream(tm.port, gp);  // the input buffer is done with it
-    gp.release();                   // consumed by the node: no downstream hop
+    // The node consumed these packets (a contribution waiting for OSTs stays in its input
+    // buffer, so its sender's credits stay held: back-pressure).
+    for (const uint64_t token : an_->taken()) {
+        auto& gp = *reinterpret_cast<tlm::tlm_generic_payload*>(token);
+        const ib_extension& e = ib_of(gp);
+        free_input_blocks(t, e.hop.in_port, e.vl, e.blocks);
+        --inside_;
+        respond_upstream(e.hop.in_port, gp);  // the input buffer is done with it
+        gp.release();                         // consumed by the node: no downstream hop
+    }
 }
 
 void ib_switch_tlm::sharp_egress(uint64_t t) {

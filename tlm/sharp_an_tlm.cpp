@@ -10,11 +10,13 @@ sharp_an_tlm::sharp_an_tlm(uint32_t ports, uint32_t osts, uint32_t ost_bytes, ui
     : node_(osts, ost_bytes, alu_cycles, payloads), vl_(vl), tm_(tm), queues_(ports) {}
 
 const std::vector<std::pair<uint64_t, uint32_t>>& sharp_an_tlm::on_packet(uint64_t t, uint16_t in,
-                                                                          const ib_extension& p) {
+                                                                          tlm::tlm_generic_payload& gp) {
+    const ib_extension& p = ib_of(gp);
     scratch_.clear();
     due_.clear();
+    taken_.clear();
     node_.on_packet(t, in, p.kind == common::PK_SHARP_DOWN, p.msg, p.index, p.payload_bytes, p.psn,
-                    p.qp, p.beats, scratch_);
+                    p.qp, p.beats, reinterpret_cast<uint64_t>(&gp), scratch_, taken_);
     for (const common::sharp_emit& em : scratch_) {
         uint32_t slot;
         if (!free_emits_.empty()) {

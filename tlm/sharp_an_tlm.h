@@ -26,10 +26,12 @@ public:
     common::sharp_an& node() { return node_; }
     const common::sharp_an& node() const { return node_; }
     uint8_t vl() const { return vl_; }
-    /// The SHARP packet `p` fully arrived on input `in` at cycle t. Returns the node's emits as
-    /// (due cycle, emit slot) pairs; the switch calls emit(slot) when due.
+    /// The SHARP packet `gp` fully arrived on input `in` at cycle t. Returns the node's emits as
+    /// (due cycle, emit slot) pairs; the switch calls emit(slot) when due. taken() then lists
+    /// the packets the node consumed (this one unless it waits for OSTs, and waiting ones let in).
     const std::vector<std::pair<uint64_t, uint32_t>>& on_packet(uint64_t t, uint16_t in,
-                                                                const ib_extension& p);
+                                                                tlm::tlm_generic_payload& gp);
+    const std::vector<uint64_t>& taken() const { return taken_; }
     /// Emit `slot` is due at cycle t: builds its packet (reference held for the downstream hop)
     /// and queues it on its output port.
     void emit(uint64_t t, uint32_t slot);
@@ -47,6 +49,7 @@ private:
     std::vector<uint32_t> free_emits_;
     std::vector<common::sharp_emit> scratch_;
     std::vector<std::pair<uint64_t, uint32_t>> due_;
+    std::vector<uint64_t> taken_;  ///< tokens: tlm_generic_payload addresses
     uint64_t next_id_ = uint64_t{1} << 48;  ///< packet ids of switch-made packets
 };
 

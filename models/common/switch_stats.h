@@ -20,6 +20,7 @@ struct switch_stats {
     std::vector<uint64_t> out_busy_cycles;      ///< per output port
     uint64_t xbar_transfers = 0;
     uint64_t fc_packets = 0;
+    uint64_t sl2vl_drops = 0;  ///< packets dropped: SL2VL mapped their SL to VL15 (whole run)
     // fabric.technology = roce only (empty / zero otherwise); docs/roce.md.
     std::vector<pfc_port_stats> pfc;         ///< [port * vls + priority]
     std::vector<uint64_t> egress_max_bytes;  ///< per output: max bytes queued for it

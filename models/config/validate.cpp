@@ -11,6 +11,7 @@
 #include "config/weighted_list.h"
 #include "golden/credit_fc.h"
 #include "golden/sl2vl.h"
+#include "golden/sl2vl_ports.h"
 #include "golden/vl_arb.h"
 
 namespace ndr::cfg {
@@ -39,6 +40,12 @@ void check_tables(const config& c) {
         golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls);
     } catch (const std::invalid_argument& e) {
         fail("switch.sl2vl", without_prefix(e.what(), "sl2vl: "));
+    }
+    try {
+        golden::sl2vl_ports::parse(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls),
+                                   c.sw.sl2vl_ports, c.sw.ports, c.sw.vls);
+    } catch (const std::invalid_argument& e) {
+        fail("switch.sl2vl_ports", without_prefix(e.what(), "sl2vl_ports: "));
     }
     const auto limit = static_cast<uint8_t>(c.sw.vl_arb_limit_of_high);
     try {

@@ -37,7 +37,8 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, 
       check_(c.sim.check_invariants),
       pool_(pool),
       routes_(std::move(routes)),
-      sl2vl_(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls)),
+      sl2vl_(golden::sl2vl_ports::parse(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls),
+                                        c.sw.sl2vl_ports, c.sw.ports, c.sw.vls)),
       link_(c, tm, c.sw.ports, tm.buffer_blocks, common::SWITCH_PORT_NAMES),
       fc_proc_cycles_(tm.fc_cycles - tm.link_cycles),
       xbar_(tm.speedup, c.sw.ports),
@@ -128,6 +129,14 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
             case EV_SHARP_OUT:
                 on_sharp_out(t, e.pkt);
                 break;
+            case EV_SL2VL_DROP: {  // the whole packet is in: free its blocks, count it
+                const packet& p = pool_[e.pkt];
+                free_input_blocks(t, e.port, p.vl, p.blocks);
+                --inside_;
+                ++stats_.sl2vl_drops;
+                pool_.free(e.pkt);
+                break;
+            }
             case EV_XBAR_DONE:
                 on_xbar_done(t, e);
                 break;
@@ -195,12 +204,19 @@ sharp_an& ib_switch::enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t al
 
 void ib_switch::on_sharp_in(cycle_t t, const event& e) {
     const packet& p = pool_[e.pkt];
-    free_input_blocks(t, e.port, e.vl, p.blocks);
-    --inside_;
     emit_scratch_.clear();
+    taken_scratch_.clear();
     an_->on_packet(t, e.port, p.kind == PK_SHARP_DOWN, p.msg, p.index, p.payload_bytes, p.psn, p.qp,
-                   p.beats, emit_scratch_);
-    pool_.free(e.pkt);
+                   p.beats, e.pkt, emit_scratch_, taken_scratch_);
+    // The node consumed these packets (a contribution waiting for OSTs stays in its input
+    // buffer, so its sender's credits stay held: back-pressure).
+    for (const uint64_t token : taken_scratch_) {
+        const auto idx = static_cast<uint32_t>(token);
+        const packet& q = pool_[idx];
+        free_input_blocks(t, q.in_port, q.vl, q.blocks);
+        --inside_;
+        pool_.free(idx);
+    }
     for (const sharp_emit& em : emit_scratch_) {
         uint32_t slot;
         if (!free_emits_.empty()) {
@@ -278,7 +294,7 @@ __attribute__((always_inline)) inline void ib_switch::on_header(cycle_t t, uint1
     }
     if (eth_) out = eth_route(p, out);
     p.out_port = out;
-    p.out_vl = sl2vl_.vl(p.sl);
+    p.out_vl = to_an ? sharp_vl_ : sl2vl_.vl(in, out, p.sl);
     p.hdr_in = t;
 
     common::rx_buffer& rx = link_.rx(in, p.vl);
@@ -294,6 +310,10 @@ __attribute__((always_inline)) inline void ib_switch::on_header(cycle_t t, uint1
     ++inside_;
     const cycle_t pipe = tm_.switch_cycles - 1U;
     p.in_port = static_cast<uint8_t>(in);
+    if (p.out_vl == golden::SL2VL_DROP) {  // IBTA: an SL mapped to VL15 is dropped
+        schedule(std::max(t + 1, t + p.beats), event{EV_SL2VL_DROP, 0, in, pkt, 0, 0});
+        return;
+    }
     if (cut_through_) {
         // Constant ingress delay: arrivals leave the pipeline in arrival order, so one FIFO
         // and one wake-up per cycle serve them all.

@@ -29,7 +29,7 @@
 #include "cycle/pfc.h"
 #include "golden/credit_fc.h"
 #include "golden/lft.h"
-#include "golden/sl2vl.h"
+#include "golden/sl2vl_ports.h"
 #include "golden/switch_alloc.h"
 #include "golden/vl_arb.h"
 
@@ -99,6 +99,7 @@ private:
         EV_TICK,       ///< next-cycle work collected in xbar_next_
         EV_SHARP_IN,   ///< a SHARP packet fully arrived: to the aggregation node
         EV_SHARP_OUT,  ///< the aggregation node emits a packet (pkt = index in sharp_emits_)
+        EV_SL2VL_DROP, ///< a packet its SL2VL entry maps to VL15 fully arrived: dropped
         EV_REFRESH,
         EV_WIN_START,
         EV_WIN_END
@@ -194,7 +195,7 @@ private:
     bool check_;
     packet_pool& pool_;
     golden::lft routes_;
-    golden::sl2vl_table sl2vl_;
+    golden::sl2vl_ports sl2vl_;  ///< per (input, output) port (switch.sl2vl_ports)
     /// The link layer of every port: input buffers (credits and occupancy) and output credits
     /// per (port, VL), the VL arbiter per output, FC pacing, credit stalls (common/ib_port.h).
     common::ib_ports<common::rx_buffer> link_;
@@ -227,6 +228,7 @@ private:
     std::vector<common::sharp_emit> sharp_emits_;  ///< emitted, not yet due
     std::vector<uint32_t> free_emits_;
     std::vector<common::sharp_emit> emit_scratch_;
+    std::vector<uint64_t> taken_scratch_;  ///< packets the aggregation node consumed
     /// Cut-through: packets in the ingress pipeline, in arrival order (a constant delay, so
     /// also in eligibility order). A ring (capacity a power of two) rather than a list through
     /// the packets, so that on_ingress can prefetch ahead.

@@ -459,6 +459,9 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
     const uint64_t elem = ci.op == coll::op_kind::barrier ? 1 : coll::dtype_bytes(rec.dt);
     const bool sat = ci.bytes > cfg_.sharp.sat_threshold.count;
     uint64_t cb = sat ? cfg_.sharp.sat_chunk.count : cfg_.sharp.ost_bytes.count;
+    // A chunk fits the tree's OSTs in a node: larger requests are pipelined over several
+    // OSTs (docs/domain.md §7), so a chunk is at most sharp.osts_per_tree OSTs of payload.
+    cb = std::min<uint64_t>(cb, uint64_t{cfg_.sharp.osts_per_tree} * cfg_.sharp.ost_bytes.count);
     cb = std::max<uint64_t>(elem, cb / elem * elem);
     // Chunk ids are 32-bit per tree, shared by its collectives: a message whose chunks do not
     // fit the ids left (a 2^48-element allreduce wrapped to 0 chunks and never finished) runs
@@ -468,6 +471,17 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
         why = fmt::format("{} chunks of {} B exceed the 32-bit chunk ids left on SHARP tree {}",
                           chunks, cb, tree->id);
         return false;
+    }
+    // Streaming aggregation: the tree's switches and ports must have a SAT slot free, or the
+    // collective waits until a running one ends (docs/architecture.md "SHARP resources").
+    if (sat) {
+        std::string busy;
+        if (!sharp_->sat_acquire(tree->id, busy)) {
+            sat_waiting_.push_back(inst);
+            sat_first_try_.emplace(inst, t);  // the first try stays
+            return true;
+        }
+        job.sat = true;
     }
     sharp_->set_reduction(tree->id, job.op, job.type);
     job.chunk_bytes = static_cast<uint32_t>(cb);
@@ -516,7 +530,11 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
         job.expected = fold(tree->root_switch);
     }
     collective_result& res = results_[inst];
-    res.start = t;
+    res.start = t;  // a SAT collective that waited for slots: when it first tried (below)
+    if (const auto w = sat_first_try_.find(inst); w != sat_first_try_.end()) {
+        res.start = w->second;
+        sat_first_try_.erase(w);
+    }
     res.algo = coll::algo_kind::sharp;
     res.transfers = uint64_t{job.chunks} * n;
     res.sharp_tree = static_cast<int32_t>(tree->id);
@@ -583,13 +601,26 @@ void replay::on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chun
     sharp_send_next(t, j, m);
     if (job.received[m] == job.chunks) {
         finish_record(t, ci.records[m]);
-        if (--job.members_left == 0) {
-            results_[job.instance].end = t;
-            results_[job.instance].done = true;
-            job.inputs.clear();
-            job.expected.clear();
+        sharp_job& jb = sharp_jobs_[j];  // finish_record may have started collectives
+        if (--jb.members_left == 0) {
+            results_[jb.instance].end = t;
+            results_[jb.instance].done = true;
+            jb.inputs.clear();
+            jb.expected.clear();
+            if (jb.sat) {
+                jb.sat = false;
+                sharp_->sat_release(jb.tree);
+                retry_sat_waiting(t);
+            }
         }
     }
+}
+
+void replay::retry_sat_waiting(cycle_t t) {
+    // Oldest first; one that still finds no slot queues again, in the same order.
+    std::vector<uint32_t> queued;
+    queued.swap(sat_waiting_);
+    for (const uint32_t inst : queued) start_collective(t, inst);
 }
 
 }  // namespace ndr::tb

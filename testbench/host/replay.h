@@ -104,6 +104,8 @@ private:
     /// The host schedule's parameters of instance `inst` run with `algo`.
     coll::coll_params host_params(uint32_t inst, coll::algo_kind algo) const;
     bool start_sharp(cycle_t t, uint32_t inst, std::string& why);
+    /// A SAT collective ended: start the waiting ones whose slots are now free.
+    void retry_sat_waiting(cycle_t t);
     void sharp_send_next(cycle_t t, uint32_t job, uint32_t member);
     void post_xfer(cycle_t t, uint32_t run, uint32_t x);
     void xfer_event(cycle_t t, uint32_t run, uint32_t x, bool ack);
@@ -125,6 +127,7 @@ private:
         std::vector<uint32_t> member_of;  ///< per host: member index (n: not a member)
         uint32_t members_left = 0;
         bool data = false;
+        bool sat = false;  ///< holds streaming-aggregation slots (sharp_manager::sat_acquire)
         golden::red_op op = golden::red_op::sum;
         golden::red_type type = golden::red_type::fp32;
         std::vector<std::vector<uint8_t>> inputs;  ///< data mode: per member
@@ -136,6 +139,10 @@ private:
     std::vector<sharp_job> sharp_jobs_;
     std::map<uint64_t, uint32_t> sharp_job_of_;       ///< (tree << 32 | chunk_base) -> job
     std::map<uint32_t, uint32_t> sharp_chunks_used_;  ///< tree -> next chunk id
+    /// SAT collectives waiting for streaming-aggregation slots, in arrival order, and the
+    /// cycle each first tried (its start in the report: the wait is part of its time).
+    std::vector<uint32_t> sat_waiting_;
+    std::map<uint32_t, cycle_t> sat_first_try_;
     const trace::trace& tr_;
     common::hca_iface& hcas_;
     uint64_t cycle_ps_;

@@ -26,14 +26,19 @@ sharp_manager::sharp_manager(const cfg::config& c, const golden::topology& topo,
     : cfg_(c),
       topo_(topo),
       nodes_(topo.switches.size(), nullptr),
-      trees_on_switch_(topo.switches.size(), 0) {
+      trees_on_switch_(topo.switches.size(), 0),
+      sat_on_switch_(topo.switches.size(), 0) {
     trees_per_node_ = std::max<uint32_t>(1, c.sharp.osts / c.sharp.osts_per_tree);
     if (c.sharp.vl >= c.sw.vls) return;         // no SHARP VL: every sharp collective falls back
     if (c.fabric.technology == "roce") return;  // Ethernet switches: no aggregation nodes
     const uint32_t alu = common::ps_to_cycles(c.sharp.alu_latency.ps, cycle_ps, 0);
+    // ALU throughput in bytes per datapath cycle (docs/architecture.md "SHARP aggregation node").
+    const double alu_bpc = static_cast<double>(c.sharp.alu_bandwidth.bps) / 8.0 *
+                           static_cast<double>(cycle_ps) * 1e-12;
     for (uint32_t s = 0; s < nodes_.size(); ++s) {
         nodes_[s] = &enable(s, c.sharp.osts, static_cast<uint32_t>(c.sharp.ost_bytes.count), alu,
                             &payloads_, static_cast<uint8_t>(c.sharp.vl));
+        nodes_[s]->set_alu_bytes_per_cycle(alu_bpc);
     }
 }
 
@@ -144,6 +149,8 @@ const sharp_tree* sharp_manager::tree_for(uint32_t comm, const std::vector<uint3
     }
     for (auto& [s, n] : nodes) {
         ++trees_on_switch_[s];
+        for (uint16_t p : n.child_ports) tree.ports.emplace_back(s, p);
+        if (n.parent_port >= 0) tree.ports.emplace_back(s, static_cast<uint16_t>(n.parent_port));
         tree.switches.push_back(s);
         nodes_[s]->add_tree(std::move(n));
     }
@@ -152,6 +159,35 @@ const sharp_tree* sharp_manager::tree_for(uint32_t comm, const std::vector<uint3
     tree_of_comm_[comm] = tree.id;
     trees_.push_back(std::move(tree));
     return &trees_.back();
+}
+
+bool sharp_manager::sat_acquire(uint32_t tree, std::string& why) {
+    const sharp_tree& tr = trees_.at(tree);
+    for (uint32_t s : tr.switches) {
+        if (sat_on_switch_[s] >= cfg_.sharp.sat_per_switch) {
+            why = fmt::format("switch {} runs {} streaming aggregations (sharp.sat_per_switch {})",
+                              s, sat_on_switch_[s], cfg_.sharp.sat_per_switch);
+            return false;
+        }
+    }
+    for (const auto& sp : tr.ports) {
+        const auto it = sat_on_port_.find(sp);
+        if (it != sat_on_port_.end() && it->second >= cfg_.sharp.sat_per_port) {
+            why = fmt::format("switch {} port {} carries {} streaming aggregations "
+                              "(sharp.sat_per_port {})",
+                              sp.first, sp.second, it->second, cfg_.sharp.sat_per_port);
+            return false;
+        }
+    }
+    for (uint32_t s : tr.switches) ++sat_on_switch_[s];
+    for (const auto& sp : tr.ports) ++sat_on_port_[sp];
+    return true;
+}
+
+void sharp_manager::sat_release(uint32_t tree) {
+    const sharp_tree& tr = trees_.at(tree);
+    for (uint32_t s : tr.switches) --sat_on_switch_[s];
+    for (const auto& sp : tr.ports) --sat_on_port_[sp];
 }
 
 }  // namespace ndr::tb

@@ -2,7 +2,9 @@
 // aggregation node per participating switch), built from the topology the way the SHARP AM
 // does it for a fat tree: the members' leaf switches, then at each level up one common parent
 // chosen by the communicator id, up to a single root. Enforces the resource limits
-// (sharp.max_trees per subnet, sharp.osts / sharp.osts_per_tree trees per node).
+// (sharp.max_trees per subnet, sharp.osts / sharp.osts_per_tree trees per node) and the
+// streaming-aggregation limits (sharp.sat_per_port, sharp.sat_per_switch): a SAT collective
+// holds one SAT slot on every switch and switch port of its tree while it runs.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -29,6 +31,8 @@ struct sharp_tree {
         uint32_t node = 0;
     };
     std::map<uint32_t, std::vector<child>> children;
+    /// Every (switch, port) the tree uses: children and parent of each of its nodes.
+    std::vector<std::pair<uint32_t, uint16_t>> ports;
     std::string describe() const;
 };
 
@@ -50,6 +54,11 @@ public:
     /// The reduction the tree's ALUs apply from now on (set when a collective starts on it).
     void set_reduction(uint32_t tree, golden::red_op op, golden::red_type type);
     const std::vector<sharp_tree>& trees() const { return trees_; }
+    /// Takes the streaming-aggregation slots of `tree` (one per switch and per port of it) for
+    /// a SAT collective, or returns false with `why` when a switch or port has none free.
+    bool sat_acquire(uint32_t tree, std::string& why);
+    /// Gives back the slots sat_acquire took.
+    void sat_release(uint32_t tree);
 
 private:
     const cfg::config& cfg_;
@@ -59,6 +68,8 @@ private:
     std::vector<sharp_tree> trees_;
     std::map<uint32_t, uint32_t> tree_of_comm_;
     std::vector<uint32_t> trees_on_switch_;
+    std::vector<uint32_t> sat_on_switch_;               ///< active SAT collectives per switch
+    std::map<std::pair<uint32_t, uint16_t>, uint32_t> sat_on_port_;  ///< ... per switch port
     uint32_t trees_per_node_;
 };
 

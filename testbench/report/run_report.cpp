@@ -129,7 +129,8 @@ json run_report_json(const cfg::config& c, const trace::trace& tr, const run_out
                        {"buffer_occupancy", buf},
                        {"credit_stall_cycles", stall},
                        {"credit_stall_cycles_per_vl", s.stats.credit_stall_cycles},
-                       {"fc_packets", s.stats.fc_packets}});
+                       {"fc_packets", s.stats.fc_packets},
+                       {"sl2vl_drops", s.stats.sl2vl_drops}});
         if (c.fabric.technology == "roce") {
             sws.back()["roce"] = switch_roce_json(s.stats, c.sw.vls, ns);
         }
@@ -138,7 +139,8 @@ json run_report_json(const cfg::config& c, const trace::trace& tr, const run_out
     // SHARP: trees and, per tree level, ALU utilisation, OST occupancy, aggregation latency.
     json sh;
     sh["trees"] = o.sharp_trees;
-    std::map<uint32_t, std::array<double, 5>> per_level;  // busy, chunks, agg cycles, max ost, n
+    // busy, chunks, agg cycles, max ost, n, ost waits
+    std::map<uint32_t, std::array<double, 6>> per_level;
     for (const sharp_node_summary& n : o.sharp_nodes) {
         if (n.stats.chunks_reduced == 0) continue;
         auto& a = per_level[n.level];
@@ -147,6 +149,7 @@ json run_report_json(const cfg::config& c, const trace::trace& tr, const run_out
         a[2] += static_cast<double>(n.stats.aggregation_cycles);
         a[3] = std::max(a[3], static_cast<double>(n.stats.max_osts_in_use));
         a[4] += 1.0;
+        a[5] += static_cast<double>(n.stats.ost_waits);
     }
     json levels = json::array();
     for (const auto& [lvl, a] : per_level) {
@@ -155,6 +158,7 @@ json run_report_json(const cfg::config& c, const trace::trace& tr, const run_out
                           {"chunks_reduced", static_cast<uint64_t>(a[1])},
                           {"alu_utilisation", a[0] / (span * a[4])},
                           {"max_osts_in_use", static_cast<uint64_t>(a[3])},
+                          {"ost_waits", static_cast<uint64_t>(a[5])},
                           {"mean_aggregation_latency_ns", a[1] > 0 ? a[2] / a[1] * ns : 0.0}});
     }
     sh["levels"] = levels;

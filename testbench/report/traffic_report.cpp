@@ -151,7 +151,9 @@ json traffic_point_json(const cfg::config& c, const traffic_outcome& o) {
         {"endpoints", stall_ep},        {"endpoints_per_vl", o.ep.credit_stall_cycles},
         {"total", stall_sw + stall_ep},
     };
-    j["switch"] = {{"xbar_transfers", o.sw.xbar_transfers}, {"fc_packets", o.sw.fc_packets}};
+    j["switch"] = {{"xbar_transfers", o.sw.xbar_transfers},
+                   {"fc_packets", o.sw.fc_packets},
+                   {"sl2vl_drops", o.sw.sl2vl_drops}};
     if (c.fabric.technology == "roce") {
         j["roce"] = switch_roce_json(o.sw, c.sw.vls, cycle_ns);
         j["roce"]["endpoints_pfc"] = pfc_json(o.ep_pfc, c.sw.vls, cycle_ns);

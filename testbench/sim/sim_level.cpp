@@ -70,6 +70,11 @@ sim_level traffic_level(const cfg::config& c) {
                           ": fabric.technology roce (PFC, ECN, DCQCN) is modelled at the cycle "
                           "level only: use --level cycle");
     }
+    if (l == "rtl" && !c.sw.sl2vl_ports.empty()) {
+        throw cfg::config_error(cfg::config_source::merged(), "switch.sl2vl_ports",
+                                "the RTL switch core has one SL2VL table and no VL15 drop: use "
+                                "--level cycle or tlm");
+    }
     return l == "tlm" ? sim_level::tlm : sim_level::rtl;
 }
 

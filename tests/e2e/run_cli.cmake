@@ -220,3 +220,10 @@ foreach(level cycle tlm)
     ${NDR_RUN_OUT}/util_${level} "host0->sw0.p0" --
     run ${CMAKE_CURRENT_SOURCE_DIR}/../data/util/write_256MiB.jsonl --level ${level})
 endforeach()
+# Issue 15 item 6: a bad switch.sl2vl_ports entry is one line naming the key and the entry.
+ndr_run_e2e_py(config_err_sl2vl_ports error ${NDR_RUN_BIN} 2
+  "^ndrsim: error: --set switch.sl2vl_ports: .*bad port \"9\"" --
+  config show --set switch.ports=8 --set "switch.sl2vl_ports=9:1=0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0")
+# Issue 15 item 6: a port pair may map an SL to VL15 (dropped at run time, not refused).
+ndr_run_e2e_py(config_sl2vl_ports_vl15 ok ${NDR_RUN_BIN} "sl2vl_ports" --
+  config show --set "switch.sl2vl_ports=0:1=15,15,15,15,15,15,15,15,15,15,15,15,15,15,15,15")

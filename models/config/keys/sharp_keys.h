@@ -21,6 +21,9 @@ struct sharp_config {
     bytes_t sat_chunk{4096};           ///< SAT chunk payload (one MTU packet)
     uint32_t max_trees = 511;          ///< trees per subnet (§7: <= 511 LLT)
     time_ps_t alu_latency{50'000};     ///< ALU pipeline latency per reduction (*choice*)
+    rate_bps_t alu_bandwidth{25'600'000'000'000ULL};  ///< ALU input bytes/s per node (soft)
+    uint32_t sat_per_port = 1;         ///< active streaming aggregations per port (§7)
+    uint32_t sat_per_switch = 64;      ///< active streaming aggregations per switch (soft)
     std::string data = "auto";         ///< carry real values: on|off|auto (auto: <= 1 MiB)
 };
 
@@ -55,6 +58,17 @@ void sharp_rows(Rows& s) {
         "reduction trees per subnet; docs/domain.md §7 (Quantum-2: up to 511 LLT + 511 SAT)");
     s.unit_key("sharp.alu_latency", &sharp_config::alu_latency, "any", nullptr,
                "aggregation ALU pipeline latency per reduction step; a choice");
+    s.unit_key("sharp.alu_bandwidth", &sharp_config::alu_bandwidth, "> 0", positive,
+               "contribution bytes per second the aggregation ALU of one switch reduces, shared "
+               "by all its trees and chunks; docs/domain.md §7 (soft: line rate on all 64 NDR "
+               "ports, 64 x 400 Gb/s)");
+    s.uint_key("sharp.sat_per_port", &sharp_config::sat_per_port, 1, 1024,
+               "streaming aggregations (SAT collectives) active at once through one switch port; "
+               "a SAT collective whose tree finds a port or switch full waits; docs/domain.md §7 "
+               "(Quantum-2: one active tree per port)");
+    s.uint_key("sharp.sat_per_switch", &sharp_config::sat_per_switch, 1, 1024,
+               "streaming aggregations active at once in one switch's aggregation node; "
+               "docs/domain.md §7 (soft: Quantum-2 runs several, the number is not public)");
     s.choice_key("sharp.data", &sharp_config::data, {"auto", "on", "off"},
                  "carry real element values and check every result against the golden reduction "
                  "(auto: for collectives of at most 1 MiB)");

@@ -29,6 +29,7 @@ struct switch_config {
     std::string vl_arb_low = "";        ///< low table; empty = every data VL weight 64
     uint32_t vl_arb_limit_of_high = 0;  ///< LimitOfHighPriority, 0..255
     std::string sl2vl = "";             ///< 16 comma-separated VLs; empty = SL mod vls
+    std::string sl2vl_ports = "";       ///< per (in, out) port overrides of sl2vl (§3)
 };
 
 namespace detail {
@@ -88,6 +89,12 @@ void switch_rows(Rows& s) {
     s.text_key("switch.sl2vl", &switch_config::sl2vl, "16 VLs, each < vls or 15", nullptr,
                "SL-to-VL table: 16 comma-separated VLs, entry i for SL i (15 = drop); empty = SL "
                "mod vls; docs/domain.md §3");
+    s.text_key("switch.sl2vl_ports", &switch_config::sl2vl_ports,
+               "IN:OUT=16 VLs;... (IN, OUT a port or *)", nullptr,
+               "SL-to-VL tables per (input port, output port), overriding switch.sl2vl for those "
+               "pairs, later entries winning, e.g. \"0:1=15,15,15,15,15,15,15,15,15,15,15,15,15,"
+               "15,15,15\"; an SL mapped to 15 is dropped at the switch and counted "
+               "(sl2vl_drops); empty = switch.sl2vl everywhere; docs/domain.md §3");
 }
 
 }  // namespace detail
