@@ -92,10 +92,10 @@ private:
         EV_BUF_FREE,
         EV_FC_FLUSH,
         EV_INGRESS,
-        EV_TICK,       ///< next-cycle work collected in xbar_next_
-        EV_SHARP_IN,   ///< a SHARP packet fully arrived: to the aggregation node
-        EV_SHARP_OUT,  ///< the aggregation node emits a packet (pkt = index in sharp_emits_)
-        EV_SL2VL_DROP, ///< a packet its SL2VL entry maps to VL15 fully arrived: dropped
+        EV_TICK,        ///< next-cycle work collected in xbar_next_
+        EV_SHARP_IN,    ///< a SHARP packet fully arrived: to the aggregation node
+        EV_SHARP_OUT,   ///< the aggregation node emits a packet (pkt = index in sharp_emits_)
+        EV_SL2VL_DROP,  ///< a packet its SL2VL entry maps to VL15 fully arrived: dropped
         EV_REFRESH,
         EV_WIN_START,
         EV_WIN_END
@@ -191,7 +191,7 @@ private:
     bool check_;
     packet_pool& pool_;
     golden::lft routes_;
-    golden::sl2vl_ports sl2vl_;  ///< per (input, output) port (switch.sl2vl_ports)
+    golden::sl2vl_ports sl2vl_;          ///< per (input, output) port (switch.sl2vl_ports)
     std::vector<uint32_t> xbar_cycles_;  ///< by beats: ceil(beats / speedup)
     /// The link layer of every port: input buffers (credits and occupancy) and output credits
     /// per (port, VL), the VL arbiter per output, FC pacing, credit stalls (common/ib_port.h).
