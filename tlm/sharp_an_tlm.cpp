@@ -9,8 +9,8 @@ sharp_an_tlm::sharp_an_tlm(uint32_t ports, uint32_t osts, uint32_t ost_bytes, ui
                            common::sharp_payloads* payloads, uint8_t vl, const common::timing& tm)
     : node_(osts, ost_bytes, alu_cycles, payloads), vl_(vl), tm_(tm), queues_(ports) {}
 
-const std::vector<std::pair<uint64_t, uint32_t>>& sharp_an_tlm::on_packet(uint64_t t, uint16_t in,
-                                                                          tlm::tlm_generic_payload& gp) {
+const std::vector<std::pair<uint64_t, uint32_t>>& sharp_an_tlm::on_packet(
+    uint64_t t, uint16_t in, tlm::tlm_generic_payload& gp) {
     const ib_extension& p = ib_of(gp);
     scratch_.clear();
     due_.clear();

@@ -49,7 +49,7 @@ private:
     std::vector<uint32_t> free_emits_;
     std::vector<common::sharp_emit> scratch_;
     std::vector<std::pair<uint64_t, uint32_t>> due_;
-    std::vector<uint64_t> taken_;  ///< tokens: tlm_generic_payload addresses
+    std::vector<uint64_t> taken_;           ///< tokens: tlm_generic_payload addresses
     uint64_t next_id_ = uint64_t{1} << 48;  ///< packet ids of switch-made packets
 };
 

@@ -33,9 +33,9 @@ struct sharp_tree_node {
 
 struct sharp_an_stats {
     uint64_t chunks_reduced = 0;
-    double alu_busy_cycles = 0;    ///< cycles of ALU work: contribution bytes / sharp.alu_bandwidth
-    uint64_t ost_waits = 0;        ///< contributions that had to wait for free OSTs
-    double ost_wait_cycles = 0;    ///< sum over them: arrival -> taken by the node
+    double alu_busy_cycles = 0;  ///< cycles of ALU work: contribution bytes / sharp.alu_bandwidth
+    uint64_t ost_waits = 0;      ///< contributions that had to wait for free OSTs
+    double ost_wait_cycles = 0;  ///< sum over them: arrival -> taken by the node
     uint32_t max_osts_in_use = 0;
     uint64_t aggregation_cycles = 0;  ///< sum over chunks: first arrival -> result out
 };
@@ -129,8 +129,8 @@ private:
     uint32_t alu_cycles_;
     sharp_payloads* payloads_;
     uint32_t in_use_ = 0;
-    double alu_bpc_ = 0;    ///< ALU bytes per cycle (0 = unlimited)
-    double alu_free_ = 0;   ///< cycle the ALU finishes the work it has taken
+    double alu_bpc_ = 0;                 ///< ALU bytes per cycle (0 = unlimited)
+    double alu_free_ = 0;                ///< cycle the ALU finishes the work it has taken
     std::vector<contribution> waiting_;  ///< contributions waiting for OSTs, in arrival order
     std::unordered_map<uint32_t, sharp_tree_node> trees_;
     std::unordered_map<uint32_t, std::pair<golden::red_op, golden::red_type>> reduction_;

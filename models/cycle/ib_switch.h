@@ -96,10 +96,10 @@ private:
         EV_BUF_FREE,
         EV_FC_FLUSH,
         EV_INGRESS,
-        EV_TICK,       ///< next-cycle work collected in xbar_next_
-        EV_SHARP_IN,   ///< a SHARP packet fully arrived: to the aggregation node
-        EV_SHARP_OUT,  ///< the aggregation node emits a packet (pkt = index in sharp_emits_)
-        EV_SL2VL_DROP, ///< a packet its SL2VL entry maps to VL15 fully arrived: dropped
+        EV_TICK,        ///< next-cycle work collected in xbar_next_
+        EV_SHARP_IN,    ///< a SHARP packet fully arrived: to the aggregation node
+        EV_SHARP_OUT,   ///< the aggregation node emits a packet (pkt = index in sharp_emits_)
+        EV_SL2VL_DROP,  ///< a packet its SL2VL entry maps to VL15 fully arrived: dropped
         EV_REFRESH,
         EV_WIN_START,
         EV_WIN_END

@@ -53,7 +53,8 @@ sl2vl_ports sl2vl_ports::parse(const sl2vl_table& base, const std::string& spec,
                 "sl2vl_ports: entry \"{}\" is not IN:OUT=16 comma-separated VLs", entry));
         }
         const unsigned in = parse_port(trim(entry.substr(0, colon)), ports, entry);
-        const unsigned out = parse_port(trim(entry.substr(colon + 1, eq - colon - 1)), ports, entry);
+        const unsigned out =
+            parse_port(trim(entry.substr(colon + 1, eq - colon - 1)), ports, entry);
         sl2vl_table table = sl2vl_table::modulo(num_data_vls);
         try {
             table = sl2vl_table::parse(std::string(entry.substr(eq + 1)), num_data_vls);

@@ -173,9 +173,10 @@ bool sharp_manager::sat_acquire(uint32_t tree, std::string& why) {
     for (const auto& sp : tr.ports) {
         const auto it = sat_on_port_.find(sp);
         if (it != sat_on_port_.end() && it->second >= cfg_.sharp.sat_per_port) {
-            why = fmt::format("switch {} port {} carries {} streaming aggregations "
-                              "(sharp.sat_per_port {})",
-                              sp.first, sp.second, it->second, cfg_.sharp.sat_per_port);
+            why = fmt::format(
+                "switch {} port {} carries {} streaming aggregations "
+                "(sharp.sat_per_port {})",
+                sp.first, sp.second, it->second, cfg_.sharp.sat_per_port);
             return false;
         }
     }

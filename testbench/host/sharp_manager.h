@@ -68,7 +68,7 @@ private:
     std::vector<sharp_tree> trees_;
     std::map<uint32_t, uint32_t> tree_of_comm_;
     std::vector<uint32_t> trees_on_switch_;
-    std::vector<uint32_t> sat_on_switch_;               ///< active SAT collectives per switch
+    std::vector<uint32_t> sat_on_switch_;  ///< active SAT collectives per switch
     std::map<std::pair<uint32_t, uint16_t>, uint32_t> sat_on_port_;  ///< ... per switch port
     uint32_t trees_per_node_;
 };

@@ -56,8 +56,8 @@ void alu_bound(const std::string& level) {
     constexpr uint32_t n = 2;
     constexpr uint64_t S = 1ULL << 20;
     const nlohmann::json r = run_at_level(
-        "sharp_alu", header(n, "alu") + comm(0, 0, n) + allreduce(0, 0, n, 0, S / 4, "fp32", "sum",
-                                                                   "sharp"),
+        "sharp_alu",
+        header(n, "alu") + comm(0, 0, n) + allreduce(0, 0, n, 0, S / 4, "fp32", "sum", "sharp"),
         {"fabric.topology=single_switch", "switch.ports=8", "sharp.alu_bandwidth=100Gbps",
          "sharp.data=on", "sim.level=" + level});
     const nlohmann::json& cl = r["collectives"][0];
@@ -79,13 +79,14 @@ void ost_one_byte(const std::string& level) {
     constexpr uint32_t n = 2;
     constexpr uint64_t S = 64ULL << 10;
     const nlohmann::json r = run_at_level(
-        "sharp_ost1", header(n, "ost1") + comm(0, 0, n) + allreduce(0, 0, n, 0, S / 4, "fp32",
-                                                                     "sum", "sharp"),
+        "sharp_ost1",
+        header(n, "ost1") + comm(0, 0, n) + allreduce(0, 0, n, 0, S / 4, "fp32", "sum", "sharp"),
         {"fabric.topology=single_switch", "switch.ports=8", "sharp.ost_bytes=1B", "sharp.data=on",
          "sim.level=" + level});
     const nlohmann::json& cl = r["collectives"][0];
     REQUIRE(cl["algo"] == "sharp");
-    CHECK(cl["sharp"]["data_checked"].get<bool>());  // every result byte equal to the golden reduction
+    CHECK(cl["sharp"]["data_checked"]
+              .get<bool>());  // every result byte equal to the golden reduction
     CHECK(r["sharp"]["levels"][0]["chunks_reduced"].get<uint64_t>() == S / 64);
     CHECK(r["sharp"]["levels"][0]["max_osts_in_use"].get<uint64_t>() <= 64);
     // Slowly: one 64 B chunk per round trip (>= 2 link crossings each way, 2 * 4 * 90 cycles).
@@ -97,13 +98,13 @@ void ost_one_byte(const std::string& level) {
 // the second waits for the first: it ends after ~2T, timed from when it first tried.
 void sat_two_comms(const std::string& level, uint32_t per_switch) {
     constexpr uint64_t S = 4ULL << 20;
-    const nlohmann::json r = run_at_level(
-        "sharp_sat2",
-        header(4, "sat2") + comm(0, 0, 2) + comm(1, 2, 2) +
-            allreduce(0, 0, 2, 0, S / 4, "fp32", "sum", "sharp") +
-            allreduce(1, 2, 2, 0, S / 4, "fp32", "sum", "sharp"),
-        {"fabric.topology=single_switch", "switch.ports=8", "sharp.data=off",
-         "sharp.sat_per_switch=" + std::to_string(per_switch), "sim.level=" + level});
+    const nlohmann::json r =
+        run_at_level("sharp_sat2",
+                     header(4, "sat2") + comm(0, 0, 2) + comm(1, 2, 2) +
+                         allreduce(0, 0, 2, 0, S / 4, "fp32", "sum", "sharp") +
+                         allreduce(1, 2, 2, 0, S / 4, "fp32", "sum", "sharp"),
+                     {"fabric.topology=single_switch", "switch.ports=8", "sharp.data=off",
+                      "sharp.sat_per_switch=" + std::to_string(per_switch), "sim.level=" + level});
     const double T = static_cast<double>(S) / B_LINK;
     double longest = 0;
     for (const nlohmann::json& cl : r["collectives"]) {

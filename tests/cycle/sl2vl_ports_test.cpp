@@ -22,11 +22,11 @@ nlohmann::json run_incast(const std::string& sl2vl_ports, const std::string& lev
     REQUIRE(sc_core::sc_get_status() == sc_core::SC_ELABORATION);
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     const ndr::cfg::config c = ndr::cfg::load_config(
-        "", {"switch.ports=8", "traffic.pattern=incast", "traffic.hot_port=1",
-             "traffic.incast_sources=1", "traffic.load=0.5", "traffic.size=4096",
-             "sim.warmup_cycles=1000", "sim.measure_cycles=20000", "sim.drain_cycles=5000",
-             "sim.check_invariants=true", "switch.sl2vl_ports=" + sl2vl_ports,
-             "sim.level=" + level});
+        "",
+        {"switch.ports=8", "traffic.pattern=incast", "traffic.hot_port=1",
+         "traffic.incast_sources=1", "traffic.load=0.5", "traffic.size=4096",
+         "sim.warmup_cycles=1000", "sim.measure_cycles=20000", "sim.drain_cycles=5000",
+         "sim.check_invariants=true", "switch.sl2vl_ports=" + sl2vl_ports, "sim.level=" + level});
     const ndr::tb::traffic_outcome o = ndr::tb::run_traffic_at_level(c);
     return ndr::tb::traffic_point_json(c, o);
 }

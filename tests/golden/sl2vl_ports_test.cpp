@@ -8,9 +8,9 @@
 #include "golden/sl2vl.h"
 #include "golden/sl2vl_ports.h"
 
+using Catch::Matchers::Contains;
 using ndr::golden::sl2vl_ports;
 using ndr::golden::sl2vl_table;
-using Catch::Matchers::Contains;
 
 namespace {
 const std::string ALL_15 = "15,15,15,15,15,15,15,15,15,15,15,15,15,15,15,15";
@@ -29,9 +29,9 @@ TEST_CASE("sl2vl_ports: empty = the switch-wide table on every pair", "[sl2vl]")
 
 TEST_CASE("sl2vl_ports: overrides per pair, wildcards, later entries win", "[sl2vl]") {
     // Every pair into port 3 maps all SLs to VL1; then (0 -> 3) drops; (1 -> 2) drops.
-    const sl2vl_ports t = sl2vl_ports::parse(
-        sl2vl_table::modulo(2), "*:3=" + ALL_1 + ";0:3=" + ALL_15 + "; 1 : 2 = " + ALL_15 + ";", 4,
-        2);
+    const sl2vl_ports t =
+        sl2vl_ports::parse(sl2vl_table::modulo(2),
+                           "*:3=" + ALL_1 + ";0:3=" + ALL_15 + "; 1 : 2 = " + ALL_15 + ";", 4, 2);
     CHECK(t.per_port());
     CHECK(t.vl(0, 3, 0) == 15);
     CHECK(t.vl(1, 3, 0) == 1);

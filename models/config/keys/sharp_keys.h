@@ -22,9 +22,9 @@ struct sharp_config {
     uint32_t max_trees = 511;          ///< trees per subnet (§7: <= 511 LLT)
     time_ps_t alu_latency{50'000};     ///< ALU pipeline latency per reduction (*choice*)
     rate_bps_t alu_bandwidth{25'600'000'000'000ULL};  ///< ALU input bytes/s per node (soft)
-    uint32_t sat_per_port = 1;         ///< active streaming aggregations per port (§7)
-    uint32_t sat_per_switch = 64;      ///< active streaming aggregations per switch (soft)
-    std::string data = "auto";         ///< carry real values: on|off|auto (auto: <= 1 MiB)
+    uint32_t sat_per_port = 1;     ///< active streaming aggregations per port (§7)
+    uint32_t sat_per_switch = 64;  ///< active streaming aggregations per switch (soft)
+    std::string data = "auto";     ///< carry real values: on|off|auto (auto: <= 1 MiB)
 };
 
 namespace detail {
