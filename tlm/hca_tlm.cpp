@@ -118,6 +118,7 @@ void hca_tlm::sharp_send(common::cycle_t now, uint32_t h, uint32_t tree, uint32_
     p.index = chunk;
     p.psn = root_host;
     p.qp = data;
+    ++sharp_in_flight_;
     schedule(now + tx_cycles_, timer{0, 0, T_SHARP_READY, 0, static_cast<uint16_t>(h), 0, 0, &gp});
 }
 
@@ -224,6 +225,7 @@ void hca_tlm::on_timer(uint64_t now, const timer& t) {
             const uint32_t chunk = p.index;
             const uint32_t data = p.qp;
             t.gp->release();
+            if (sharp_in_flight_ > 0) --sharp_in_flight_;
             if (host_ != nullptr) host_->on_sharp_result(now, t.port, tree, chunk, data);
             break;
         }
