@@ -261,8 +261,9 @@ void hca_tlm::evaluate(uint64_t now) {
     link_.send_fc(
         now,
         [&](uint32_t h, uint32_t vl, uint32_t fccl) {
-            send_fc_packet(fc_pool_, *fc_out[h], vl, fccl,
-                           offset() + cycles(tm_.fc_cycles - tm_.link_cycles));
+            const uint64_t depart =
+                link_.fc_departure(h, now + tm_.fc_cycles - tm_.link_cycles, ports_[h].tx_free);
+            send_fc_packet(fc_pool_, *fc_out[h], vl, fccl, offset() + cycles(depart - now));
         },
         [&](uint32_t k, uint64_t at) {
             schedule(std::max(at, now + 1), timer{0, 0, T_FC_FLUSH, 0, 0, 0, k, nullptr});

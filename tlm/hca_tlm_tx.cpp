@@ -241,6 +241,7 @@ void hca_tlm::transmit(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
     hp.tx_free = t + p.beats;
     hp.burst_start = t;
     hp.burst_pkt_beats = std::max<uint32_t>(1, p.count > 1 ? p.pkt_beats : p.beats);
+    link_.booked(h, t, t, p.beats, hp.burst_pkt_beats);
     hp.txfree_pending = true;
     schedule(hp.tx_free, timer{0, 0, T_TXFREE, 0, static_cast<uint16_t>(h), 0, 0, nullptr});
     stats_.tx_beats[h] += p.beats;

@@ -467,6 +467,7 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
         }
     }
     link_free_[o] = link_start + span;
+    link_.booked(o, t, link_start, span, e.count > 1 ? e.pkt_beats : beats);
     out_start_[o] = link_start;
     const std::size_t flow = std::size_t{o} * ports_ + in_port;
     --flow_queued_[flow];
@@ -487,8 +488,9 @@ void ib_switch_tlm::send_fc(uint64_t t) {
     link_.send_fc(
         t,
         [&](uint32_t port, uint32_t vl, uint32_t fccl) {
-            send_fc_packet(fc_pool_, *fc_out[port], vl, fccl,
-                           offset() + cycles(tm_.fc_cycles - tm_.link_cycles));
+            const uint64_t depart =
+                link_.fc_departure(port, t + tm_.fc_cycles - tm_.link_cycles, link_free_[port]);
+            send_fc_packet(fc_pool_, *fc_out[port], vl, fccl, offset() + cycles(depart - t));
             if (in_window_) ++stats_.fc_packets;
         },
         [&](uint32_t k, uint64_t at) {

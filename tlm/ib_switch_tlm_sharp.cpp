@@ -70,6 +70,7 @@ uint64_t ib_switch_tlm::sharp_egress(uint64_t t, uint64_t free_in) {
         link_.sent_local(t, o, e.blocks, e.wire_bytes, check_);
         const uint64_t start = std::max(t + 1, link_free_[o]);
         link_free_[o] = start + e.beats;
+        link_.booked(o, t, start, e.beats);
         out_start_[o] = start;
         out_pkt_[o] = e.beats;
         total_out_beats_[o] += e.beats;

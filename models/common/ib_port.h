@@ -10,7 +10,8 @@
 //   - an FCTBS arriving at a forced refresh: ABR must equal it, otherwise a packet was lost
 //     (on_fctbs);
 //   - FC updates going out: at most one per (port, VL) per link.fc_min_interval, carrying the
-//     FCCL read when it departs (send_fc); the forced refresh round (refresh);
+//     FCCL read when it departs (send_fc), at the next packet boundary of the port's outgoing
+//     wire (booked, fc_departure: wire_schedule.h); the forced refresh round (refresh);
 //   - the credit check and consume of a packet sent (can_send, consume, sent);
 //   - the VL-arbitration call (pick_vl: golden::pick_output_vl) and its commit (sent);
 //   - a local source beside the crossbar (the SHARP aggregation node) competing for the link
@@ -29,6 +30,7 @@
 #include "common/cycles.h"
 #include "common/fc_pacer.h"
 #include "common/timing.h"
+#include "common/wire_schedule.h"
 #include "config/sim_config.h"
 #include "golden/credit_fc.h"
 #include "golden/switch_alloc.h"
@@ -72,6 +74,7 @@ public:
           arb_(ports, arb_slot{golden::vl_arbiter(table)}),
           fc_(std::size_t{ports} * vls, fc_min_interval),
           stalls_(ports, vls),
+          wires_(ports),
           names_(names) {}
     /// The same from the config, as every device builds it: switch.vls data VLs, the VL
     /// arbitration tables of switch.vl_arb_*, FC pacing at link.fc_min_interval.
@@ -128,6 +131,17 @@ public:
     void send_fc(cycle_t t, Send&& send, FlushAt&& flush_at) {
         fc_.collect(
             t, [&](uint32_t k) { send(k / vls_, k % vls_, rx_[k].fccl()); }, flush_at);
+    }
+    /// A data packet (or a burst of packets of pkt_beats each) booked at cycle `now` on port
+    /// `port`'s outgoing wire for [start, start + beats) (wire_schedule::book).
+    void booked(uint32_t port, cycle_t now, cycle_t start, uint32_t beats, uint32_t pkt_beats = 0) {
+        wires_[port].book(now, start, beats, pkt_beats);
+    }
+    /// An FC packet of port `port` ready at `ready` (buffer freed + link.fc_processing): the
+    /// cycle it departs, at the next packet boundary of the outgoing wire; its wire bytes move
+    /// the device's `link_free` (wire_schedule::fc).
+    cycle_t fc_departure(uint32_t port, cycle_t ready, cycle_t& link_free) {
+        return wires_[port].fc(ready, link_free);
     }
     /// Forced FC round (link.fc_refresh_period): for each port with live(port), every VL's FCCL
     /// is re-advertised (through send_fc) and send_fctbs(port, vl, fctbs) carries the VL's
@@ -230,6 +244,7 @@ private:
     std::vector<arb_slot> arb_;              ///< [port]
     fc_pacer fc_;                            ///< FC packets per (port, VL)
     credit_stalls stalls_;
+    std::vector<wire_schedule> wires_;  ///< [port]: the outgoing wire, for FC departures
     port_names names_;
     uint32_t local_vl_ = ~0U;           ///< VL of the local source (none: never a VL)
     std::vector<uint8_t> local_turn_;   ///< [port]: the local source goes first on its VL

@@ -268,6 +268,7 @@ uint64_t ib_switch::sharp_egress(cycle_t t, uint64_t free_in) {
         link_.sent_local(t, o, p.blocks, p.wire_bytes, check_);
         const cycle_t start = std::max(t + 1, link_free_[o]);
         link_free_[o] = start + p.beats;
+        link_.booked(o, t, start, p.beats);
         total_out_beats_[o] += p.beats;
         if (o < taps_.size() && taps_[o] != nullptr) taps_[o]->on_packet(start, p);
         const link_peer& peer = peers_[o];
@@ -428,7 +429,8 @@ void ib_switch::send_fc(cycle_t t) {
         [&](uint32_t port, uint32_t vl, uint32_t fccl) {
             const link_peer& peer = peers_[port];
             if (peer.engine == nullptr) return;
-            peer.engine->schedule(t + fc_proc_cycles_ + peer.link_cycles,
+            const cycle_t depart = link_.fc_departure(port, t + fc_proc_cycles_, link_free_[port]);
+            peer.engine->schedule(depart + peer.link_cycles,
                                   event{EV_FC, static_cast<uint8_t>(vl), peer.port, 0, fccl, 0});
             if (in_window_) ++stats_.fc_packets;
         },

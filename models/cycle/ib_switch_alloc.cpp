@@ -201,6 +201,7 @@ __attribute__((always_inline)) inline void ib_switch::commit(cycle_t t, const gr
     // Egress link.
     const cycle_t link_start = std::max(t + 1, link_free_[g.out]);
     link_free_[g.out] = link_start + beats;
+    link_.booked(g.out, t, link_start, beats);
     link_.sent(t, g.out, g.vl, n, p.wire_bytes, check_);
     if (eth_) eth_dequeue(t, p, g.out, link_.tx(g.out, g.vl));
     p.vl = g.vl;
