@@ -113,8 +113,13 @@ double sharp_time_ns(const std::string& level, bool with_write, const std::strin
 
 TEST_CASE("SHARP egress: alone 4 MiB on 2 ranks takes 913 + 1023 * 65 cycles",
           "[run][sharp][egress]") {
+    // The egress change leaves the lone stream alone. FC packets that wait for the data packet
+    // on the reverse wire and their 6 B of wire time (one per chunk each way, 1023 * 6 / 64 =
+    // 96 beats) add about 0.4 % (measured 86631.68 ns; 86282.24 ns before FC packets took
+    // wire time): hence 0.5 %.
     const double t = sharp_time_ns("cycle", false, "0:64,1:64");
-    CHECK(t == Approx(static_cast<double>(FIRST + (N - 1) * CHUNK_BEATS) * CYCLE_NS).margin(2.0));
+    CHECK(t == Approx(static_cast<double>(FIRST + (N - 1) * CHUNK_BEATS) * CYCLE_NS).epsilon(0.005));
+    CHECK(t >= static_cast<double>(FIRST + (N - 1) * CHUNK_BEATS) * CYCLE_NS);
 }
 
 TEST_CASE("SHARP egress: beside a bulk write weights 64:64 give SHARP half the link (cycle)",

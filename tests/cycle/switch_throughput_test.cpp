@@ -95,18 +95,18 @@ TEST_CASE("throughput: VOQ + iSLIP, uniform, backlogged 1-beat cells, 64 ports: 
     CHECK(acc >= 0.95);
 }
 
-TEST_CASE("fairness: uniform Bernoulli 0.8, 4 KiB, 64 ports: each port within 5 % of offered",
+TEST_CASE("fairness: uniform Bernoulli 0.7, 4 KiB, 64 ports: each port within 5 % of offered",
           "[cycle][throughput][fairness]") {
-    // Load 0.8 is below VOQ/iSLIP saturation, so every destination should receive what is sent
-    // to it. Port p's accepted load (beats delivered to p) is compared with its offered load
-    // (beats created at source p); both are random counts of 4 KiB packets with geometric gaps,
-    // ~Poisson: n = 0.8 * W / 65 packets each, relative sd 1/sqrt(n) each, ~sqrt(2/n) for the
-    // difference. W = 1.2M cycles gives n ~= 14800, sd of the difference ~= 1.16 %, so 5 % is
-    // 4.3 sd: P(any of 64 ports outside) ~= 64 * 1.7e-5 ~= 0.1 % (and the seed is fixed). A 300k
-    // window would give sd 2.3 % and an expected worst port of ~5.5 %: too short for 5 %.
+    // Load 0.7 is below VOQ/iSLIP saturation (0.79 at the defaults, README), so every
+    // destination should receive what is sent to it. Port p's accepted load (beats delivered to
+    // p) is compared with its offered load (beats created at source p); both are random counts
+    // of 4 KiB packets with geometric gaps, ~Poisson: n = 0.7 * W / 65 packets each, relative sd
+    // 1/sqrt(n) each, ~sqrt(2/n) for the difference. W = 1.2M cycles gives n ~= 12900, sd of the
+    // difference ~= 1.25 %, so 5 % is 4 sd: P(any of 64 ports outside) ~= 64 * 6e-5 ~= 0.4 %
+    // (and the seed is fixed). A 300k window would give sd 2.5 %: too short for 5 %.
     // 4 KiB packets make this window cheap (~2-3 s).
     const auto r = run_point({"switch.ports=64", "traffic.pattern=uniform",
-                              "traffic.arrivals=bernoulli", "traffic.load=0.8", "traffic.size=4096",
+                              "traffic.arrivals=bernoulli", "traffic.load=0.7", "traffic.size=4096",
                               "sim.warmup_cycles=20000", "sim.measure_cycles=1200000"});
     const auto& ports = r["ports"];
     REQUIRE(ports.size() == 64);
@@ -114,7 +114,7 @@ TEST_CASE("fairness: uniform Bernoulli 0.8, 4 KiB, 64 ports: each port within 5 
         const double off = p["offered_load"].get<double>();
         const double acc = p["accepted_load"].get<double>();
         INFO("port " << p["port"].get<int>() << ": offered " << off << ", accepted " << acc);
-        REQUIRE(off > 0.7);
+        REQUIRE(off > 0.6);
         CHECK(std::fabs(acc - off) <= 0.05 * off);
     }
     // Jain's index over receivers: (sum x)^2 / (n sum x^2); 1 = perfectly fair. With every
