@@ -161,11 +161,11 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
         message& msg = msgs_[m];
         // A burst while this QP has the port to itself and no SHARP chunk is in flight on the
         // fabric: up to burst_max_ packets of the message, within the send window.
-        const uint32_t count = burst_max_ > 1 && hp.active.empty() && hp.sharp.empty() &&
-                                       sharp_in_flight_ == 0
-                                   ? std::min({burst_max_, msg.packets - index,
-                                               max_outstanding_ - (q.next_psn - q.acked_psn)})
-                                   : 1U;
+        const uint32_t count =
+            burst_max_ > 1 && hp.active.empty() && hp.sharp.empty() && sharp_in_flight_ == 0
+                ? std::min({burst_max_, msg.packets - index,
+                            max_outstanding_ - (q.next_psn - q.acked_psn)})
+                : 1U;
         const burst_shape shape = shape_burst(msg, index, count);
         const uint32_t blocks = shape.max_blocks();
         const uint32_t pkt_beats = shape.max_beats();

@@ -246,8 +246,8 @@ private:
     credit_stalls stalls_;
     std::vector<wire_schedule> wires_;  ///< [port]: the outgoing wire, for FC departures
     port_names names_;
-    uint32_t local_vl_ = ~0U;           ///< VL of the local source (none: never a VL)
-    std::vector<uint8_t> local_turn_;   ///< [port]: the local source goes first on its VL
+    uint32_t local_vl_ = ~0U;          ///< VL of the local source (none: never a VL)
+    std::vector<uint8_t> local_turn_;  ///< [port]: the local source goes first on its VL
 };
 
 }  // namespace ndr::common

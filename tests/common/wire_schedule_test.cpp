@@ -19,9 +19,10 @@ TEST_CASE("wire_schedule: an FC packet on an idle wire leaves when it is ready",
     CHECK(link_free == 0);
 }
 
-TEST_CASE("wire_schedule: an FC packet waits exactly the remaining wire time of the data "
-          "packet on the wire",
-          "[common][fc]") {
+TEST_CASE(
+    "wire_schedule: an FC packet waits exactly the remaining wire time of the data "
+    "packet on the wire",
+    "[common][fc]") {
     // A 4 KiB RDMA packet: 4122 B = 65 beats, on the wire for [1000, 1065). The buffer frees
     // blocks at cycle 1010 and link.fc_processing (4 cycles) makes the FC packet ready at 1014:
     // it cannot interrupt the packet, so it departs at 1065, 51 cycles = 65 - (1014 - 1000)
@@ -87,8 +88,7 @@ TEST_CASE("wire_schedule: FC wire time is charged in bytes, a beat per 64 B", "[
 }
 
 TEST_CASE("ib_ports: FC departures follow each port's own wire", "[common][fc]") {
-    ib_ports<> link(2, 1, 100, vl_arb_table::equal_weights(1), 0,
-                    ndr::common::ENDPOINT_PORT_NAMES);
+    ib_ports<> link(2, 1, 100, vl_arb_table::equal_weights(1), 0, ndr::common::ENDPOINT_PORT_NAMES);
     cycle_t free0 = 65;
     cycle_t free1 = 0;
     link.booked(0, 0, 0, 65);

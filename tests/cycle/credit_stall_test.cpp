@@ -58,7 +58,7 @@ TEST_CASE("credit stall: minimum buffer (66 blocks), 100 m link: one packet per 
     const uint64_t xbar = ceil_div(64 * 4, 5);  // ceil(64 / 1.25) = 51.2 -> 52
     REQUIRE(xbar == 52);
     const uint64_t fc_ready = (sw - 1) + xbar + (fc - link);  // after the header: 290
-    const uint64_t reverse_end = (sw - 1) + 1 + blocks;         // other flow's packet: 300
+    const uint64_t reverse_end = (sw - 1) + 1 + blocks;       // other flow's packet: 300
     const uint64_t period = link + std::max(fc_ready, reverse_end) + link;
     REQUIRE(fc_ready == 290);
     REQUIRE(period == 1238);

@@ -36,10 +36,9 @@ nlohmann::json run_at(const std::string& level) {
     REQUIRE(sc_core::sc_get_status() == sc_core::SC_ELABORATION);
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     const ndr::cfg::config c = ndr::cfg::load_config(
-        "",
-        {"switch.ports=64", "traffic.pattern=permutation", "traffic.arrivals=backlogged",
-         "traffic.size=4096", "traffic.sl=0", "switch.queueing=voq", "sim.warmup_cycles=5000",
-         "sim.measure_cycles=20000", "sim.level=" + level});
+        "", {"switch.ports=64", "traffic.pattern=permutation", "traffic.arrivals=backlogged",
+             "traffic.size=4096", "traffic.sl=0", "switch.queueing=voq", "sim.warmup_cycles=5000",
+             "sim.measure_cycles=20000", "sim.level=" + level});
     return ndr::tb::traffic_point_json(c, ndr::tb::run_traffic_at_level(c));
 }
 

@@ -78,10 +78,10 @@ double sharp_time_ns(const std::string& level, bool with_write, const std::strin
     REQUIRE(sc_core::sc_get_status() == sc_core::SC_ELABORATION);
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     std::vector<std::string> sets = base_sets();
-    for (const std::string& s : std::vector<std::string>{
-             "switch.ports=8", "fabric.topology=single_switch", "switch.vls=2", "hca.sl=0",
-          "switch.vl_arb_high=", "sharp.data=off", "sim.level=" + level,
-          "switch.vl_arb_low=" + vl_arb_low}) {
+    for (const std::string& s :
+         std::vector<std::string>{"switch.ports=8", "fabric.topology=single_switch", "switch.vls=2",
+                                  "hca.sl=0", "switch.vl_arb_high=", "sharp.data=off",
+                                  "sim.level=" + level, "switch.vl_arb_low=" + vl_arb_low}) {
         sets.push_back(s);
     }
     const ndr::cfg::config c = ndr::cfg::load_config("", sets);
@@ -105,7 +105,7 @@ double sharp_time_ns(const std::string& level, bool with_write, const std::strin
         CHECK(rep["collectives"][1]["time_ns"].get<double>() > 2.0 * ar["time_ns"].get<double>());
     }
     WARN(level << " " << vl_arb_low << (with_write ? " with write" : " alone") << ": SHARP "
-                << ar["time_ns"].get<double>() << " ns");
+               << ar["time_ns"].get<double>() << " ns");
     return ar["time_ns"].get<double>();
 }
 
@@ -118,7 +118,8 @@ TEST_CASE("SHARP egress: alone 4 MiB on 2 ranks takes 913 + 1023 * 65 cycles",
     // 96 beats) add about 0.4 % (measured 86631.68 ns; 86282.24 ns before FC packets took
     // wire time): hence 0.5 %.
     const double t = sharp_time_ns("cycle", false, "0:64,1:64");
-    CHECK(t == Approx(static_cast<double>(FIRST + (N - 1) * CHUNK_BEATS) * CYCLE_NS).epsilon(0.005));
+    CHECK(t ==
+          Approx(static_cast<double>(FIRST + (N - 1) * CHUNK_BEATS) * CYCLE_NS).epsilon(0.005));
     CHECK(t >= static_cast<double>(FIRST + (N - 1) * CHUNK_BEATS) * CYCLE_NS);
 }
 

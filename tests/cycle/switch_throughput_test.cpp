@@ -19,8 +19,9 @@ const char* const ONE_BEAT = "traffic.size=36";
 
 }  // namespace
 
-TEST_CASE("throughput: permutation, VOQ, backlogged, 64 ports, 4 KiB, 64 KiB buffer: every port >= 0.99",
-          "[cycle][throughput]") {
+TEST_CASE(
+    "throughput: permutation, VOQ, backlogged, 64 ports, 4 KiB, 64 KiB buffer: every port >= 0.99",
+    "[cycle][throughput]") {
     // A permutation has no output contention: each output has one source, so every port should
     // run at line rate less the delivered-in-window quantisation (<= one 65-beat packet per
     // window: 65/20000 = 0.33 %), given an input buffer that covers the credit loop. Deterministic
