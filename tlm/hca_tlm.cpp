@@ -117,6 +117,7 @@ void hca_tlm::sharp_send(common::cycle_t now, uint32_t h, uint32_t tree, uint32_
     p.index = chunk;
     p.psn = root_host;
     p.qp = data;
+    ++sharp_in_flight_;
     schedule(now + tx_cycles_, timer{0, 0, T_SHARP_READY, 0, static_cast<uint16_t>(h), 0, 0, &gp});
 }
 
@@ -223,6 +224,7 @@ void hca_tlm::on_timer(uint64_t now, const timer& t) {
             const uint32_t chunk = p.index;
             const uint32_t data = p.qp;
             t.gp->release();
+            if (sharp_in_flight_ > 0) --sharp_in_flight_;
             if (host_ != nullptr) host_->on_sharp_result(now, t.port, tree, chunk, data);
             break;
         }
@@ -268,8 +270,9 @@ void hca_tlm::evaluate(uint64_t now) {
     link_.send_fc(
         now,
         [&](uint32_t h, uint32_t vl, uint32_t fccl) {
-            send_fc_packet(fc_pool_, *fc_out[h], vl, fccl,
-                           offset() + cycles(tm_.fc_cycles - tm_.link_cycles));
+            const uint64_t depart =
+                link_.fc_departure(h, now + tm_.fc_cycles - tm_.link_cycles, ports_[h].tx_free);
+            send_fc_packet(fc_pool_, *fc_out[h], vl, fccl, offset() + cycles(depart - now));
         },
         [&](uint32_t k, uint64_t at) {
             schedule(std::max(at, now + 1), timer{0, 0, T_FC_FLUSH, 0, 0, 0, k, nullptr});

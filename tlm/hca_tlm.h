@@ -206,7 +206,11 @@ private:
     double pcie_bytes_per_cycle_;
     uint32_t ack_coalesce_;
     uint32_t max_outstanding_;
-    uint32_t burst_max_;     ///< packets per transaction at most (sim.tlm_burst / hca.mtu, >= 1)
+    uint32_t burst_max_;  ///< packets per transaction at most (sim.tlm_burst / hca.mtu, >= 1)
+    /// SHARP chunks sent by a member and whose result has not reached it yet (any HCA). While
+    /// there are any, no bursts: a burst holds a switch output for its whole span, and SHARP
+    /// results compete for the output packet by packet through VL arbitration.
+    uint64_t sharp_in_flight_ = 0;
     uint32_t burst_buffer_;  ///< smallest receive buffer (switch or HCA), blocks
     common::hca_host* host_ = nullptr;
 

@@ -159,12 +159,13 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
         const uint32_t m = q.messages.front();
         const uint32_t index = q.next_index;
         message& msg = msgs_[m];
-        // A burst while this QP has the port to itself: up to burst_max_ packets of the
-        // message, within the send window.
-        const uint32_t count = burst_max_ > 1 && hp.active.empty() && hp.sharp.empty()
-                                   ? std::min({burst_max_, msg.packets - index,
-                                               max_outstanding_ - (q.next_psn - q.acked_psn)})
-                                   : 1U;
+        // A burst while this QP has the port to itself and no SHARP chunk is in flight on the
+        // fabric: up to burst_max_ packets of the message, within the send window.
+        const uint32_t count =
+            burst_max_ > 1 && hp.active.empty() && hp.sharp.empty() && sharp_in_flight_ == 0
+                ? std::min({burst_max_, msg.packets - index,
+                            max_outstanding_ - (q.next_psn - q.acked_psn)})
+                : 1U;
         const burst_shape shape = shape_burst(msg, index, count);
         const uint32_t blocks = shape.max_blocks();
         const uint32_t pkt_beats = shape.max_beats();
@@ -240,6 +241,7 @@ void hca_tlm::transmit(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
     hp.tx_free = t + p.beats;
     hp.burst_start = t;
     hp.burst_pkt_beats = std::max<uint32_t>(1, p.count > 1 ? p.pkt_beats : p.beats);
+    link_.booked(h, t, t, p.beats, hp.burst_pkt_beats);
     hp.txfree_pending = true;
     schedule(hp.tx_free, timer{0, 0, T_TXFREE, 0, static_cast<uint16_t>(h), 0, 0, nullptr});
     stats_.tx_beats[h] += p.beats;

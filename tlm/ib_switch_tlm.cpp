@@ -311,8 +311,7 @@ void ib_switch_tlm::free_input_blocks(uint64_t t, uint32_t port, uint32_t vl, ui
 }
 
 void ib_switch_tlm::evaluate(uint64_t now) {
-    if (an_ && an_->pending != 0) sharp_egress(now);  // SHARP VL first: strict priority
-    allocate(now);
+    allocate(now);  // SHARP results compete in it through the output's VL arbiter
     send_fc(now);
 }
 
@@ -363,16 +362,44 @@ bool ib_switch_tlm::output_grant(uint64_t t, uint32_t o, uint64_t avail, uint32_
     return true;
 }
 
+uint32_t ib_switch_tlm::xbar_eligible(uint64_t t, uint32_t o, uint64_t avail) const {
+    const uint64_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
+    uint32_t eligible = 0;
+    for (uint32_t vls = out_req_vls_[o]; vls != 0; vls &= vls - 1) {
+        const auto vl = static_cast<uint32_t>(__builtin_ctz(vls));
+        const golden::credit_sender& tx = link_.tx(o, vl);
+        uint64_t m = req_[o * vls_ + vl] & avail;
+        while (m != 0) {
+            const auto i = static_cast<uint32_t>(__builtin_ctzll(m));
+            m &= m - 1;
+            const ib_extension& e = ib_of(*voqs_[voq(i, o, vl)].front());
+            const uint32_t stage = e.count > 1 ? e.pkt_beats : e.beats;
+            if (backlog + stage <= tm_.outbuf_beats && tx.can_send(e.blocks)) {
+                eligible |= 1U << vl;
+                break;
+            }
+        }
+    }
+    return eligible;
+}
+
 void ib_switch_tlm::allocate(uint64_t t) {
     std::fill(blocked_now_.begin(), blocked_now_.end(), 0);
+    const uint64_t mask = ports_ == 64 ? ~uint64_t{0} : (bit(ports_) - 1);
+    uint64_t free_in = ~in_busy_ & mask;
+    uint64_t sharp_sent = 0;
+    const bool sharp = an_ && an_->pending != 0;
+    if (sharp) {
+        sharp_credit_blocked_ = 0;
+        sharp_sent = sharp_egress(t, free_in);
+    }
     if (out_req_any_ == 0) {
         track_stalls(t);
+        if (sharp && an_->pending != 0) sharp_wake(t);
         return;
     }
     backlog_wake_ = NEVER;
-    const uint64_t mask = ports_ == 64 ? ~uint64_t{0} : (bit(ports_) - 1);
-    uint64_t free_in = ~in_busy_ & mask;
-    const uint64_t cand = out_req_any_ & ~out_busy_;
+    const uint64_t cand = out_req_any_ & ~out_busy_ & ~sharp_sent;
     uint64_t matched_out = 0;
     for (uint32_t k = 0; k < ports_ && free_in != 0; ++k) {
         const uint32_t o = (rr_start_ + k) % ports_;
@@ -385,6 +412,7 @@ void ib_switch_tlm::allocate(uint64_t t) {
         matched_out |= bit(o);
     }
     rr_start_ = (rr_start_ + 1) % ports_;
+    if (sharp && an_->pending != 0) sharp_wake(t);
     for (uint64_t& b : blocked_now_) b &= ~matched_out;
     track_stalls(t);
     if (backlog_wake_ != NEVER) {
@@ -444,6 +472,7 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
         }
     }
     link_free_[o] = link_start + span;
+    link_.booked(o, t, link_start, span, e.count > 1 ? e.pkt_beats : beats);
     out_start_[o] = link_start;
     const std::size_t flow = std::size_t{o} * ports_ + in_port;
     --flow_queued_[flow];
@@ -464,8 +493,9 @@ void ib_switch_tlm::send_fc(uint64_t t) {
     link_.send_fc(
         t,
         [&](uint32_t port, uint32_t vl, uint32_t fccl) {
-            send_fc_packet(fc_pool_, *fc_out[port], vl, fccl,
-                           offset() + cycles(tm_.fc_cycles - tm_.link_cycles));
+            const uint64_t depart =
+                link_.fc_departure(port, t + tm_.fc_cycles - tm_.link_cycles, link_free_[port]);
+            send_fc_packet(fc_pool_, *fc_out[port], vl, fccl, offset() + cycles(depart - t));
             if (in_window_) ++stats_.fc_packets;
         },
         [&](uint32_t k, uint64_t at) {

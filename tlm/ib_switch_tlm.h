@@ -144,7 +144,11 @@ private:
     void respond_upstream(uint16_t port, tlm::tlm_generic_payload& gp);
     void send_fc(uint64_t t);
     void on_sharp_in(uint64_t t, const timer& tm);
-    void sharp_egress(uint64_t t);
+    uint64_t sharp_egress(uint64_t t, uint64_t free_in);
+    void sharp_wake(uint64_t t);
+    /// VLs on which an input of `avail` has a head packet for output o that fits the egress
+    /// staging budget and the downstream credits (what output_grant chooses among).
+    uint32_t xbar_eligible(uint64_t t, uint32_t o, uint64_t avail) const;
     void track_stalls(uint64_t t);
     uint32_t voq(uint32_t i, uint32_t o, uint32_t vl) const { return (i * ports_ + o) * vls_ + vl; }
 
@@ -183,7 +187,8 @@ private:
     std::vector<uint64_t> blocked_now_;  ///< [vl]: outputs credit-blocked this step
     uint64_t inside_ = 0;
     std::vector<uint64_t> total_out_beats_;
-    std::unique_ptr<sharp_an_tlm> an_;  ///< SHARP aggregation node, if enabled
+    std::unique_ptr<sharp_an_tlm> an_;   ///< SHARP aggregation node, if enabled
+    uint64_t sharp_credit_blocked_ = 0;  ///< outputs whose SHARP head waits for credits
     uint64_t win_start_ = 0;
     bool in_window_ = false;
     common::switch_stats stats_;

@@ -4,10 +4,20 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <limits>
+
+#include "common/bits.h"
 #include "common/invariant_error.h"
 #include "ib_switch_tlm.h"
 
 namespace ndr::tlmm {
+
+using common::bit;
+using common::for_each_bit;
+
+namespace {
+constexpr uint64_t NEVER = std::numeric_limits<uint64_t>::max();
+}  // namespace
 
 common::sharp_an& ib_switch_tlm::enable_sharp(uint32_t osts, uint32_t ost_bytes,
                                               uint32_t alu_cycles, common::sharp_payloads* payloads,
@@ -16,6 +26,7 @@ common::sharp_an& ib_switch_tlm::enable_sharp(uint32_t osts, uint32_t ost_bytes,
         throw std::invalid_argument(
             fmt::format("sharp.vl {} is not a data VL (switch.vls {})", sharp_vl, vls_));
     }
+    link_.set_local_source(sharp_vl, "sharp.vl");
     an_ = std::make_unique<sharp_an_tlm>(ports_, osts, ost_bytes, alu_cycles, payloads, sharp_vl,
                                          tm_);
     return an_->node();
@@ -37,34 +48,56 @@ void ib_switch_tlm::on_sharp_in(uint64_t t, const timer& tm) {
     }
 }
 
-void ib_switch_tlm::sharp_egress(uint64_t t) {
+// SHARP results leave through the output's VL arbiter (common::ib_ports::local_wins), one
+// decision per output and time step, before the crossbar pass of the same step: the node's head
+// packet needs credits on sharp.vl and room in the egress staging budget, and the arbiter
+// chooses between it and the VLs on which a free input has an eligible packet for the output.
+// Returns the outputs that sent a SHARP packet (they take no crossbar grant this step).
+uint64_t ib_switch_tlm::sharp_egress(uint64_t t, uint64_t free_in) {
+    uint64_t sent = 0;
     uint64_t pending = an_->pending;
     while (pending != 0) {
         const auto o = static_cast<uint32_t>(__builtin_ctzll(pending));
         pending &= pending - 1;
         auto& q = an_->queue(static_cast<uint16_t>(o));
-        bool blocked = false;
-        while (!q.empty()) {
-            tlm::tlm_generic_payload* gp = q.front();
-            ib_extension& e = ib_of(*gp);
-            if (link_free_[o] > t + 1) {  // the link is busy: come back when it frees
-                schedule(link_free_[o] - 1, timer{0, 0, T_WAKE, 0, 0, 0, 0, nullptr});
-                blocked = true;
-                break;
-            }
-            if (!link_.can_send(o, an_->vl(), e.blocks)) {  // an FC update wakes us
-                blocked = true;
-                break;
-            }
-            q.pop_front();
-            link_.consume(t, o, an_->vl(), e.blocks, false);  // strict priority: no VL arbiter
-            const uint64_t start = std::max(t + 1, link_free_[o]);
-            link_free_[o] = start + e.beats;
-            total_out_beats_[o] += e.beats;
-            schedule(start, timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, gp});
+        tlm::tlm_generic_payload* gp = q.front();
+        ib_extension& e = ib_of(*gp);
+        const uint64_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
+        if (backlog + e.beats > tm_.outbuf_beats) continue;  // woken when the staging drains
+        if (!link_.can_send(o, an_->vl(), e.blocks)) {
+            sharp_credit_blocked_ |= bit(o);  // an FC update wakes us
+            continue;
         }
-        if (!blocked) an_->pending &= ~(uint64_t{1} << o);
+        const uint32_t xbar = (out_busy_ & bit(o)) != 0 ? 0 : xbar_eligible(t, o, free_in);
+        if (!link_.local_wins(o, xbar)) continue;
+        q.pop_front();
+        link_.sent_local(t, o, e.blocks, e.wire_bytes, check_);
+        const uint64_t start = std::max(t + 1, link_free_[o]);
+        link_free_[o] = start + e.beats;
+        link_.booked(o, t, start, e.beats);
+        out_start_[o] = start;
+        out_pkt_[o] = e.beats;
+        total_out_beats_[o] += e.beats;
+        schedule(start, timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, gp});
+        if (q.empty()) an_->pending &= ~bit(o);
+        sent |= bit(o);
     }
+    return sent;
+}
+
+// After the step's commits: each output still holding SHARP packets (and not waiting for
+// credits) decides again when its staging budget next fits the head packet.
+void ib_switch_tlm::sharp_wake(uint64_t t) {
+    uint64_t pending = an_->pending & ~sharp_credit_blocked_;
+    uint64_t wake = NEVER;
+    for_each_bit(pending, [&](uint32_t o) {
+        const uint32_t beats = ib_of(*an_->queue(static_cast<uint16_t>(o)).front()).beats;
+        const uint64_t clear = link_free_[o] > tm_.outbuf_beats - beats + 1
+                                   ? link_free_[o] - 1 - (tm_.outbuf_beats - beats)
+                                   : 0;
+        wake = std::min(wake, std::max(clear, t + 1));
+    });
+    if (wake != NEVER) schedule(wake, timer{0, 0, T_WAKE, 0, 0, 0, 0, nullptr});
 }
 
 }  // namespace ndr::tlmm

@@ -4,7 +4,8 @@
 // (golden/reduce_op.h). This class turns a SHARP packet that fully arrived into node inputs,
 // holds the node's emits until they are due, builds the result packets (tlm_generic_payload +
 // ib_extension, kind PK_SHARP_UP/DOWN) and queues them per output port for the switch's egress,
-// where they have strict priority over crossbar traffic (as in the cycle switch).
+// where they compete with crossbar traffic through the output's VL arbiter (as in the cycle
+// switch; common::ib_ports::local_wins).
 #pragma once
 #include <cstdint>
 #include <deque>

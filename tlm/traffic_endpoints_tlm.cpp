@@ -173,8 +173,9 @@ void traffic_endpoints_tlm::evaluate(uint64_t now) {
     link_.send_fc(
         now,
         [&](uint32_t e, uint32_t vl, uint32_t fccl) {
-            tlmm::send_fc_packet(fc_pool_, *fc_out[e], vl, fccl,
-                                 cycles(tm_.fc_cycles - tm_.link_cycles));
+            const uint64_t depart =
+                link_.fc_departure(e, now + tm_.fc_cycles - tm_.link_cycles, eps_[e].tx_free);
+            tlmm::send_fc_packet(fc_pool_, *fc_out[e], vl, fccl, cycles(depart - now));
         },
         [&](uint32_t k, uint64_t at) {
             schedule(std::max(at, now + 1), timer{0, 0, T_FC_FLUSH, 0, 0, 0, k, nullptr});
@@ -250,6 +251,7 @@ void traffic_endpoints_tlm::try_send(uint64_t t, uint16_t e) {
     const tlmm::ib_extension& p = ib_of(gp);
     link_.sent(t, e, static_cast<uint32_t>(vl), p.blocks, p.wire_bytes, check_);
     ep.tx_free = t + p.beats;
+    link_.booked(e, t, t, p.beats);
     if (backlogged_) generate(t, e);
     if (ep.nonempty != 0) {
         ep.txfree_pending = true;

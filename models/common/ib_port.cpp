@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 #include "common/invariant_error.h"
 
 namespace ndr::common {
@@ -20,6 +22,17 @@ void throw_fctbs_error(const port_names& names, cycle_t t, uint32_t port, uint32
         fmt::format("cycle {}: {} {} VL {}: FCTBS {}{} disagrees with blocks received (ABR {}): "
                     "a packet was lost on the link",
                     t, names.receiver, port, vl, fctbs, names.fctbs_source, abr));
+}
+
+void throw_local_vl_error(const char* what, uint32_t vl, uint32_t vls) {
+    if (vl >= vls) {
+        throw std::invalid_argument(
+            fmt::format("{} {} is not a data VL (switch.vls {})", what, vl, vls));
+    }
+    throw std::invalid_argument(fmt::format(
+        "{} {} has no entry of nonzero weight in switch.vl_arb_high / switch.vl_arb_low: its "
+        "packets could never win VL arbitration",
+        what, vl));
 }
 
 void throw_credit_underflow(const port_names& names, cycle_t t, uint32_t port, uint32_t vl,

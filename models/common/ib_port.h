@@ -10,9 +10,12 @@
 //   - an FCTBS arriving at a forced refresh: ABR must equal it, otherwise a packet was lost
 //     (on_fctbs);
 //   - FC updates going out: at most one per (port, VL) per link.fc_min_interval, carrying the
-//     FCCL read when it departs (send_fc); the forced refresh round (refresh);
+//     FCCL read when it departs (send_fc), at the next packet boundary of the port's outgoing
+//     wire (booked, fc_departure: wire_schedule.h); the forced refresh round (refresh);
 //   - the credit check and consume of a packet sent (can_send, consume, sent);
-//   - the VL-arbitration call (pick_vl: golden::pick_output_vl) and its commit (sent).
+//   - the VL-arbitration call (pick_vl: golden::pick_output_vl) and its commit (sent);
+//   - a local source beside the crossbar (the SHARP aggregation node) competing for the link
+//     through the same VL arbiter (set_local_source, local_wins, sent_local).
 // What differs between the levels is the transport only: the cycle devices schedule an event
 // into the partner's calendar, the TLM devices send an FC payload through a socket. It comes in
 // as a callable template argument, so everything here inlines into the device (no virtual call,
@@ -27,6 +30,7 @@
 #include "common/cycles.h"
 #include "common/fc_pacer.h"
 #include "common/timing.h"
+#include "common/wire_schedule.h"
 #include "config/sim_config.h"
 #include "golden/credit_fc.h"
 #include "golden/switch_alloc.h"
@@ -52,6 +56,7 @@ inline constexpr port_names ENDPOINT_PORT_NAMES{"endpoint", "endpoint", ""};
                                    const std::logic_error& err);
 [[noreturn]] void throw_fctbs_error(const port_names& names, cycle_t t, uint32_t port, uint32_t vl,
                                     uint32_t fctbs, uint32_t abr);
+[[noreturn]] void throw_local_vl_error(const char* what, uint32_t vl, uint32_t vls);
 [[noreturn]] void throw_credit_underflow(const port_names& names, cycle_t t, uint32_t port,
                                          uint32_t vl, uint32_t blocks, uint32_t available);
 
@@ -69,6 +74,7 @@ public:
           arb_(ports, arb_slot{golden::vl_arbiter(table)}),
           fc_(std::size_t{ports} * vls, fc_min_interval),
           stalls_(ports, vls),
+          wires_(ports),
           names_(names) {}
     /// The same from the config, as every device builds it: switch.vls data VLs, the VL
     /// arbitration tables of switch.vl_arb_*, FC pacing at link.fc_min_interval.
@@ -126,6 +132,17 @@ public:
         fc_.collect(
             t, [&](uint32_t k) { send(k / vls_, k % vls_, rx_[k].fccl()); }, flush_at);
     }
+    /// A data packet (or a burst of packets of pkt_beats each) booked at cycle `now` on port
+    /// `port`'s outgoing wire for [start, start + beats) (wire_schedule::book).
+    void booked(uint32_t port, cycle_t now, cycle_t start, uint32_t beats, uint32_t pkt_beats = 0) {
+        wires_[port].book(now, start, beats, pkt_beats);
+    }
+    /// An FC packet of port `port` ready at `ready` (buffer freed + link.fc_processing): the
+    /// cycle it departs, at the next packet boundary of the outgoing wire; its wire bytes move
+    /// the device's `link_free` (wire_schedule::fc).
+    cycle_t fc_departure(uint32_t port, cycle_t ready, cycle_t& link_free) {
+        return wires_[port].fc(ready, link_free);
+    }
     /// Forced FC round (link.fc_refresh_period): for each port with live(port), every VL's FCCL
     /// is re-advertised (through send_fc) and send_fctbs(port, vl, fctbs) carries the VL's
     /// FCTBS to the partner, behind the packets already committed to the link.
@@ -178,6 +195,40 @@ public:
               bool check) {
         consume(t, port, vl, blocks, check);
         arb_[port].arb.commit(static_cast<int>(vl), wire_bytes);
+        if (vl == local_vl_) local_turn_[port] = 1;  // the local source is next on its VL
+    }
+
+    // ---- A local source beside the crossbar (the SHARP aggregation node) -------------------
+    //
+    // The egress rule, the same at both levels (docs/architecture.md, "SHARP in-network
+    // reduction"): the node's packets leave on one VL and compete for the output link through
+    // the port's VL arbiter like the crossbar's packets. Each decision, the arbiter picks among
+    // the VLs with an eligible crossbar packet and the node's VL (if the node's head packet has
+    // credits and fits the egress staging); when the node and a crossbar input both have a
+    // packet on the node's VL, they take turns (the node as one more requester of that VL's
+    // round robin).
+
+    /// Every port has a local source sending on `vl` (a data VL with a nonzero-weight entry in
+    /// the VL arbitration tables; std::invalid_argument otherwise, naming `what`).
+    void set_local_source(uint32_t vl, const char* what) {
+        if (vl >= vls_ || (arb_.front().arb.weighted_vls() & (1U << vl)) == 0) {
+            throw_local_vl_error(what, vl, vls_);
+        }
+        local_vl_ = vl;
+        local_turn_.assign(arb_.size(), 1);
+    }
+    /// Does the local source's head packet (eligible: its credits and staging checked) go on
+    /// `port` now, given the VLs with an eligible crossbar packet (`xbar_eligible`)?
+    bool local_wins(uint32_t port, uint32_t xbar_eligible) const {
+        const uint32_t own = 1U << local_vl_;
+        if (pick_vl(port, xbar_eligible | own) != static_cast<int>(local_vl_)) return false;
+        return (xbar_eligible & own) == 0 || local_turn_[port] != 0;
+    }
+    /// The local source's packet of `blocks` and `wire_bytes` goes on `port`.
+    void sent_local(cycle_t t, uint32_t port, uint32_t blocks, uint32_t wire_bytes, bool check) {
+        consume(t, port, local_vl_, blocks, check);
+        arb_[port].arb.commit(static_cast<int>(local_vl_), wire_bytes);
+        local_turn_[port] = 0;
     }
 
 private:
@@ -193,7 +244,10 @@ private:
     std::vector<arb_slot> arb_;              ///< [port]
     fc_pacer fc_;                            ///< FC packets per (port, VL)
     credit_stalls stalls_;
+    std::vector<wire_schedule> wires_;  ///< [port]: the outgoing wire, for FC departures
     port_names names_;
+    uint32_t local_vl_ = ~0U;          ///< VL of the local source (none: never a VL)
+    std::vector<uint8_t> local_turn_;  ///< [port]: the local source goes first on its VL
 };
 
 }  // namespace ndr::common

@@ -304,7 +304,8 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
         [&](uint32_t h, uint32_t vl, uint32_t fccl) {
             const link_peer& peer = ports_[h].peer;
             if (peer.engine == nullptr) return;
-            peer.engine->schedule(t + fc_proc_cycles_ + peer.link_cycles,
+            const cycle_t depart = link_.fc_departure(h, t + fc_proc_cycles_, ports_[h].tx_free);
+            peer.engine->schedule(depart + peer.link_cycles,
                                   event{EV_FC, static_cast<uint8_t>(vl), peer.port, 0, fccl, 0});
         },
         [&](uint32_t k, cycle_t at) {

@@ -200,6 +200,7 @@ void hca_array::transmit(cycle_t t, uint32_t h, uint32_t pkt) {
     link_.sent(t, h, p.vl, p.blocks, p.wire_bytes, false);
     if (roce_ && !(pfc_ && pfc_->paused(h, p.vl))) pfc_ports::refill(link_.tx(h, p.vl));
     hp.tx_free = t + p.beats;
+    link_.booked(h, t, t, p.beats);
     hp.txfree_pending = true;
     schedule(hp.tx_free, event{EV_TXFREE, 0, static_cast<uint16_t>(h), 0, 0, 0});
     stats_.tx_beats[h] += p.beats;

@@ -170,8 +170,7 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
                 throw std::logic_error("ib_switch: unknown event kind");
         }
     }
-    if (sharp_pending_ != 0) sharp_egress(t);  // SHARP VL first: strict priority at egress
-    allocate(t);
+    allocate(t);  // SHARP results compete in it through the output's VL arbiter
     if (refresh_due_) refresh(t);
     send_fc(t);
 }
@@ -195,6 +194,7 @@ sharp_an& ib_switch::enable_sharp(uint32_t osts, uint32_t ost_bytes, uint32_t al
         throw std::invalid_argument(
             fmt::format("sharp.vl {} is not a data VL (switch.vls {})", sharp_vl, vls_));
     }
+    link_.set_local_source(sharp_vl, "sharp.vl");
     an_ = std::make_unique<sharp_an>(osts, ost_bytes, alu_cycles, payloads);
     sharp_payloads_ = payloads;
     sharp_vl_ = sharp_vl;
@@ -254,32 +254,58 @@ void ib_switch::on_sharp_out(cycle_t t, uint32_t emit) {
     sharp_pending_ |= bit(em.port);
 }
 
-void ib_switch::sharp_egress(cycle_t t) {
+// SHARP results leave through the output's VL arbiter (common::ib_ports::local_wins), one
+// decision per output and cycle, before the crossbar allocation of the same cycle: the node's
+// head packet must have credits on sharp.vl and fit the egress staging budget like a crossbar
+// packet, and the arbiter chooses between it and the VLs on which a free input has an eligible
+// packet for the output (the allocator's view in its first iteration). Returns the outputs that
+// sent a SHARP packet (they take no crossbar grant this cycle).
+uint64_t ib_switch::sharp_egress(cycle_t t, uint64_t free_in) {
+    uint64_t sent = 0;
     uint64_t pending = sharp_pending_;
     for_each_bit(pending, [&](uint32_t o) {
         packet_queue& q = sharp_q_[o];
-        while (!q.empty()) {
-            const uint32_t idx = q.head;
-            packet& p = pool_[idx];
-            if (link_free_[o] > t + 1) {  // the link is busy: come back when it frees
-                schedule(link_free_[o] - 1, event{EV_WAKE, 0, 0, 0, 0, 0});
-                return;
-            }
-            if (!link_.can_send(o, sharp_vl_, p.blocks)) return;  // an FC update wakes us
-            q.pop(pool_);
-            link_.consume(t, o, sharp_vl_, p.blocks, false);  // strict priority: no VL arbiter
-            const cycle_t start = std::max(t + 1, link_free_[o]);
-            link_free_[o] = start + p.beats;
-            total_out_beats_[o] += p.beats;
-            if (o < taps_.size() && taps_[o] != nullptr) taps_[o]->on_packet(start, p);
-            const link_peer& peer = peers_[o];
-            if (peer.engine == nullptr) {
-                throw invariant_error(fmt::format("SHARP: switch port {} is not connected", o));
-            }
-            peer.engine->schedule(start + peer.link_cycles, event{EV_HDR, 0, peer.port, idx, 0, 0});
+        const uint32_t idx = q.head;
+        packet& p = pool_[idx];
+        const cycle_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
+        if (backlog + p.beats > tm_.outbuf_beats) return;  // woken when the staging drains
+        if (!link_.can_send(o, sharp_vl_, p.blocks)) {
+            sharp_credit_blocked_ |= bit(o);  // an FC update wakes us
+            return;
         }
-        sharp_pending_ &= ~bit(o);
+        const uint32_t xbar = (out_busy_ & bit(o)) != 0 ? 0 : xbar_eligible(t, o, free_in);
+        if (!link_.local_wins(o, xbar)) return;
+        q.pop(pool_);
+        link_.sent_local(t, o, p.blocks, p.wire_bytes, check_);
+        const cycle_t start = std::max(t + 1, link_free_[o]);
+        link_free_[o] = start + p.beats;
+        link_.booked(o, t, start, p.beats);
+        total_out_beats_[o] += p.beats;
+        if (o < taps_.size() && taps_[o] != nullptr) taps_[o]->on_packet(start, p);
+        const link_peer& peer = peers_[o];
+        if (peer.engine == nullptr) {
+            throw invariant_error(fmt::format("SHARP: switch port {} is not connected", o));
+        }
+        peer.engine->schedule(start + peer.link_cycles, event{EV_HDR, 0, peer.port, idx, 0, 0});
+        if (q.empty()) sharp_pending_ &= ~bit(o);
+        sent |= bit(o);
     });
+    return sent;
+}
+
+// After the cycle's commits: each output still holding SHARP packets (and not waiting for
+// credits) decides again when its staging budget next fits the head packet.
+void ib_switch::sharp_wake(cycle_t t) {
+    uint64_t pending = sharp_pending_ & ~sharp_credit_blocked_;
+    cycle_t wake = NEVER;
+    for_each_bit(pending, [&](uint32_t o) {
+        const uint32_t beats = pool_.link(sharp_q_[o].head).beats;
+        const cycle_t clear = link_free_[o] > tm_.outbuf_beats - beats + 1
+                                  ? link_free_[o] - 1 - (tm_.outbuf_beats - beats)
+                                  : 0;
+        wake = std::min(wake, std::max(clear, t + 1));
+    });
+    if (wake != NEVER) schedule(wake, event{EV_WAKE, 0, 0, 0, 0, 0});
 }
 
 __attribute__((always_inline)) inline void ib_switch::on_header(cycle_t t, uint16_t in,
@@ -418,7 +444,8 @@ void ib_switch::send_fc(cycle_t t) {
         [&](uint32_t port, uint32_t vl, uint32_t fccl) {
             const link_peer& peer = peers_[port];
             if (peer.engine == nullptr) return;
-            peer.engine->schedule(t + fc_proc_cycles_ + peer.link_cycles,
+            const cycle_t depart = link_.fc_departure(port, t + fc_proc_cycles_, link_free_[port]);
+            peer.engine->schedule(depart + peer.link_cycles,
                                   event{EV_FC, static_cast<uint8_t>(vl), peer.port, 0, fccl, 0});
             if (in_window_) ++stats_.fc_packets;
         },

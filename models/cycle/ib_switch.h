@@ -120,7 +120,11 @@ private:
     void on_ingress(cycle_t t);
     void on_sharp_in(cycle_t t, const event& e);
     void on_sharp_out(cycle_t t, uint32_t emit);
-    void sharp_egress(cycle_t t);
+    uint64_t sharp_egress(cycle_t t, uint64_t free_in);
+    void sharp_wake(cycle_t t);
+    /// VLs on which an input of `avail` has a head packet for output o that fits the egress
+    /// staging budget and the downstream credits (what output_grant chooses among).
+    uint32_t xbar_eligible(cycle_t t, uint32_t o, uint64_t avail) const;
     void on_xbar_done(cycle_t t, const event& e);
     /// Inline: once per packet (crossbar transfer done).
     void free_input_blocks(cycle_t t, uint32_t port, uint32_t vl, uint32_t blocks) {
@@ -225,6 +229,7 @@ private:
     uint8_t sharp_vl_ = 1;
     std::vector<packet_queue> sharp_q_;            ///< per output: SHARP packets to send
     uint64_t sharp_pending_ = 0;                   ///< outputs with SHARP packets waiting
+    uint64_t sharp_credit_blocked_ = 0;            ///< of those, waiting for credits (this cycle)
     std::vector<common::sharp_emit> sharp_emits_;  ///< emitted, not yet due
     std::vector<uint32_t> free_emits_;
     std::vector<common::sharp_emit> emit_scratch_;

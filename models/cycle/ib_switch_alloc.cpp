@@ -96,17 +96,43 @@ inline uint32_t ib_switch::output_grant(cycle_t t, uint32_t o, uint64_t avail,
     return in;
 }
 
+uint32_t ib_switch::xbar_eligible(cycle_t t, uint32_t o, uint64_t avail) const {
+    const cycle_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
+    uint32_t eligible = 0;
+    for (uint32_t vls = out_req_vls_[o]; vls != 0; vls &= vls - 1) {
+        const auto vl = static_cast<uint32_t>(__builtin_ctz(vls));
+        const golden::credit_sender& tx = link_.tx(o, vl);
+        uint64_t m = req_[o * vls_ + vl] & avail;
+        while (m != 0) {
+            const auto i = static_cast<uint32_t>(__builtin_ctzll(m));
+            m &= m - 1;
+            const queue_link& p = pool_.link(queues_[queue_for(i, o, vl)].head);
+            if (backlog + p.beats <= tm_.outbuf_beats && tx.can_send(p.blocks)) {
+                eligible |= 1U << vl;
+                break;
+            }
+        }
+    }
+    return eligible;
+}
+
 void ib_switch::allocate(cycle_t t) {
     std::fill(blocked_now_.begin(), blocked_now_.end(), 0);
+    const uint64_t port_mask = ports_ == 64 ? ~uint64_t{0} : (bit(ports_) - 1);
+    const uint64_t free_in = ~in_busy_ & port_mask;
+    uint64_t sharp_sent = 0;
+    if (sharp_pending_ != 0) {
+        sharp_credit_blocked_ = 0;
+        sharp_sent = sharp_egress(t, free_in);
+    }
     if (out_req_any_ == 0) {
         track_stalls(t);
+        if (sharp_pending_ != 0) sharp_wake(t);
         return;
     }
     backlog_wake_ = NEVER;
     grants_.clear();
-    const uint64_t port_mask = ports_ == 64 ? ~uint64_t{0} : (bit(ports_) - 1);
-    const uint64_t free_in = ~in_busy_ & port_mask;
-    const uint64_t free_out = out_req_any_ & ~out_busy_;
+    const uint64_t free_out = out_req_any_ & ~out_busy_ & ~sharp_sent;
     // The golden rule (models/golden/switch_alloc.h) with this switch's grant oracle; matches
     // are committed below in the rule's order.
     const auto grant_of = [this, t](uint32_t o, uint64_t avail, const uint16_t& from) {
@@ -124,6 +150,7 @@ void ib_switch::allocate(cycle_t t) {
     for (uint64_t& b : blocked_now_) b &= ~r.matched_out;
     track_stalls(t);
     for (const grant& g : grants_) commit(t, g);
+    if (sharp_pending_ != 0) sharp_wake(t);
     if (r.retry) schedule(t + 1, event{EV_WAKE, 0, 0, 0, 0, 0});
     if (backlog_wake_ != NEVER) {
         schedule(std::max(backlog_wake_, t + 1), event{EV_WAKE, 0, 0, 0, 0, 0});
@@ -176,6 +203,7 @@ __attribute__((always_inline)) inline void ib_switch::commit(cycle_t t, const gr
     // Egress link.
     const cycle_t link_start = std::max(t + 1, link_free_[g.out]);
     link_free_[g.out] = link_start + beats;
+    link_.booked(g.out, t, link_start, beats);
     link_.sent(t, g.out, g.vl, n, p.wire_bytes, check_);
     if (eth_) eth_dequeue(t, p, g.out, link_.tx(g.out, g.vl));
     p.vl = g.vl;

@@ -250,8 +250,10 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
         [&](uint32_t ep, uint32_t vl, uint32_t fccl) {
             const cycle::link_peer& peer = eps_[ep].peer;
             if (peer.engine == nullptr) return;
+            const cycle_t depart =
+                link_.fc_departure(ep, t + tm_.fc_cycles - tm_.link_cycles, eps_[ep].tx_free);
             peer.engine->schedule(
-                t + tm_.fc_cycles - tm_.link_cycles + peer.link_cycles,
+                depart + peer.link_cycles,
                 event{cycle::EV_FC, static_cast<uint8_t>(vl), peer.port, 0, fccl, 0});
         },
         [&](uint32_t k, cycle_t at) {
@@ -365,6 +367,7 @@ __attribute__((always_inline)) inline void traffic_endpoints::try_send(cycle_t t
         cycle::pfc_ports::refill(link_.tx(e, static_cast<uint32_t>(vl)));
     }
     ep.tx_free = t + p.beats;
+    link_.booked(e, t, t, p.beats);
     if (backlogged_) generate(t, e);  // keep the source backlogged
     // Busy until tx_free: run again then if packets wait or arrive meanwhile (they are
     // generated then); otherwise at the next arrival.

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "common/timing.h"
+#include "golden/vl_arb.h"
 
 namespace ndr::tb {
 
@@ -21,6 +22,22 @@ sharp_manager::sharp_manager(const cfg::config& c, fabric& f)
                         return f.switches()[sw]->enable_sharp(osts, ost_bytes, alu, p, vl);
                     }) {}
 
+namespace {
+/// SHARP results compete for the output link through VL arbitration on sharp.vl, so that VL
+/// needs an entry of nonzero weight (common::ib_ports::set_local_source).
+bool sharp_vl_weighted(const cfg::config& c) {
+    const golden::vl_arb_table t =
+        golden::vl_arb_table::parse(c.sw.vl_arb_high, c.sw.vl_arb_low,
+                                    static_cast<uint8_t>(c.sw.vl_arb_limit_of_high), c.sw.vls);
+    const auto has = [&](const std::vector<golden::vl_arb_entry>& es) {
+        return std::any_of(es.begin(), es.end(), [&](const golden::vl_arb_entry& e) {
+            return e.vl == c.sharp.vl && e.weight > 0;
+        });
+    };
+    return has(t.high) || has(t.low);
+}
+}  // namespace
+
 sharp_manager::sharp_manager(const cfg::config& c, const golden::topology& topo, uint64_t cycle_ps,
                              const enable_fn& enable)
     : cfg_(c),
@@ -30,6 +47,7 @@ sharp_manager::sharp_manager(const cfg::config& c, const golden::topology& topo,
       sat_on_switch_(topo.switches.size(), 0) {
     trees_per_node_ = std::max<uint32_t>(1, c.sharp.osts / c.sharp.osts_per_tree);
     if (c.sharp.vl >= c.sw.vls) return;         // no SHARP VL: every sharp collective falls back
+    if (!sharp_vl_weighted(c)) return;          // SHARP results could never win VL arbitration
     if (c.fabric.technology == "roce") return;  // Ethernet switches: no aggregation nodes
     const uint32_t alu = common::ps_to_cycles(c.sharp.alu_latency.ps, cycle_ps, 0);
     // ALU throughput in bytes per datapath cycle (docs/architecture.md "SHARP aggregation node").
@@ -55,6 +73,13 @@ const sharp_tree* sharp_manager::tree_for(uint32_t comm, const std::vector<uint3
     if (cfg_.sharp.vl >= cfg_.sw.vls) {
         why =
             fmt::format("sharp.vl {} is not a data VL (switch.vls {})", cfg_.sharp.vl, cfg_.sw.vls);
+        return nullptr;
+    }
+    if (!sharp_vl_weighted(cfg_)) {
+        why = fmt::format(
+            "sharp.vl {} has no entry of nonzero weight in switch.vl_arb_high / "
+            "switch.vl_arb_low (SHARP results leave through VL arbitration)",
+            cfg_.sharp.vl);
         return nullptr;
     }
     const auto found = tree_of_comm_.find(comm);

@@ -20,14 +20,20 @@
 //   cycles, freeing blocks in 16-block chunks (ib_switch_alloc.cpp commit()); the chunks at
 //   16/32/48/64 blocks return 64 blocks, which with the 1 left makes 65: enough for the next
 //   packet. The 64-block chunk frees at max(grant + ceil(64/1.25) = 52, header + 64) = header +
-//   234 + 52 = header + 286. Its FC update reaches the source FC = 473 cycles later, and the
-//   source sends at once. Period P = 469 + 286 + 473 = 1228 cycles per 65-beat packet:
-//   throughput 65 / 1228 = 0.05293 of line rate.
+//   234 + 52 = header + 286; its FC packet is ready 4 cycles later, header + 290. It goes back on
+//   switch output 0 (towards source 0), which is carrying the other flow's packet, granted in
+//   the same cycle (the flows are in phase): on the wire for [header + 235, header + 300). An FC
+//   packet cannot interrupt it, so it departs at header + 300 (docs/architecture.md, "Credits")
+//   and reaches the source L = 469 cycles later; the source sends at once. Period
+//   P = 469 + 300 + 469 = 1238 cycles per 65-beat packet: throughput 65 / 1238 = 0.05250 of line
+//   rate. (With FC packets that did not wait for the wire: 469 + 286 + 473 = 1228.)
 // FC pacing (link.fc_min_interval) is pinned to 0 (an FC packet may leave every cycle); the
 // chunk updates are 13 cycles apart anyway, so the default 10 ns (8 cycles) gives the same.
-// Window W = 100k cycles: 100000 / 1228 = 81.4 periods, so 81 or 82 packets are delivered in
+// Window W = 100k cycles: 100000 / 1238 = 80.8 periods, so 80 or 81 packets are delivered in
 // the window (the window cuts the periodic sequence at an arbitrary phase):
-//   accepted in [floor(W/P) * 65 / W, ceil(W/P) * 65 / W] = [0.05265, 0.05330].
+//   accepted in [floor(W/P) * 65 / W, ceil(W/P) * 65 / W] = [0.05200, 0.05265].
+#include <algorithm>
+
 #include "cycle_test_util.h"
 
 extern "C" int sc_main(int, char*[]) {
@@ -51,8 +57,11 @@ TEST_CASE("credit stall: minimum buffer (66 blocks), 100 m link: one packet per 
     // Crossbar read time at speedup 1.25: 64 blocks' beats (the 4th chunk) and 65 beats.
     const uint64_t xbar = ceil_div(64 * 4, 5);  // ceil(64 / 1.25) = 51.2 -> 52
     REQUIRE(xbar == 52);
-    const uint64_t period = link + (sw - 1) + xbar + fc;
-    REQUIRE(period == 1228);
+    const uint64_t fc_ready = (sw - 1) + xbar + (fc - link);  // after the header: 290
+    const uint64_t reverse_end = (sw - 1) + 1 + blocks;       // other flow's packet: 300
+    const uint64_t period = link + std::max(fc_ready, reverse_end) + link;
+    REQUIRE(fc_ready == 290);
+    REQUIRE(period == 1238);
     const uint64_t window = 100'000;
     const double lo = static_cast<double>(window / period * blocks) / static_cast<double>(window);
     const double hi =

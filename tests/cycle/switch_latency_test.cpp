@@ -40,7 +40,7 @@ constexpr uint64_t cycle_ps_at(uint64_t rate_bps) {
 /// Checks that every measured packet had exactly `expect_cycles` of latency and that there
 /// were at least `min_samples` of them.
 void require_exact_latency(const nlohmann::json& r, uint64_t cycle_ps, uint64_t expect_cycles,
-                           uint64_t min_samples) {
+                           uint64_t min_samples, bool exact_max = true) {
     const auto& lat = r["latency_ns"];
     INFO("latency_ns = " << lat.dump());
     INFO("expected " << expect_cycles << " cycles = "
@@ -50,7 +50,8 @@ void require_exact_latency(const nlohmann::json& r, uint64_t cycle_ps, uint64_t 
     CHECK(ns_to_cycles(r["sim"]["cycle_ns"].get<double>(), cycle_ps) == 1);
     CHECK(ns_to_cycles(lat["min"].get<double>(), cycle_ps) == expect_cycles);
     CHECK(ns_to_cycles(lat["p50"].get<double>(), cycle_ps) == expect_cycles);
-    CHECK(ns_to_cycles(lat["max"].get<double>(), cycle_ps) == expect_cycles);
+    if (exact_max) CHECK(ns_to_cycles(lat["max"].get<double>(), cycle_ps) == expect_cycles);
+    CHECK(ns_to_cycles(lat["max"].get<double>(), cycle_ps) >= expect_cycles);
     CHECK(lat["min"].get<double>() ==
           Approx(static_cast<double>(expect_cycles * cycle_ps) / 1000.0).epsilon(1e-12));
     CHECK(r["packets"]["dropped"].get<uint64_t>() == 0);
@@ -110,7 +111,11 @@ TEST_CASE("latency: zero load, even numbers: 256 ns switch, no FEC, no cable, 1-
         run_point({"switch.ports=8", "traffic.pattern=permutation", "traffic.load=0.1",
                    "traffic.size=36", "switch.latency=256ns", "link.fec_latency=0ns",
                    "link.cable_length=0m", "sim.warmup_cycles=2000", "sim.measure_cycles=100000"});
-    require_exact_latency(r, cyc, 2 * link + sw + beats, 50'000);
+    // Not the maximum: FC packets (6 B each, one per 1-beat packet received, paced at
+    // link.fc_min_interval) take wire time, a beat per 64 B of them, so now and then a packet
+    // waits a cycle or a few behind one (docs/architecture.md, "Credits"). Minimum and median
+    // stay exact.
+    require_exact_latency(r, cyc, 2 * link + sw + beats, 50'000, false);
 }
 
 TEST_CASE("latency: zero load, store-and-forward adds beats-1 = 64 cycles for 4 KiB",

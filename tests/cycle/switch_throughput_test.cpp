@@ -19,15 +19,20 @@ const char* const ONE_BEAT = "traffic.size=36";
 
 }  // namespace
 
-TEST_CASE("throughput: permutation, VOQ, backlogged, 64 ports, 4 KiB: every port >= 0.99",
-          "[cycle][throughput]") {
+TEST_CASE(
+    "throughput: permutation, VOQ, backlogged, 64 ports, 4 KiB, 64 KiB buffer: every port >= 0.99",
+    "[cycle][throughput]") {
     // A permutation has no output contention: each output has one source, so every port should
     // run at line rate less the delivered-in-window quantisation (<= one 65-beat packet per
-    // window: 65/20000 = 0.33 %). Deterministic pattern, so 20k cycles suffice.
+    // window: 65/20000 = 0.33 %), given an input buffer that covers the credit loop. Deterministic
+    // pattern, so 20k cycles suffice. The loop of the last credits of a packet is 480 cycles
+    // (FC packets wait for the data packet on the reverse wire, fc_wire_test.cpp), more than the
+    // 455 cycles that the default 32 KiB (7 packets) covers, so this case sets 64 KiB (15
+    // packets = 975 cycles); the default is fc_wire_test's case (0.948).
     const auto r =
         run_point({"switch.ports=64", "traffic.pattern=permutation", "traffic.arrivals=backlogged",
-                   "traffic.size=4096", "switch.queueing=voq", "sim.warmup_cycles=5000",
-                   "sim.measure_cycles=20000"});
+                   "traffic.size=4096", "switch.queueing=voq", "switch.buffer_per_vl=64KiB",
+                   "sim.warmup_cycles=5000", "sim.measure_cycles=20000"});
     const auto& ports = r["ports"];
     REQUIRE(ports.size() == 64);
     for (const auto& p : ports) {
@@ -91,18 +96,18 @@ TEST_CASE("throughput: VOQ + iSLIP, uniform, backlogged 1-beat cells, 64 ports: 
     CHECK(acc >= 0.95);
 }
 
-TEST_CASE("fairness: uniform Bernoulli 0.8, 4 KiB, 64 ports: each port within 5 % of offered",
+TEST_CASE("fairness: uniform Bernoulli 0.7, 4 KiB, 64 ports: each port within 5 % of offered",
           "[cycle][throughput][fairness]") {
-    // Load 0.8 is below VOQ/iSLIP saturation, so every destination should receive what is sent
-    // to it. Port p's accepted load (beats delivered to p) is compared with its offered load
-    // (beats created at source p); both are random counts of 4 KiB packets with geometric gaps,
-    // ~Poisson: n = 0.8 * W / 65 packets each, relative sd 1/sqrt(n) each, ~sqrt(2/n) for the
-    // difference. W = 1.2M cycles gives n ~= 14800, sd of the difference ~= 1.16 %, so 5 % is
-    // 4.3 sd: P(any of 64 ports outside) ~= 64 * 1.7e-5 ~= 0.1 % (and the seed is fixed). A 300k
-    // window would give sd 2.3 % and an expected worst port of ~5.5 %: too short for 5 %.
+    // Load 0.7 is below VOQ/iSLIP saturation (0.79 at the defaults, README), so every
+    // destination should receive what is sent to it. Port p's accepted load (beats delivered to
+    // p) is compared with its offered load (beats created at source p); both are random counts
+    // of 4 KiB packets with geometric gaps, ~Poisson: n = 0.7 * W / 65 packets each, relative sd
+    // 1/sqrt(n) each, ~sqrt(2/n) for the difference. W = 1.2M cycles gives n ~= 12900, sd of the
+    // difference ~= 1.25 %, so 5 % is 4 sd: P(any of 64 ports outside) ~= 64 * 6e-5 ~= 0.4 %
+    // (and the seed is fixed). A 300k window would give sd 2.5 %: too short for 5 %.
     // 4 KiB packets make this window cheap (~2-3 s).
     const auto r = run_point({"switch.ports=64", "traffic.pattern=uniform",
-                              "traffic.arrivals=bernoulli", "traffic.load=0.8", "traffic.size=4096",
+                              "traffic.arrivals=bernoulli", "traffic.load=0.7", "traffic.size=4096",
                               "sim.warmup_cycles=20000", "sim.measure_cycles=1200000"});
     const auto& ports = r["ports"];
     REQUIRE(ports.size() == 64);
@@ -110,7 +115,7 @@ TEST_CASE("fairness: uniform Bernoulli 0.8, 4 KiB, 64 ports: each port within 5 
         const double off = p["offered_load"].get<double>();
         const double acc = p["accepted_load"].get<double>();
         INFO("port " << p["port"].get<int>() << ": offered " << off << ", accepted " << acc);
-        REQUIRE(off > 0.7);
+        REQUIRE(off > 0.6);
         CHECK(std::fabs(acc - off) <= 0.05 * off);
     }
     // Jain's index over receivers: (sum x)^2 / (n sum x^2); 1 = perfectly fair. With every
