@@ -113,9 +113,16 @@ void message_rate() {
     CHECK(span_ps <= exact_ps + CYCLE_PS);
     const double rate = (N - 1) / (span_ps * 1e-12);
     CHECK(rate == Approx(215.0e6).epsilon(0.001));  // 1 / 4.651 ns = 215.0 M msg/s
-    for (uint32_t k = 0; k < N; ++k) {  // message k placed ceil(k x 4651 / 1280) cycles later
-        REQUIRE(h.delivered.at(k) - h.delivered.at(0) ==
-                (k * INTERVAL_PS + CYCLE_PS - 1) / CYCLE_PS);
+    // Message k is placed ceil(k x 4651 / 1280) cycles later, or up to 4 cycles after that:
+    // FC packets share the data wires (issue 15 item 2: 6 B each, a beat per 64 B booked), so
+    // a message can wait a beat behind FC bytes on the sender's and the switch's wire; the
+    // span above stays within one cycle of (N - 1) x interval.
+    for (uint32_t k = 0; k < N; ++k) {
+        const uint64_t exact = (k * INTERVAL_PS + CYCLE_PS - 1) / CYCLE_PS;
+        const uint64_t got = h.delivered.at(k) - h.delivered.at(0);
+        INFO("message " << k << ": " << got << " cycles after the first, exact " << exact);
+        REQUIRE(got >= exact);
+        REQUIRE(got <= exact + 4);
     }
 }
 

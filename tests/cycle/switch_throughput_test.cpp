@@ -146,21 +146,23 @@ TEST_CASE("throughput: speedup 1.25 applies to 2-beat packets (fractional crossb
 
 TEST_CASE("throughput: backlogged 2-beat packets get the 1.25 speedup",
           "[cycle][throughput][speedup]") {
-    // As above, saturated: the speedup turns into throughput. Per-packet rounding gave 0.9298
-    // (the same as speedup 1.0); with the fraction carried the default switch moves >= 98 %.
+    // As above, saturated: the speedup turns into throughput. Per-packet rounding gave the
+    // same as speedup 1.0 (0.9298; 0.9290 now that FC packets share the wire); with the
+    // fraction carried the default switch moves >= 95 % (0.9531: FC packets, one per few
+    // 64 B packets, take the rest of the wire, issue 15 item 2).
     const auto r =
         run_point({"switch.ports=64", "traffic.pattern=uniform", "traffic.arrivals=backlogged",
                    "traffic.size=64", "sim.warmup_cycles=10000", "sim.measure_cycles=20000"});
     const double acc = r["traffic"]["accepted_load"].get<double>();
     INFO("accepted_load = " << acc);
-    CHECK(acc >= 0.98);
+    CHECK(acc >= 0.95);
 }
 
 TEST_CASE("throughput: the defaults saturate where the README says (4 KiB, uniform)",
           "[cycle][throughput][defaults]") {
     // Issue 15 item 8: the figure README.md states for the default switch (VOQ, iSLIP with 2
     // iterations, speedup 1.25, 32 KiB per VL, 300 ns latency), "saturate at an accepted load
-    // of 0.81", measured here with backlogged sources and nothing else set. The limit is the
+    // of 0.79", measured here with backlogged sources and nothing else set. The limit is the
     // input buffer's credit loop, not the allocator (docs/architecture.md, known weaknesses).
     // Window noise ~0.002 (64 ports x 20k cycles); band +-0.01.
     const auto r =
@@ -168,6 +170,6 @@ TEST_CASE("throughput: the defaults saturate where the README says (4 KiB, unifo
                    "sim.warmup_cycles=10000", "sim.measure_cycles=20000"});
     const double acc = r["traffic"]["accepted_load"].get<double>();
     INFO("accepted_load = " << acc);
-    CHECK(acc >= 0.80);
-    CHECK(acc <= 0.82);
+    CHECK(acc >= 0.78);
+    CHECK(acc <= 0.80);
 }

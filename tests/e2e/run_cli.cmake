@@ -214,7 +214,7 @@ ndr_run_e2e_py(config_err_sharp_ost_bytes error ${NDR_RUN_BIN} 2
 
 # Issue 22 item 4: a link never reads above 1. Devices count a packet's beats when they commit
 # it (a switch up to switch.output_buffer ahead), so samples read up to 1.08 (cycle) and 1.66
-# (TLM, default trace); a link sending back to back now reads exactly 1 at every resolution.
+# (TLM, default trace); a link sending back to back now reads 1 (less the FC bytes on its wire) at every resolution.
 foreach(level cycle tlm)
   ndr_run_e2e_py(run_utilisation_saturated_${level} utilisation ${NDR_RUN_BIN}
     ${NDR_RUN_OUT}/util_${level} "host0->sw0.p0" --
