@@ -87,8 +87,9 @@ struct loader {
         if (!j.is_array() || j.size() != n) {
             f.fail("placement", fmt::format("expected a list of {} [node, gpu] pairs (one per "
                                             "rank), got {}",
-                                            n, j.is_array() ? fmt::format("{} entries", j.size())
-                                                            : std::string("no list")));
+                                            n,
+                                            j.is_array() ? fmt::format("{} entries", j.size())
+                                                         : std::string("no list")));
         }
         t.placement.resize(n);
         for (uint32_t r = 0; r < n; ++r) {

@@ -112,8 +112,8 @@ uint32_t ranks_arg(uint32_t ranks, uint32_t nodes, uint32_t gpus) {
     if (gpus > 64) flag_error("--gpus-per-node", fmt::format("{} out of range (1..64)", gpus));
     const uint64_t n = uint64_t{nodes} * gpus;
     if (n > 65536) {
-        flag_error("--nodes", fmt::format("{} nodes x {} GPUs = {} ranks exceed 65536", nodes,
-                                          gpus, n));
+        flag_error("--nodes",
+                   fmt::format("{} nodes x {} GPUs = {} ranks exceed 65536", nodes, gpus, n));
     }
     if (ranks != 0 && ranks != n) {
         flag_error("--ranks", fmt::format("{} differs from --nodes {} x --gpus-per-node {} = {}",
@@ -205,8 +205,8 @@ int run_ddp(const ddp_opts& o) {
     std::string cmd = fmt::format(
         "ndrsim gen ddp --model {}{} --buckets-mb {} --first-bucket-mb {} "
         "--steps {} --dtype {} --algo {} --fwd {} --bwd {} --opt {} -o {}",
-        o.model, ranks_flags(ranks, o.nodes, o.gpus_per_node), o.buckets_mb, o.first_bucket_mb, o.steps, o.dtype, o.algo,
-        cfg::format_time(cfg::time_ps_t{m->fwd_ns * 1000}),
+        o.model, ranks_flags(ranks, o.nodes, o.gpus_per_node), o.buckets_mb, o.first_bucket_mb,
+        o.steps, o.dtype, o.algo, cfg::format_time(cfg::time_ps_t{m->fwd_ns * 1000}),
         cfg::format_time(cfg::time_ps_t{m->bwd_ns * 1000}),
         cfg::format_time(cfg::time_ps_t{m->opt_ns * 1000}), o.out);
     trace::trace t;
@@ -238,7 +238,8 @@ void add_gen_command(CLI::App& app, command_action& action) {
         "collective", "a size sweep of one collective on all ranks, nccl-tests style");
     coll->add_option("--op", c->op, std::string("collective: ") + std::string(op_names))
         ->required();
-    coll->add_option("--ranks", c->ranks, "number of ranks, 2..65536 (or --nodes and --gpus-per-node)");
+    coll->add_option("--ranks", c->ranks,
+                     "number of ranks, 2..65536 (or --nodes and --gpus-per-node)");
     coll->add_option("--nodes", c->nodes,
                      "nodes: N x G ranks, rank r on node r / G, GPU r % G (header placement)");
     coll->add_option("--gpus-per-node", c->gpus_per_node, "GPUs per node with --nodes, 1..64");
@@ -262,7 +263,8 @@ void add_gen_command(CLI::App& app, command_action& action) {
     CLI::App* ddp =
         cmd->add_subcommand("ddp", "data-parallel training steps with bucketed gradient allreduce");
     ddp->add_option("--model", d->model, "resnet50 or bert-large")->required();
-    ddp->add_option("--ranks", d->ranks, "number of ranks, 2..65536 (or --nodes and --gpus-per-node)");
+    ddp->add_option("--ranks", d->ranks,
+                    "number of ranks, 2..65536 (or --nodes and --gpus-per-node)");
     ddp->add_option("--nodes", d->nodes,
                     "nodes: N x G ranks, rank r on node r / G, GPU r % G (header placement)");
     ddp->add_option("--gpus-per-node", d->gpus_per_node, "GPUs per node with --nodes, 1..64");

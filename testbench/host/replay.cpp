@@ -64,8 +64,8 @@ replay::replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& 
     if (layout_.multi_gpu()) {
         // B per GPU and direction: the links it has on the NVSwitch (nvlink_fabric.h).
         const uint32_t links = std::min(c.node.nvlink_links, c.node.nvswitch_ports / c.node.gpus);
-        const double bytes_per_s = static_cast<double>(c.node.nvlink_bandwidth.bps) / 8.0 *
-                                   links / c.node.nvlink_links;
+        const double bytes_per_s =
+            static_cast<double>(c.node.nvlink_bandwidth.bps) / 8.0 * links / c.node.nvlink_links;
         nvl_ = std::make_unique<common::nvlink_fabric>(
             layout_.nodes(), layout_.gpus(), bytes_per_s * static_cast<double>(cycle_ps_) * 1e-12);
         nvlink_cycles_ = (c.node.nvlink_latency.ps + cycle_ps_ - 1) / cycle_ps_;
@@ -138,12 +138,12 @@ uint32_t hosts_of(const cfg::config& c, const trace::trace& tr, const common::no
     if (c.fabric.hosts < need) {
         throw cfg::config_error(
             cfg::config_source::merged(), "fabric.hosts",
-            l.multi_gpu() ? fmt::format("the trace {} has {} ranks on {} nodes of {} HCAs ({} "
-                                        "hosts) but the fabric only {} hosts",
-                                        tr.path, tr.nranks, l.nodes(), l.hcas(), need,
-                                        c.fabric.hosts)
-                          : fmt::format("the trace {} has {} ranks but the fabric only {} hosts",
-                                        tr.path, tr.nranks, c.fabric.hosts));
+            l.multi_gpu()
+                ? fmt::format("the trace {} has {} ranks on {} nodes of {} HCAs ({} "
+                              "hosts) but the fabric only {} hosts",
+                              tr.path, tr.nranks, l.nodes(), l.hcas(), need, c.fabric.hosts)
+                : fmt::format("the trace {} has {} ranks but the fabric only {} hosts", tr.path,
+                              tr.nranks, c.fabric.hosts));
     }
     if (l.multi_gpu() && c.fabric.hosts % l.hcas() != 0) {
         throw cfg::config_error(cfg::config_source::merged(), "fabric.hosts",

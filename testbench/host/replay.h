@@ -169,7 +169,7 @@ private:
     };
     std::vector<deferred> deferred_;
     std::vector<uint32_t> free_deferred_;
-    std::vector<uint64_t> node_gen_;  ///< per node: generation of its armed finish timer
+    std::vector<uint64_t> node_gen_;   ///< per node: generation of its armed finish timer
     std::vector<cycle_t> node_armed_;  ///< per node: cycle of its armed finish timer
     /// NVLS collectives: instance -> members still running.
     std::map<uint32_t, uint32_t> nvls_left_;

@@ -55,11 +55,11 @@ struct run_outcome {
     /// Node model (node.gpus > 1; empty otherwise): the layout and NVLink counters.
     struct node_summary {
         uint32_t nodes = 0;
-        uint32_t gpus = 0;  ///< per node
-        uint32_t hcas = 0;  ///< per node (rails)
-        double nvlink_bytes_per_s = 0;  ///< B of one GPU per direction
+        uint32_t gpus = 0;                          ///< per node
+        uint32_t hcas = 0;                          ///< per node (rails)
+        double nvlink_bytes_per_s = 0;              ///< B of one GPU per direction
         std::vector<common::nvlink_gpu_stats> gpu;  ///< node-major
-        std::vector<uint32_t> rank_node;  ///< per rank: its node (timeline tracks)
+        std::vector<uint32_t> rank_node;            ///< per rank: its node (timeline tracks)
     };
     bool multi_gpu = false;
     node_summary node;

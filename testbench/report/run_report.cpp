@@ -63,9 +63,8 @@ void node_json(const cfg::config& c, const run_outcome& o, json& j) {
     f["leaves"] = per_level[0];
     f["spines"] = per_level[1];
     if (per_level[2] != 0) f["cores"] = per_level[2];
-    const double span_s =
-        static_cast<double>(std::max<uint64_t>(1, o.cycles)) * static_cast<double>(o.tm.cycle_ps) *
-        1e-12;
+    const double span_s = static_cast<double>(std::max<uint64_t>(1, o.cycles)) *
+                          static_cast<double>(o.tm.cycle_ps) * 1e-12;
     if (o.multi_gpu) {
         json g = json::array();
         const double cap = o.node.nvlink_bytes_per_s * span_s;

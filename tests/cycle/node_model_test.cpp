@@ -91,9 +91,10 @@ std::string allreduce_trace(uint32_t n, uint64_t bytes, const std::string& algo)
 std::string rail_trace(uint32_t shift) {
     std::string ranks;
     for (uint32_t r = 0; r < 32; ++r) ranks += (r ? "," : "") + std::to_string(r);
-    std::string t = "{\"type\":\"header\",\"version\":1,\"nranks\":32}\n"
-                    "{\"type\":\"comm\",\"id\":0,\"ranks\":[" +
-                    ranks + "]}\n";
+    std::string t =
+        "{\"type\":\"header\",\"version\":1,\"nranks\":32}\n"
+        "{\"type\":\"comm\",\"id\":0,\"ranks\":[" +
+        ranks + "]}\n";
     for (uint32_t i = 0; i < 4; ++i) {
         for (uint32_t k = 0; k < 8; ++k) {
             const uint32_t peer = ((i + 1) % 4) * 8 + (k + shift) % 8;
@@ -156,9 +157,10 @@ void check_rail(bool tlm, uint32_t shift) {
 
 }  // namespace
 
-TEST_CASE("node: 1 node x 8 GPUs ring allreduce 1 GiB on NVLink is within 5 % of the alpha-beta "
-          "bound and never above B",
-          "[node]") {
+TEST_CASE(
+    "node: 1 node x 8 GPUs ring allreduce 1 GiB on NVLink is within 5 % of the alpha-beta "
+    "bound and never above B",
+    "[node]") {
     quiet();
     const ndr::cfg::config c = ndr::cfg::load_config("", dgx_sets());
     constexpr uint32_t n = 8;
@@ -206,8 +208,7 @@ TEST_CASE("node: NVLS falls back across nodes and without node.nvls", "[node]") 
     quiet();
     const ndr::cfg::config c = ndr::cfg::load_config("", dgx_sets({"node.nvls=false"}));
     const ndr::trace::trace tr = load("nvlsoff", allreduce_trace(8, 1 << 20, "nvls"));
-    const nlohmann::json rep =
-        ndr::tb::run_report_json(c, tr, ndr::tb::run_trace(c, tr));
+    const nlohmann::json rep = ndr::tb::run_report_json(c, tr, ndr::tb::run_trace(c, tr));
     const auto& cj = rep["collectives"][0];
     CHECK(cj["algo"] != "nvls");
     CHECK(cj["fallback"].get<std::string>().find("node.nvls") != std::string::npos);

@@ -41,9 +41,8 @@ TEST_CASE("trace placement: refusals name the field", "[trace]") {
     using Catch::Matchers::Contains;
     CHECK_THROWS_WITH(parse(R"({"type":"header","version":1,"nranks":2,"placement":[[0,1]]})"),
                       Contains("t.jsonl:1: placement:") && Contains("2 [node, gpu] pairs"));
-    CHECK_THROWS_WITH(
-        parse(R"({"type":"header","version":1,"nranks":2,"placement":[[0,1],[1]]})"),
-        Contains("placement[1]") && Contains("[node, gpu] pair"));
+    CHECK_THROWS_WITH(parse(R"({"type":"header","version":1,"nranks":2,"placement":[[0,1],[1]]})"),
+                      Contains("placement[1]") && Contains("[node, gpu] pair"));
     CHECK_THROWS_WITH(
         parse(R"({"type":"header","version":1,"nranks":2,"placement":[[0,1],[-1,0]]})"),
         Contains("placement[1]"));

@@ -20,11 +20,11 @@ struct node_config {
     uint32_t hcas = 0;  ///< HCAs per node; 0 = as many as node.gpus (one per GPU)
     /// NVLink bandwidth of one GPU per direction (§14: NVLink 4, 900 GB/s total = 450 each way)
     rate_bps_t nvlink_bandwidth{3'600'000'000'000};
-    uint32_t nvlink_links = 18;            ///< NVLink links per GPU (§14: 18 on H100)
-    uint32_t nvswitch_ports = 144;         ///< NVSwitch ports facing the GPUs (§14: 8 x 18)
-    time_ps_t nvlink_latency{936'250};     ///< one NVLink transfer's latency (§14, soft)
-    time_ps_t pcie_latency{150'000};       ///< GPU <-> HCA through the PCIe switch (§14, soft)
-    bool nvls = false;                     ///< NVLink SHARP: reductions inside NVSwitch
+    uint32_t nvlink_links = 18;         ///< NVLink links per GPU (§14: 18 on H100)
+    uint32_t nvswitch_ports = 144;      ///< NVSwitch ports facing the GPUs (§14: 8 x 18)
+    time_ps_t nvlink_latency{936'250};  ///< one NVLink transfer's latency (§14, soft)
+    time_ps_t pcie_latency{150'000};    ///< GPU <-> HCA through the PCIe switch (§14, soft)
+    bool nvls = false;                  ///< NVLink SHARP: reductions inside NVSwitch
 };
 
 namespace detail {
