@@ -23,7 +23,7 @@ enum class op_kind : uint8_t {
 };
 
 /// Collective algorithms; names, the ops each runs and where it runs are in ALGORITHMS below.
-enum class algo_kind : uint8_t { auto_, ring, tree, rhd, pairwise, direct, sharp };
+enum class algo_kind : uint8_t { auto_, ring, tree, rhd, pairwise, direct, sharp, nvls };
 
 enum class dtype : uint8_t {
     int8,
@@ -95,6 +95,8 @@ inline constexpr algo_info ALGORITHMS[] = {
      op_bit(op_kind::allreduce) | op_bit(op_kind::reduce) | op_bit(op_kind::broadcast) |
          op_bit(op_kind::barrier),
      "SHARP in-network reduction in the switches"},
+    {algo_kind::nvls, "nvls", algo_class::in_network, op_bit(op_kind::allreduce),
+     "NVLink SHARP: reduction inside the NVSwitch of one node (node.nvls)"},
 };
 
 /// The row of `k`; nullptr for a value outside the enum.

@@ -97,9 +97,10 @@ void check_params(const coll_params& p) {
         throw std::invalid_argument(fmt::format("collective {}: root {} out of range (nranks {})",
                                                 name(p.op), p.root, p.nranks));
     }
-    if (p.algo == algo_kind::sharp) {
-        throw std::invalid_argument(fmt::format(
-            "collective {}: algo sharp (in-network reduction) is not implemented yet", name(p.op)));
+    if (p.algo == algo_kind::sharp || p.algo == algo_kind::nvls) {
+        throw std::invalid_argument(
+            fmt::format("collective {}: algo {} (in-network reduction) is not a host schedule",
+                        name(p.op), name(p.algo)));
     }
     if (!algo_supported(p.op, p.algo)) {
         throw std::invalid_argument(fmt::format("collective {}: algo {} does not fit (use {})",
@@ -142,6 +143,7 @@ uint64_t count_of(const coll_params& p, algo_kind algo) {
             return 1;
         case algo_kind::auto_:
         case algo_kind::sharp:
+        case algo_kind::nvls:
             break;  // excluded by check_params / resolved_algo
     }
     return 0;
@@ -193,6 +195,7 @@ schedule build_schedule(const coll_params& p) {
             break;
         case algo_kind::auto_:
         case algo_kind::sharp:
+        case algo_kind::nvls:
             break;  // excluded above
     }
     return s;

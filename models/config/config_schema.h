@@ -11,7 +11,7 @@
 
 namespace ndr::cfg {
 
-/// Every key, in section order (link, switch, endpoint, traffic, sim, fabric, hca, fault,
+/// Every key, in section order (link, switch, endpoint, traffic, sim, fabric, node, hca, fault,
 /// collective, sharp, pfc, ecn, dcqcn) then row order.
 const std::vector<config_key>& config_schema();
 

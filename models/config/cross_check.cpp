@@ -49,7 +49,8 @@ rc_round_trip rc_round_trip_of(const config& c) {
                                : golden::wire_bytes(0, golden::RC_ACKNOWLEDGE, false));
     const uint64_t tier_mm[3] = {c.link.cable_length.mm, c.fabric.tier1_cable_length.mm,
                                  c.fabric.tier2_cable_length.mm};
-    const uint32_t levels = c.fabric.topology == "fat_tree" ? std::min(c.fabric.levels, 3U) : 1U;
+    const uint32_t levels =
+        c.fabric.topology != "single_switch" ? std::min(c.fabric.levels, 3U) : 1U;
     r.switches = 2 * levels - 1;
     r.links = 2 * levels;
     for (uint32_t l = 0; l < levels; ++l) r.path_ns += 2.0 * link_ns(c, tier_mm[l]);

@@ -11,6 +11,7 @@
 #include "config/keys/fault_keys.h"
 #include "config/keys/hca_keys.h"
 #include "config/keys/link_keys.h"
+#include "config/keys/node_keys.h"
 #include "config/keys/pfc_keys.h"
 #include "config/keys/sharp_keys.h"
 #include "config/keys/sim_keys.h"
@@ -33,6 +34,7 @@ struct config {
     pfc_config pfc;
     ecn_config ecn;
     dcqcn_config dcqcn;
+    node_config node;
 };
 
 }  // namespace ndr::cfg

@@ -233,30 +233,27 @@ topology build_single_switch(uint32_t hosts, uint32_t radix) {
     return t;
 }
 
-topology build_fat_tree(uint32_t hosts, uint32_t radix, uint32_t levels) {
+namespace {
+
+/// Checks levels and radix of a multi-level Clos; `what` names the builder.
+void check_clos(uint32_t radix, uint32_t levels, const char* what) {
     if (levels < 1 || levels > 3) {
         throw std::invalid_argument(
-            fmt::format("build_fat_tree: levels {} not supported (1..3)", levels));
+            fmt::format("{}: levels {} not supported (1..3)", what, levels));
     }
-    if (levels == 1) return build_single_switch(hosts, radix);
     if (radix < 2 || radix > TOPO_MAX_RADIX || radix % 2 != 0) {
-        throw std::invalid_argument(fmt::format(
-            "build_fat_tree: radix {} must be even and in 2..{}", radix, TOPO_MAX_RADIX));
+        throw std::invalid_argument(
+            fmt::format("{}: radix {} must be even and in 2..{}", what, radix, TOPO_MAX_RADIX));
     }
-    const uint32_t k = radix;
-    const uint32_t h = k / 2;
-    const uint64_t capacity = levels == 2 ? uint64_t{k} * k / 2 : uint64_t{k} * k * k / 4;
-    check_hosts(hosts, capacity, fmt::format("build_fat_tree(radix {}, {} levels)", radix, levels));
+}
 
-    topology t;
-    t.name = fmt::format("fat_tree({} hosts, radix {}, {} levels)", hosts, radix, levels);
-    t.hosts = hosts;
-    t.radix = radix;
-    const uint32_t n_leaves = ceil_div(hosts, h);
-    for (uint32_t l = 0; l < n_leaves; ++l) t.add_switch(0, l);  // switch id = leaf index
-    for (uint32_t n = 0; n < hosts; ++n) t.attach_host(n, n / h, port16(n % h));
+/// Builds the levels above t's n_leaves leaves (switch ids 0..n_leaves-1, up ports h..k-1),
+/// the folded-Clos rules of the file comment of topology.h; sets t.levels.
+void add_upper_levels(topology& t, uint32_t n_leaves, uint32_t levels) {
+    const uint32_t k = t.radix;
+    const uint32_t h = k / 2;
     t.levels = 1;
-    if (n_leaves == 1) return t;  // a single leaf needs nothing above it
+    if (n_leaves == 1) return;  // a single leaf needs nothing above it
 
     if (levels == 2) {
         const uint32_t n_spines = smallest_divisor_at_least(h, ceil_div(n_leaves, 2));
@@ -269,7 +266,7 @@ topology build_fat_tree(uint32_t hosts, uint32_t radix, uint32_t levels) {
             }
         }
         t.levels = 2;
-        return t;
+        return;
     }
 
     // 3 levels: pods of up to h leaves.
@@ -290,7 +287,7 @@ topology build_fat_tree(uint32_t hosts, uint32_t radix, uint32_t levels) {
         }
     }
     t.levels = 2;
-    if (n_pods == 1) return t;  // a single pod needs no cores
+    if (n_pods == 1) return;  // a single pod needs no cores
 
     const uint32_t group =
         smallest_divisor_at_least(h, ceil_div(n_pods, 2));    // cores per aggr index
@@ -306,6 +303,72 @@ topology build_fat_tree(uint32_t hosts, uint32_t radix, uint32_t levels) {
         }
     }
     t.levels = 3;
+}
+
+}  // namespace
+
+topology build_fat_tree(uint32_t hosts, uint32_t radix, uint32_t levels) {
+    if (levels < 1 || levels > 3) {
+        throw std::invalid_argument(
+            fmt::format("build_fat_tree: levels {} not supported (1..3)", levels));
+    }
+    if (levels == 1) return build_single_switch(hosts, radix);
+    check_clos(radix, levels, "build_fat_tree");
+    const uint32_t k = radix;
+    const uint32_t h = k / 2;
+    const uint64_t capacity = levels == 2 ? uint64_t{k} * k / 2 : uint64_t{k} * k * k / 4;
+    check_hosts(hosts, capacity, fmt::format("build_fat_tree(radix {}, {} levels)", radix, levels));
+
+    topology t;
+    t.name = fmt::format("fat_tree({} hosts, radix {}, {} levels)", hosts, radix, levels);
+    t.hosts = hosts;
+    t.radix = radix;
+    const uint32_t n_leaves = ceil_div(hosts, h);
+    for (uint32_t l = 0; l < n_leaves; ++l) t.add_switch(0, l);  // switch id = leaf index
+    for (uint32_t n = 0; n < hosts; ++n) t.attach_host(n, n / h, port16(n % h));
+    add_upper_levels(t, n_leaves, levels);
+    return t;
+}
+
+topology build_rail_fat_tree(uint32_t nodes, uint32_t rails, uint32_t radix, uint32_t levels) {
+    if (levels < 2) {
+        throw std::invalid_argument(
+            fmt::format("build_rail_fat_tree: levels {} not supported (2..3)", levels));
+    }
+    check_clos(radix, levels, "build_rail_fat_tree");
+    if (nodes == 0 || rails == 0) {
+        throw std::invalid_argument("build_rail_fat_tree: nodes and rails must be >= 1");
+    }
+    const uint32_t k = radix;
+    const uint32_t h = k / 2;
+    const uint64_t groups = ceil_div(nodes, h);  // node groups: up to h nodes per rail leaf
+    const uint64_t n_leaves = groups * rails;
+    const uint64_t max_leaves = levels == 2 ? uint64_t{k} : uint64_t{k} * h;
+    const std::string what =
+        fmt::format("build_rail_fat_tree({} nodes x {} rails, radix {}, {} levels)", nodes, rails,
+                    radix, levels);
+    if (n_leaves > max_leaves) {
+        throw std::invalid_argument(
+            fmt::format("{}: {} rail leaves ({} per rail) exceed the {} a {}-level tree of "
+                        "radix {} holds",
+                        what, n_leaves, groups, max_leaves, levels, radix));
+    }
+    const uint64_t hosts = uint64_t{nodes} * rails;
+    check_hosts(static_cast<uint32_t>(std::min<uint64_t>(hosts, UINT32_MAX)), UINT32_MAX, what);
+
+    topology t;
+    t.name = fmt::format("rail_fat_tree({} nodes x {} rails, radix {}, {} levels)", nodes, rails,
+                         radix, levels);
+    t.hosts = static_cast<uint32_t>(hosts);
+    t.radix = radix;
+    t.rails = rails;
+    for (uint32_t l = 0; l < n_leaves; ++l) t.add_switch(0, l);  // leaf (group j, rail r): j*R+r
+    for (uint32_t n = 0; n < nodes; ++n) {
+        for (uint32_t r = 0; r < rails; ++r) {
+            t.attach_host(n * rails + r, (n / h) * rails + r, port16(n % h));
+        }
+    }
+    add_upper_levels(t, static_cast<uint32_t>(n_leaves), levels);
     return t;
 }
 

@@ -79,6 +79,7 @@ struct topology {
     uint32_t hosts = 0;   ///< host h has DLID h + 1
     uint32_t radix = 0;   ///< ports per switch
     uint32_t levels = 0;  ///< switch levels actually built (pruned levels do not count)
+    uint32_t rails = 1;   ///< rail_fat_tree: HCAs per node (host h is rail h % rails); else 1
     std::vector<topo_switch> switches;
     std::vector<topo_port_ref> host_attach;  ///< host h -> (switch, port); size hosts
     std::vector<topo_link> links;
@@ -112,5 +113,15 @@ topology build_single_switch(uint32_t hosts, uint32_t radix);
 /// 2, radix^3/4 for 3) or above 0xBFFF (DLIDs), if levels is not 1..3, or for levels >= 2 if
 /// radix is odd, < 2 or > 255.
 topology build_fat_tree(uint32_t hosts, uint32_t radix, uint32_t levels);
+
+/// Rail-optimized fat tree (docs/domain.md §14): `nodes` nodes with `rails` HCAs each; host
+/// n * rails + r is HCA r of node n. Nodes form groups of h = radix/2 (group j = n / h); rail r
+/// of group j is leaf j * rails + r, port n % h, so HCA r of every node sits on a leaf of rail
+/// r and traffic between HCAs of one rail in one group never leaves its leaf. The leaves are
+/// then joined by the same spine (2 levels) or aggregation + core (3 levels; a pod = h
+/// consecutive leaves, i.e. h / rails groups with all their rails) levels as build_fat_tree.
+/// Throws std::invalid_argument if nodes or rails is 0, levels is not 2..3, the radix is odd,
+/// < 2 or > 255, or the leaves exceed radix (2 levels) or radix^2/2 (3 levels).
+topology build_rail_fat_tree(uint32_t nodes, uint32_t rails, uint32_t radix, uint32_t levels);
 
 }  // namespace ndr::golden

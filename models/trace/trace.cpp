@@ -64,7 +64,7 @@ struct loader {
     std::map<p2p_key, uint32_t> p2p;  ///< -> instance index
 
     void header(const fields& f, uint32_t line) {
-        f.only({"type", "version", "nranks", "name"}, "header");
+        f.only({"type", "version", "nranks", "name", "placement"}, "header");
         const uint64_t v = f.u64("version", std::numeric_limits<uint32_t>::max());
         if (v != 1)
             f.fail("version",
@@ -74,10 +74,31 @@ struct loader {
         if (n == 0) f.fail("nranks", "must be at least 1");
         t.nranks = n;
         if (f.has("name")) t.name = f.str("name");
+        if (f.has("placement")) placement(f, n);
         have_header = true;
         header_line = line;
         ids.resize(n);
         rank_count.resize(n, 0);
+    }
+
+    /// `placement`: a list of nranks [node, gpu] pairs.
+    void placement(const fields& f, uint32_t n) {
+        const json& j = f.need("placement");
+        if (!j.is_array() || j.size() != n) {
+            f.fail("placement", fmt::format("expected a list of {} [node, gpu] pairs (one per "
+                                            "rank), got {}",
+                                            n,
+                                            j.is_array() ? fmt::format("{} entries", j.size())
+                                                         : std::string("no list")));
+        }
+        t.placement.resize(n);
+        for (uint32_t r = 0; r < n; ++r) {
+            const std::string name = fmt::format("placement[{}]", r);
+            if (!j[r].is_array() || j[r].size() != 2)
+                f.fail(name, "expected a [node, gpu] pair of integers");
+            t.placement[r] = {static_cast<uint32_t>(f.to_u64(j[r][0], name, 0xBFFF)),
+                              static_cast<uint32_t>(f.to_u64(j[r][1], name, 4095))};
+        }
     }
 
     void comm(const fields& f, uint32_t line) {

@@ -1,6 +1,7 @@
 // Collective-communication traces: JSON Lines, one record per line (docs/trace_format.md).
 // Loading validates everything and reports the first problem as `FILE:LINE: FIELD: REASON`.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <istream>
 #include <optional>
@@ -64,6 +65,9 @@ struct trace {
     uint32_t version = 1;
     uint32_t nranks = 0;  ///< global ranks 0..nranks-1
     std::string name;
+    /// Header `placement`: one [node, gpu] per rank (empty: rank r on node r / node.gpus, GPU
+    /// r % node.gpus; checked against node.gpus by common::node_layout when the run starts).
+    std::vector<std::array<uint32_t, 2>> placement;
     std::vector<communicator> comms;
     std::vector<op_record> records;                ///< all records, file order
     std::vector<collective_instance> collectives;  ///< in order of first appearance

@@ -48,6 +48,7 @@ std::vector<std::string> to_json_records(const trace& t) {
     h["version"] = t.version;
     h["nranks"] = t.nranks;
     if (!t.name.empty()) h["name"] = t.name;
+    if (!t.placement.empty()) h["placement"] = t.placement;
     // The name may hold a file path that is not UTF-8 (an import's): replaced, not thrown.
     out.push_back(h.dump(-1, ' ', false, ojson::error_handler_t::replace));
     for (const communicator& c : t.comms) {

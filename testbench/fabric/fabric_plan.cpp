@@ -41,9 +41,19 @@ fabric_plan plan_fabric(const cfg::config& c, uint32_t hosts) {
     f.tm = common::derive_timing(c);
     const uint32_t radix = c.sw.ports;
     try {
-        f.topo = c.fabric.topology == "fat_tree"
-                     ? golden::build_fat_tree(hosts, radix, c.fabric.levels)
-                     : golden::build_single_switch(hosts, radix);
+        if (c.fabric.topology == "rail_fat_tree") {
+            // Rail k of every node (node.hcas rails; host n * rails + k is HCA k of node n).
+            const uint32_t rails = c.node.hcas != 0 ? c.node.hcas : c.node.gpus;
+            if (hosts % rails != 0) {
+                throw std::invalid_argument(
+                    fmt::format("{} hosts are not whole nodes of {} HCAs", hosts, rails));
+            }
+            f.topo = golden::build_rail_fat_tree(hosts / rails, rails, radix, c.fabric.levels);
+        } else {
+            f.topo = c.fabric.topology == "fat_tree"
+                         ? golden::build_fat_tree(hosts, radix, c.fabric.levels)
+                         : golden::build_single_switch(hosts, radix);
+        }
     } catch (const std::invalid_argument& e) {
         throw cfg::config_error(
             cfg::config_source::merged(), "fabric.topology",

@@ -45,8 +45,9 @@ struct fabric_plan {
     uint32_t shortest_link_cycles() const;
 };
 
-/// `ndrsim run`: `hosts` hosts on fabric.topology (single_switch or fat_tree) of switch.ports-port
-/// switches. Throws cfg::config_error (fabric.topology) if the topology cannot hold them.
+/// `ndrsim run`: `hosts` hosts on fabric.topology (single_switch, fat_tree or rail_fat_tree: hosts
+/// / node.hcas nodes of node.hcas rails) of switch.ports-port switches. Throws cfg::config_error
+/// (fabric.topology) if the topology cannot hold them.
 fabric_plan plan_fabric(const cfg::config& c, uint32_t hosts);
 
 /// `ndrsim traffic`: one switch of switch.ports ports, endpoint p on port p with LID p + 1, every

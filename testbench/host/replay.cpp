@@ -21,6 +21,9 @@ namespace {
 constexpr uint32_t NONE = std::numeric_limits<uint32_t>::max();
 constexpr uint64_t TIMER_ISSUE = 0;
 constexpr uint64_t TIMER_COMPUTE_DONE = 1;
+constexpr uint64_t TIMER_DEFERRED = 2;  ///< node path: a deferred step (slot in deferred_)
+constexpr uint64_t TIMER_NODE = 3;      ///< node path: a node's next NVLink finish
+constexpr uint64_t NVLS_TAG = uint64_t{1} << 63;
 
 uint64_t make_token(uint64_t kind, uint32_t rec) {
     return (kind << 62) | rec;
@@ -52,13 +55,30 @@ auto named_by_line(const trace::trace& tr, const trace::collective_instance& ci,
 
 replay::replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& hcas,
                sharp_manager* sharp)
-    : cfg_(c), sharp_(sharp), tr_(tr), hcas_(hcas), cycle_ps_(common::derive_timing(c).cycle_ps) {
+    : cfg_(c),
+      layout_(layout_of(c, tr)),
+      sharp_(sharp),
+      tr_(tr),
+      hcas_(hcas),
+      cycle_ps_(common::derive_timing(c).cycle_ps) {
+    if (layout_.multi_gpu()) {
+        // B per GPU and direction: the links it has on the NVSwitch (nvlink_fabric.h).
+        const uint32_t links = std::min(c.node.nvlink_links, c.node.nvswitch_ports / c.node.gpus);
+        const double bytes_per_s =
+            static_cast<double>(c.node.nvlink_bandwidth.bps) / 8.0 * links / c.node.nvlink_links;
+        nvl_ = std::make_unique<common::nvlink_fabric>(
+            layout_.nodes(), layout_.gpus(), bytes_per_s * static_cast<double>(cycle_ps_) * 1e-12);
+        nvlink_cycles_ = (c.node.nvlink_latency.ps + cycle_ps_ - 1) / cycle_ps_;
+        pcie_cycles_ = (c.node.pcie_latency.ps + cycle_ps_ - 1) / cycle_ps_;
+        node_gen_.assign(layout_.nodes(), 0);
+        node_armed_.assign(layout_.nodes(), common::nvlink_fabric::NEVER);
+    }
     // Every host schedule is checked before the simulation starts, without building it: a
     // collective too large to replay is refused at once, not after ~3 GB and the collectives
     // before it. (A SHARP collective is checked if it falls back to a host algorithm.)
     for (uint32_t i = 0; i < tr.collectives.size(); ++i) {
         const trace::collective_instance& ci = tr.collectives[i];
-        if (ci.algo == coll::algo_kind::sharp) continue;
+        if (ci.algo == coll::algo_kind::sharp || ci.algo == coll::algo_kind::nvls) continue;
         named_by_line(tr_, ci, [&] { coll::check_schedule(host_params(i, ci.algo)); });
     }
     const std::size_t n = tr.records.size();
@@ -104,6 +124,35 @@ replay::replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& 
     }
 }
 
+common::node_layout layout_of(const cfg::config& c, const trace::trace& tr) {
+    try {
+        return common::node_layout(c.node.gpus, c.node.hcas, tr.nranks, tr.placement);
+    } catch (const std::invalid_argument& e) {
+        throw cfg::config_error(fmt::format("{}:1: {} (a trace header field)", tr.path, e.what()));
+    }
+}
+
+uint32_t hosts_of(const cfg::config& c, const trace::trace& tr, const common::node_layout& l) {
+    const uint32_t need = l.hosts();
+    if (c.fabric.hosts == 0) return std::max<uint32_t>(need, 1);
+    if (c.fabric.hosts < need) {
+        throw cfg::config_error(
+            cfg::config_source::merged(), "fabric.hosts",
+            l.multi_gpu()
+                ? fmt::format("the trace {} has {} ranks on {} nodes of {} HCAs ({} "
+                              "hosts) but the fabric only {} hosts",
+                              tr.path, tr.nranks, l.nodes(), l.hcas(), need, c.fabric.hosts)
+                : fmt::format("the trace {} has {} ranks but the fabric only {} hosts", tr.path,
+                              tr.nranks, c.fabric.hosts));
+    }
+    if (l.multi_gpu() && c.fabric.hosts % l.hcas() != 0) {
+        throw cfg::config_error(cfg::config_source::merged(), "fabric.hosts",
+                                fmt::format("{} hosts are not whole nodes of {} HCAs (node.hcas)",
+                                            c.fabric.hosts, l.hcas()));
+    }
+    return c.fabric.hosts;
+}
+
 coll::coll_params replay::host_params(uint32_t inst, coll::algo_kind algo) const {
     const trace::collective_instance& ci = tr_.collectives[inst];
     coll::coll_params p;
@@ -145,7 +194,12 @@ void replay::ready(cycle_t t, uint32_t rec) {
 void replay::on_timer(cycle_t t, uint64_t token) {
     const uint64_t kind = token >> 62;
     const auto rec = static_cast<uint32_t>(token & 0xFFFFFFFFULL);
-    if (kind == TIMER_ISSUE) {
+    if (kind == TIMER_DEFERRED) {
+        on_deferred(t, rec);
+    } else if (kind == TIMER_NODE) {
+        on_node_timer(t, static_cast<uint32_t>(token & 0xFFFFFU),
+                      (token & ~(uint64_t{3} << 62)) >> 20);
+    } else if (kind == TIMER_ISSUE) {
         issue(t, rec);
     } else {
         finish_record(t, rec);
@@ -176,6 +230,12 @@ void replay::issue(cycle_t t, uint32_t rec) {
 void replay::start_collective(cycle_t t, uint32_t inst) {
     const trace::collective_instance& ci = tr_.collectives[inst];
     coll::algo_kind algo = ci.algo;
+    if (algo == coll::algo_kind::nvls) {
+        std::string why;
+        if (start_nvls(t, inst, why)) return;
+        results_[inst].fallback = why;
+        algo = coll::algo_kind::auto_;
+    }
     if (algo == coll::algo_kind::sharp) {
         std::string why;
         if (start_sharp(t, inst, why)) return;
@@ -223,9 +283,32 @@ void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
     rr.xs[x].posted = true;
     const coll::xfer& xf = rr.sched.xfers[x];
     const trace::collective_instance& ci = tr_.collectives[rr.instance];
-    const uint32_t src = ci.ranks[xf.src];
-    const uint32_t dst = ci.ranks[xf.dst];
+    if (layout_.multi_gpu()) {
+        // Node path: GPUs of one node talk over NVLink (after its latency), the others through
+        // their HCAs, after a PCIe crossing from the GPU to its HCA.
+        bytes_posted_ += xf.bytes;
+        const uint32_t rs = ci.ranks[xf.src];
+        const uint32_t rd = ci.ranks[xf.dst];
+        if (rs == rd) {
+            xfer_event(t, run, x, false);
+            xfer_event(t, run, x, true);
+        } else if (layout_.same_node(rs, rd)) {
+            defer(t, t + nvlink_cycles_, step::nvlink_start, run, x);
+        } else {
+            defer(t, t + pcie_cycles_, step::ib_post, run, x);
+        }
+        return;
+    }
     bytes_posted_ += xf.bytes;
+    post_ib(t, run, x);
+}
+
+void replay::post_ib(cycle_t t, uint32_t run, uint32_t x) {
+    const running& rr = runs_[run];
+    const coll::xfer& xf = rr.sched.xfers[x];
+    const trace::collective_instance& ci = tr_.collectives[rr.instance];
+    const uint32_t src = host_of(ci.ranks[xf.src]);
+    const uint32_t dst = host_of(ci.ranks[xf.dst]);
     if (ci.op == coll::op_kind::rdma_read) {
         // The initiator (the transfer's destination) reads from the peer.
         hcas_.post(t, common::verb::rdma_read, dst, src, xf.bytes, make_tag(run, x));
@@ -243,15 +326,132 @@ void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
     }
 }
 
+void replay::defer(cycle_t t, cycle_t at, step what, uint32_t run, uint32_t x) {
+    uint32_t slot = 0;
+    if (!free_deferred_.empty()) {
+        slot = free_deferred_.back();
+        free_deferred_.pop_back();
+    } else {
+        slot = static_cast<uint32_t>(deferred_.size());
+        deferred_.emplace_back();
+    }
+    deferred_[slot] = deferred{what, run, x};
+    hcas_.set_timer(std::max(at, t + 1), make_token(TIMER_DEFERRED, slot));
+}
+
+void replay::on_deferred(cycle_t t, uint32_t slot) {
+    const deferred d = deferred_[slot];
+    free_deferred_.push_back(slot);
+    switch (d.what) {
+        case step::ib_post:
+            post_ib(t, d.run, d.x);
+            break;
+        case step::ib_arrive: {
+            xfer_event(t, d.run, d.x, false);
+            const running& rr = runs_[d.run];
+            if (tr_.collectives[rr.instance].op == coll::op_kind::rdma_read) {
+                xfer_event(t, d.run, d.x, true);  // no separate ACK
+            }
+            break;
+        }
+        case step::nvlink_start: {
+            const running& rr = runs_[d.run];
+            const coll::xfer& xf = rr.sched.xfers[d.x];
+            const trace::collective_instance& ci = tr_.collectives[rr.instance];
+            const common::gpu_ref a = layout_.of_rank(ci.ranks[xf.src]);
+            const common::gpu_ref b = layout_.of_rank(ci.ranks[xf.dst]);
+            nvl_->start(t, a.node, a.gpu, b.gpu, xf.bytes, make_tag(d.run, d.x));
+            arm_node(t, a.node);
+            break;
+        }
+        case step::nvls_start: {
+            // d.run = collective instance, d.x = member.
+            const trace::collective_instance& ci = tr_.collectives[d.run];
+            const common::gpu_ref g = layout_.of_rank(ci.ranks[d.x]);
+            nvl_->start(t, g.node, g.gpu, g.gpu, ci.bytes,
+                        NVLS_TAG | (uint64_t{d.run} << 24) | d.x);
+            arm_node(t, g.node);
+            break;
+        }
+    }
+}
+
+void replay::arm_node(cycle_t t, uint32_t node) {
+    const cycle_t at = std::max(nvl_->next_finish(node), t + 1);
+    if (nvl_->next_finish(node) == common::nvlink_fabric::NEVER || node_armed_[node] == at) return;
+    node_armed_[node] = at;
+    const uint64_t gen = ++node_gen_[node];
+    hcas_.set_timer(at, (TIMER_NODE << 62) | (gen << 20) | node);
+}
+
+void replay::on_node_timer(cycle_t t, uint32_t node, uint64_t gen) {
+    if (gen != (node_gen_[node] & ((uint64_t{1} << 42) - 1))) return;  // re-armed since
+    node_armed_[node] = common::nvlink_fabric::NEVER;
+    for (const uint64_t tag : nvl_->advance(t, node)) {
+        if (tag & NVLS_TAG) {
+            const auto inst = static_cast<uint32_t>((tag & ~NVLS_TAG) >> 24);
+            const auto m = static_cast<uint32_t>(tag & 0xFFFFFFU);
+            const trace::collective_instance& ci = tr_.collectives[inst];
+            finish_record(t, ci.records[m]);
+            if (--nvls_left_[inst] == 0) {
+                results_[inst].end = t;
+                results_[inst].done = true;
+            }
+            continue;
+        }
+        const auto run = static_cast<uint32_t>(tag >> 32);
+        const auto x = static_cast<uint32_t>(tag & 0xFFFFFFFFULL);
+        xfer_event(t, run, x, false);
+        xfer_event(t, run, x, true);
+    }
+    arm_node(t, node);
+}
+
+bool replay::start_nvls(cycle_t t, uint32_t inst, std::string& why) {
+    const trace::collective_instance& ci = tr_.collectives[inst];
+    if (!nvl_) {
+        why = "NVLS needs GPUs on NVLink (node.gpus > 1)";
+        return false;
+    }
+    if (!cfg_.node.nvls) {
+        why = "the nodes have no NVLink SHARP (node.nvls is false)";
+        return false;
+    }
+    if (ci.op != coll::op_kind::allreduce) {
+        why = fmt::format("{} is not an NVLS operation here (allreduce only)", coll::name(ci.op));
+        return false;
+    }
+    const uint32_t node = layout_.of_rank(ci.ranks[0]).node;
+    for (const uint32_t r : ci.ranks) {
+        if (layout_.of_rank(r).node != node) {
+            why = "the members span several nodes (NVLS reduces inside one node)";
+            return false;
+        }
+    }
+    const auto n = static_cast<uint32_t>(ci.ranks.size());
+    collective_result& res = results_[inst];
+    res.start = t;
+    res.algo = coll::algo_kind::nvls;
+    res.transfers = n;
+    nvls_left_[inst] = n;
+    bytes_posted_ += uint64_t{n} * ci.bytes;
+    for (uint32_t m = 0; m < n; ++m) defer(t, t + nvlink_cycles_, step::nvls_start, inst, m);
+    return true;
+}
+
 void replay::on_delivered(cycle_t t, uint32_t dst, uint64_t tag) {
     const auto run = static_cast<uint32_t>(tag >> 32);
     const auto x = static_cast<uint32_t>(tag & 0xFFFFFFFFULL);
     const running& rr = runs_[run];
     const coll::xfer& xf = rr.sched.xfers[x];
     const trace::collective_instance& ci = tr_.collectives[rr.instance];
-    const uint32_t src = ci.ranks[xf.src];
     (void)dst;
-    pair_bytes_[std::size_t{src} * hcas_.hosts() + ci.ranks[xf.dst]] += xf.bytes;
+    pair_bytes_[std::size_t{host_of(ci.ranks[xf.src])} * hcas_.hosts() +
+                host_of(ci.ranks[xf.dst])] += xf.bytes;
+    if (layout_.multi_gpu()) {  // the HCA writes the data into its GPU across the PCIe switch
+        defer(t, t + pcie_cycles_, step::ib_arrive, run, x);
+        return;
+    }
     xfer_event(t, run, x, false);
     if (ci.op == coll::op_kind::rdma_read) xfer_event(t, run, x, true);  // no separate ACK
 }
@@ -452,7 +652,19 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
                  : rec.rop == coll::redop::min ? golden::red_op::min
                                                : golden::red_op::max;
     }
-    const sharp_tree* tree = sharp_->tree_for(ci.comm, ci.ranks, why);
+    // The members' HCAs (host r with one GPU per node); two members behind one HCA cannot
+    // both be leaves of a tree.
+    std::vector<uint32_t> hosts(ci.ranks.size());
+    for (std::size_t m = 0; m < hosts.size(); ++m) hosts[m] = host_of(ci.ranks[m]);
+    if (layout_.multi_gpu()) {
+        std::vector<uint32_t> sorted = hosts;
+        std::sort(sorted.begin(), sorted.end());
+        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+            why = "several members share one HCA (SHARP takes one member per HCA)";
+            return false;
+        }
+    }
+    const sharp_tree* tree = sharp_->tree_for(ci.comm, hosts, why);
     if (tree == nullptr) return false;
     job.tree = tree->id;
     job.bytes = ci.bytes;
@@ -498,7 +710,7 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
     job.next.assign(n, 0);
     job.received.assign(n, 0);
     for (uint32_t m = 0; m < n; ++m) {  // host -> member, for the per-chunk results
-        const uint32_t h = ci.ranks[m];
+        const uint32_t h = hosts[m];
         if (h >= job.member_of.size()) job.member_of.resize(h + 1, n);
         job.member_of[h] = m;
     }
@@ -513,7 +725,7 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
         // The golden reduction in the tree's own order: each switch folds its children in
         // port order, bottom-up.
         std::map<uint32_t, uint32_t> member_of_host;
-        for (uint32_t m = 0; m < n; ++m) member_of_host[ci.ranks[m]] = m;
+        for (uint32_t m = 0; m < n; ++m) member_of_host[hosts[m]] = m;
         const std::size_t count = ci.bytes / golden::red_elem_size(job.op, job.type);
         std::function<std::vector<uint8_t>(uint32_t)> fold = [&](uint32_t sw) {
             std::vector<std::vector<uint8_t>> parts;
@@ -562,7 +774,7 @@ void replay::sharp_send_next(cycle_t t, uint32_t j, uint32_t m) {
                 job.inputs[m].begin() + static_cast<std::ptrdiff_t>(off),
                 job.inputs[m].begin() + static_cast<std::ptrdiff_t>(off + len)));
         }
-        hcas_.sharp_send(t, ci.ranks[m], job.tree, job.chunk_base + k, carries ? len : 0,
+        hcas_.sharp_send(t, host_of(ci.ranks[m]), job.tree, job.chunk_base + k, carries ? len : 0,
                          0xFFFFFFFFU, slot);
     }
 }

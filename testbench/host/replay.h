@@ -7,10 +7,13 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "collective/schedule.h"
+#include "common/node_layout.h"
+#include "common/nvlink_fabric.h"
 #include "config/sim_config.h"
 #include "cycle/hca.h"
 #include "golden/reduce_op.h"
@@ -46,9 +49,19 @@ struct rank_slice {
     cycle_t end = 0;
 };
 
+/// Where the ranks of `tr` run under `c` (node.gpus, node.hcas, the header's placement); throws
+/// cfg::config_error naming the trace and `placement` (or node.gpus) if they do not fit.
+common::node_layout layout_of(const cfg::config& c, const trace::trace& tr);
+/// Hosts (HCAs) of the fabric that runs `tr`: fabric.hosts if set, else those of the nodes the
+/// ranks occupy; throws cfg::config_error (fabric.hosts) if fabric.hosts is too small or, with
+/// node.gpus > 1, not whole nodes.
+uint32_t hosts_of(const cfg::config& c, const trace::trace& tr, const common::node_layout& l);
+
 class replay : public common::hca_host {
 public:
-    /// rank r runs on host r.
+    /// Rank r runs on GPU layout_of(c, tr).of_rank(r); with node.gpus = 1 and no placement,
+    /// that is host r. Transfers between GPUs of one node go over the NVLink model
+    /// (common::nvlink_fabric), the others over the HCAs of their GPUs.
     replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& hcas,
            sharp_manager* sharp = nullptr);
     /// Issues every record that is ready at cycle 0.
@@ -57,6 +70,9 @@ public:
     const std::vector<collective_result>& results() const { return results_; }
     const std::vector<rank_slice>& slices() const { return slices_; }
     uint64_t bytes_posted() const { return bytes_posted_; }
+    const common::node_layout& layout() const { return layout_; }
+    /// The NVLink fabric of the nodes, or nullptr with node.gpus = 1.
+    const common::nvlink_fabric* nvlink() const { return nvl_.get(); }
     /// Payload bytes received per (source host, destination host) pair, for exactly-once
     /// checks: key src * hosts + dst.
     const std::vector<uint64_t>& pair_bytes() const { return pair_bytes_; }
@@ -110,6 +126,16 @@ private:
     void post_xfer(cycle_t t, uint32_t run, uint32_t x);
     void xfer_event(cycle_t t, uint32_t run, uint32_t x, bool ack);
     void member_done(cycle_t t, uint32_t run, uint32_t comm_rank);
+    /// Node path (node.gpus > 1): a deferred step of transfer x of run `run`.
+    enum class step : uint8_t { nvlink_start, ib_post, ib_arrive, nvls_start };
+    void defer(cycle_t t, cycle_t at, step what, uint32_t run, uint32_t x);
+    uint32_t host_of(uint32_t rank) const { return layout_.host_of_rank(rank); }
+    void on_deferred(cycle_t t, uint32_t slot);
+    /// Re-arms the finish timer of node `node` after its flows changed.
+    void arm_node(cycle_t t, uint32_t node);
+    void on_node_timer(cycle_t t, uint32_t node, uint64_t gen);
+    void post_ib(cycle_t t, uint32_t run, uint32_t x);
+    bool start_nvls(cycle_t t, uint32_t inst, std::string& why);
     cycle_t ns_to_cycles(uint64_t ns) const;
 
     /// A collective running on a SHARP tree.
@@ -135,6 +161,21 @@ private:
     };
 
     const cfg::config& cfg_;
+    common::node_layout layout_;
+    std::unique_ptr<common::nvlink_fabric> nvl_;
+    cycle_t nvlink_cycles_ = 0;  ///< node.nvlink_latency
+    cycle_t pcie_cycles_ = 0;    ///< node.pcie_latency
+    struct deferred {
+        step what = step::ib_post;
+        uint32_t run = 0;
+        uint32_t x = 0;
+    };
+    std::vector<deferred> deferred_;
+    std::vector<uint32_t> free_deferred_;
+    std::vector<uint64_t> node_gen_;   ///< per node: generation of its armed finish timer
+    std::vector<cycle_t> node_armed_;  ///< per node: cycle of its armed finish timer
+    /// NVLS collectives: instance -> members still running.
+    std::map<uint32_t, uint32_t> nvls_left_;
     sharp_manager* sharp_ = nullptr;
     std::vector<sharp_job> sharp_jobs_;
     std::map<uint64_t, uint32_t> sharp_job_of_;       ///< (tree << 32 | chunk_base) -> job

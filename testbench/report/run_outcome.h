@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/hca_stats.h"
+#include "common/nvlink_fabric.h"
 #include "common/pfc_port_stats.h"
 #include "common/sharp_an.h"
 #include "common/switch_stats.h"
@@ -51,6 +52,17 @@ struct run_outcome {
     std::vector<uint64_t> pair_bytes;             ///< payload per (src host, dst host)
     std::vector<std::string> sharp_trees;         ///< description per SHARP tree
     std::vector<sharp_node_summary> sharp_nodes;  ///< per switch aggregation node
+    /// Node model (node.gpus > 1; empty otherwise): the layout and NVLink counters.
+    struct node_summary {
+        uint32_t nodes = 0;
+        uint32_t gpus = 0;                          ///< per node
+        uint32_t hcas = 0;                          ///< per node (rails)
+        double nvlink_bytes_per_s = 0;              ///< B of one GPU per direction
+        std::vector<common::nvlink_gpu_stats> gpu;  ///< node-major
+        std::vector<uint32_t> rank_node;            ///< per rank: its node (timeline tracks)
+    };
+    bool multi_gpu = false;
+    node_summary node;
     std::string pcap_link;      ///< --pcap: captured link (interface 0; its reverse is 1)
     uint64_t pcap_records = 0;  ///< --pcap: packets written
 };

@@ -22,6 +22,92 @@ std::string op_label(const trace::trace& tr, const trace::op_record& r) {
     return std::string(coll::name(r.op));
 }
 
+/// Rail (HCA index in its node) of a link of the report, -1 if it has none: a host cable is on
+/// its host's rail; on a rail_fat_tree a leaf-spine (aggregation) cable is on its leaf's rail
+/// (leaves are switches 0..leaves-1, leaf j * rails + k is on rail k).
+int rail_of(const std::string& name, uint32_t tier, uint32_t rails, bool rail_topology,
+            uint32_t leaves) {
+    auto num_after = [&](std::size_t at) {
+        return static_cast<uint32_t>(std::stoul(name.substr(at)));
+    };
+    if (tier == 0) {
+        const std::size_t h = name.find("host");
+        if (h == std::string::npos) return -1;
+        return static_cast<int>(num_after(h + 4) % rails);
+    }
+    if (!rail_topology || tier != 1) return -1;
+    const std::size_t a = name.find("sw");
+    const std::size_t b = name.find("->sw");
+    if (a == std::string::npos || b == std::string::npos) return -1;
+    const uint32_t lo = std::min(num_after(a + 2), num_after(b + 4));
+    return lo < leaves ? static_cast<int>(lo % rails) : -1;
+}
+
+/// report.json's node fields (node.gpus > 1 or a rail_fat_tree): the fabric's nodes, GPUs, HCAs,
+/// rails, leaves and spines, per-GPU NVLink bytes and utilisation, per-rail bytes and
+/// utilisation by tier.
+void node_json(const cfg::config& c, const run_outcome& o, json& j) {
+    const uint32_t gpus = o.multi_gpu ? o.node.gpus : c.node.gpus;
+    const uint32_t hcas = o.multi_gpu ? o.node.hcas : (c.node.hcas != 0 ? c.node.hcas : gpus);
+    const uint32_t nodes = o.multi_gpu ? o.node.nodes : o.hosts / std::max<uint32_t>(1, hcas);
+    const bool rail_topology = c.fabric.topology == "rail_fat_tree";
+    uint32_t per_level[3] = {0, 0, 0};
+    for (const switch_summary& s : o.switch_stats) ++per_level[std::min<uint32_t>(s.level, 2)];
+    json& f = j["fabric"];
+    f["nodes"] = nodes;
+    f["gpus_per_node"] = gpus;
+    f["gpus"] = uint64_t{nodes} * gpus;
+    f["hcas_per_node"] = hcas;
+    f["hcas"] = o.hosts;
+    f["rails"] = rail_topology ? hcas : 1;
+    f["leaves"] = per_level[0];
+    f["spines"] = per_level[1];
+    if (per_level[2] != 0) f["cores"] = per_level[2];
+    const double span_s = static_cast<double>(std::max<uint64_t>(1, o.cycles)) *
+                          static_cast<double>(o.tm.cycle_ps) * 1e-12;
+    if (o.multi_gpu) {
+        json g = json::array();
+        const double cap = o.node.nvlink_bytes_per_s * span_s;
+        for (std::size_t i = 0; i < o.node.gpu.size(); ++i) {
+            const common::nvlink_gpu_stats& st = o.node.gpu[i];
+            g.push_back({{"node", i / gpus},
+                         {"gpu", i % gpus},
+                         {"hca", (i % gpus) * hcas / gpus},
+                         {"nvlink_tx_bytes", st.tx_bytes},
+                         {"nvlink_rx_bytes", st.rx_bytes},
+                         {"nvlink_tx_utilisation", static_cast<double>(st.tx_bytes) / cap},
+                         {"nvlink_rx_utilisation", static_cast<double>(st.rx_bytes) / cap}});
+        }
+        j["node"] = {{"nvlink_bandwidth_GBps", o.node.nvlink_bytes_per_s / 1e9},
+                     {"nvls", c.node.nvls},
+                     {"gpus", g}};
+    }
+    // Per rail and tier: links (one per direction), bytes, mean utilisation.
+    const uint32_t rails = rail_topology ? hcas : std::max<uint32_t>(1, hcas);
+    const double span = static_cast<double>(std::max<uint64_t>(1, o.cycles));
+    std::map<std::pair<int, uint32_t>, std::array<double, 2>> acc;  // (rail, tier) -> links, beats
+    for (const link_sample_series& l : o.links) {
+        const int r = rail_of(l.name, l.tier, rails, rail_topology, per_level[0]);
+        if (r < 0) continue;
+        auto& a = acc[{r, l.tier}];
+        a[0] += 1.0;
+        a[1] += static_cast<double>(l.total_beats);
+    }
+    json rl = json::array();
+    for (uint32_t r = 0; r < rails; ++r) {
+        json tiers = json::array();
+        for (const auto& [key, a] : acc) {
+            if (key.first != static_cast<int>(r)) continue;
+            tiers.push_back({{"tier", key.second},
+                             {"links", static_cast<uint64_t>(a[0])},
+                             {"bytes", static_cast<uint64_t>(a[1]) * o.tm.block_bytes},
+                             {"utilisation", a[1] / (a[0] * span)}});
+        }
+        rl.push_back({{"rail", r}, {"tiers", tiers}});
+    }
+    j["rails"] = rl;
+}
+
 }  // namespace
 
 json run_report_json(const cfg::config& c, const trace::trace& tr, const run_outcome& o) {
@@ -35,6 +121,7 @@ json run_report_json(const cfg::config& c, const trace::trace& tr, const run_out
                   {"records", tr.records.size()},
                   {"collectives", tr.collectives.size()}};
     j["fabric"] = {{"topology", o.topology}, {"hosts", o.hosts}, {"switches", o.switches}};
+    if (o.multi_gpu || c.fabric.topology == "rail_fat_tree") node_json(c, o, j);
     j["sim"] = {
         {"cycles", o.cycles},
         {"cycle_ns", ns},
@@ -192,9 +279,21 @@ json run_timeline_json(const trace::trace& tr, const run_outcome& o) {
         {{"ph", "M"}, {"pid", 1}, {"name", "process_name"}, {"args", {{"name", "ranks"}}}});
     ev.push_back(
         {{"ph", "M"}, {"pid", 2}, {"name", "process_name"}, {"args", {{"name", "links"}}}});
+    // With node.gpus > 1, one track (process) per node holding its ranks: pid 100 + node.
+    const auto pid_of = [&](uint32_t r) -> uint32_t {
+        return o.multi_gpu && r < o.node.rank_node.size() ? 100 + o.node.rank_node[r] : 1;
+    };
+    if (o.multi_gpu) {
+        for (uint32_t n = 0; n < o.node.nodes; ++n) {
+            ev.push_back({{"ph", "M"},
+                          {"pid", 100 + n},
+                          {"name", "process_name"},
+                          {"args", {{"name", fmt::format("node {}", n)}}}});
+        }
+    }
     for (uint32_t r = 0; r < tr.nranks; ++r) {
         ev.push_back({{"ph", "M"},
-                      {"pid", 1},
+                      {"pid", pid_of(r)},
                       {"tid", r},
                       {"name", "thread_name"},
                       {"args", {{"name", fmt::format("rank {}", r)}}}});
@@ -208,7 +307,7 @@ json run_timeline_json(const trace::trace& tr, const run_outcome& o) {
             args["seq"] = rec.seq;
         }
         ev.push_back({{"ph", "X"},
-                      {"pid", 1},
+                      {"pid", pid_of(s.rank)},
                       {"tid", s.rank},
                       {"name", op_label(tr, rec)},
                       {"ts", static_cast<double>(s.start) * us},

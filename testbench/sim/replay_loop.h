@@ -4,10 +4,12 @@
 #pragma once
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 
 #include "replay.h"
+#include "run_outcome.h"
 
 namespace ndr::tb {
 
@@ -28,6 +30,25 @@ uint64_t run_replay_loop(const replay& rp, Sampler& sampler, uint64_t limit_cycl
         sampler.take(now);
     }
     return now;
+}
+
+/// The node model's part of a run's outcome (nothing with node.gpus = 1: the report then has
+/// no node fields, as before nodes existed).
+inline void fill_node_summary(run_outcome& out, const replay& rp, uint64_t cycle_ps) {
+    const common::nvlink_fabric* nvl = rp.nvlink();
+    if (nvl == nullptr) return;
+    const common::node_layout& l = rp.layout();
+    out.multi_gpu = true;
+    out.node.nodes = l.nodes();
+    out.node.gpus = l.gpus();
+    out.node.hcas = l.hcas();
+    out.node.nvlink_bytes_per_s = nvl->bytes_per_cycle() / (static_cast<double>(cycle_ps) * 1e-12);
+    out.node.gpu = nvl->stats();
+    // rank -> node, for the timeline's per-node tracks
+    uint32_t nranks = 0;
+    for (const rank_slice& s : out.slices) nranks = std::max(nranks, s.rank + 1);
+    out.node.rank_node.resize(nranks);
+    for (uint32_t r = 0; r < nranks; ++r) out.node.rank_node[r] = l.of_rank(r).node;
 }
 
 }  // namespace ndr::tb

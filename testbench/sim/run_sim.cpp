@@ -16,13 +16,8 @@
 namespace ndr::tb {
 
 run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_options& opt) {
-    const uint32_t hosts = c.fabric.hosts != 0 ? c.fabric.hosts : tr.nranks;
-    if (hosts < tr.nranks) {
-        throw cfg::config_error(cfg::config_source::merged(), "fabric.hosts",
-                                fmt::format("the trace {} has {} ranks but the fabric only {} "
-                                            "hosts",
-                                            tr.path, tr.nranks, hosts));
-    }
+    const common::node_layout layout = layout_of(c, tr);
+    const uint32_t hosts = hosts_of(c, tr, layout);
     fabric f(c, hosts);
     // Packet capture of one cable (--pcap); destroyed before the fabric it taps.
     std::unique_ptr<link_capture> capture;
@@ -69,6 +64,7 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
     out.hca = f.hcas().stats();
     if (const cycle::pfc_ports* pfc = f.hcas().pfc()) out.hca_pfc = pfc->stats();
     out.pair_bytes = rp.pair_bytes();
+    fill_node_summary(out, rp, cycle_ps);
     for (std::size_t i = 0; i < f.links().size(); ++i) {
         out.links[i].total_beats = f.link_beats(f.links()[i]);
     }

@@ -18,13 +18,8 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     if (sc_core::sc_get_status() != sc_core::SC_ELABORATION) {
         throw std::logic_error("run_trace_tlm: one simulation per process");
     }
-    const uint32_t hosts = c.fabric.hosts != 0 ? c.fabric.hosts : tr.nranks;
-    if (hosts < tr.nranks) {
-        throw cfg::config_error(cfg::config_source::merged(), "fabric.hosts",
-                                fmt::format("the trace {} has {} ranks but the fabric only {} "
-                                            "hosts",
-                                            tr.path, tr.nranks, hosts));
-    }
+    const common::node_layout layout = layout_of(c, tr);
+    const uint32_t hosts = hosts_of(c, tr, layout);
     fabric_tlm f(c, hosts);
     run_outcome out;
     out.tm = f.timing();
@@ -61,6 +56,7 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     out.slices = rp.slices();
     out.hca = f.hcas().stats();
     out.pair_bytes = rp.pair_bytes();
+    fill_node_summary(out, rp, cycle_ps);
     for (std::size_t i = 0; i < f.links().size(); ++i) {
         out.links[i].total_beats = f.link_beats(f.links()[i]);
     }

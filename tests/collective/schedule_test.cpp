@@ -425,7 +425,7 @@ TEST_CASE("collective choose_algo and validation", "[collective]") {
     q.algo = algo_kind::pairwise;
     throws_with(q, "algo pairwise does not fit");
     q.algo = algo_kind::sharp;
-    throws_with(q, "not implemented");
+    throws_with(q, "not a host schedule");
     q = p;
     q.op = op_kind::alltoall;
     q.algo = algo_kind::ring;

@@ -1,0 +1,105 @@
+// Rules in nvlink_fabric.h.
+#include "common/nvlink_fabric.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace ndr::common {
+
+namespace {
+/// A flow is done when less than half a byte is left (the rounding of doubles).
+constexpr double DONE_BYTES = 0.5;
+}  // namespace
+
+nvlink_fabric::nvlink_fabric(uint32_t nodes, uint32_t gpus, double bytes_per_cycle)
+    : gpus_(gpus), bpc_(bytes_per_cycle), nodes_(nodes), stats_(std::size_t{nodes} * gpus) {
+    if (!(bytes_per_cycle > 0)) throw std::invalid_argument("nvlink_fabric: bandwidth must be > 0");
+}
+
+void nvlink_fabric::start(cycle_t now, uint32_t node, uint32_t src, uint32_t dst, uint64_t bytes,
+                          uint64_t tag) {
+    node_state& n = nodes_.at(node);
+    if (src >= gpus_ || dst >= gpus_) throw std::out_of_range("nvlink_fabric: gpu out of range");
+    progress(n, now);
+    flow f;
+    f.src = src;
+    f.dst = dst;
+    f.left = static_cast<double>(bytes);
+    f.tag = tag;
+    n.flows.push_back(f);
+    stats_[std::size_t{node} * gpus_ + src].tx_bytes += bytes;
+    stats_[std::size_t{node} * gpus_ + dst].rx_bytes += bytes;
+    share(n);
+}
+
+cycle_t nvlink_fabric::next_finish(uint32_t node) const {
+    return nodes_.at(node).next;
+}
+
+std::vector<uint64_t> nvlink_fabric::advance(cycle_t now, uint32_t node) {
+    node_state& n = nodes_.at(node);
+    progress(n, now);
+    std::vector<uint64_t> done;
+    auto keep = n.flows.begin();
+    for (auto it = n.flows.begin(); it != n.flows.end(); ++it) {
+        if (it->left < DONE_BYTES) {
+            done.push_back(it->tag);
+        } else {
+            *keep++ = *it;
+        }
+    }
+    n.flows.erase(keep, n.flows.end());
+    share(n);
+    return done;
+}
+
+void nvlink_fabric::progress(node_state& n, cycle_t now) const {
+    if (now < n.last) throw std::logic_error("nvlink_fabric: time went backwards");
+    const auto dt = static_cast<double>(now - n.last);
+    for (flow& f : n.flows) f.left = std::max(0.0, f.left - f.rate * dt);
+    n.last = now;
+}
+
+void nvlink_fabric::share(node_state& n) const {
+    // Progressive filling over 2 * gpus resources: egress of GPU g = g, ingress = gpus + g.
+    const std::size_t nr = std::size_t{2} * gpus_;
+    std::vector<double> cap(nr, bpc_);
+    std::vector<uint32_t> users(nr, 0);
+    std::vector<char> fixed(n.flows.size(), 0);
+    for (const flow& f : n.flows) {
+        ++users[f.src];
+        ++users[gpus_ + f.dst];
+    }
+    std::size_t left = n.flows.size();
+    while (left > 0) {
+        std::size_t best = nr;
+        double share_of_best = 0;
+        for (std::size_t r = 0; r < nr; ++r) {
+            if (users[r] == 0) continue;
+            const double s = cap[r] / users[r];
+            if (best == nr || s < share_of_best) {
+                best = r;
+                share_of_best = s;
+            }
+        }
+        for (std::size_t i = 0; i < n.flows.size(); ++i) {
+            flow& f = n.flows[i];
+            if (fixed[i] || (f.src != best && gpus_ + f.dst != best)) continue;
+            fixed[i] = 1;
+            --left;
+            f.rate = share_of_best;
+            cap[f.src] -= share_of_best;
+            cap[gpus_ + f.dst] -= share_of_best;
+            --users[f.src];
+            --users[gpus_ + f.dst];
+        }
+    }
+    n.next = NEVER;
+    for (const flow& f : n.flows) {
+        const double cycles = f.left < DONE_BYTES ? 0.0 : std::ceil(f.left / f.rate);
+        n.next = std::min(n.next, n.last + static_cast<cycle_t>(cycles));
+    }
+}
+
+}  // namespace ndr::common

@@ -1,0 +1,21 @@
+# Node model (issue 17, label e2e): the node.* keys' refusals, the header placement checked
+# against node.gpus, `gen --nodes --gpus-per-node`, the dgx presets. Included after
+# run_cli.cmake (alphabetical order), whose ndr_run_e2e_py and NDR_RUN_* it uses.
+set(NDR_NODE_OUT ${CMAKE_CURRENT_BINARY_DIR}/nodes_out)
+file(MAKE_DIRECTORY ${NDR_NODE_OUT})
+
+ndr_run_e2e_py(nodes_err_gpus_range error ${NDR_RUN_BIN} 2 "node\\.gpus" "1\\.\\.64" --
+  config show --set node.gpus=65)
+ndr_run_e2e_py(nodes_err_bandwidth_unit error ${NDR_RUN_BIN} 2 "node\\.nvlink_bandwidth" --
+  config show --set node.nvlink_bandwidth=450GB)
+# A placement on GPU 1 with node.gpus = 1 (the default): exit 2, the trace and the field named.
+ndr_run_e2e_py(nodes_err_placement_gpu error ${NDR_RUN_BIN} 2
+  "placement_gpu\\.jsonl:1: placement\\[1\\]: gpu 1 out of range \\(node\\.gpus 1" --
+  run ${NDR_RUN_BAD}/placement_gpu.jsonl -q)
+ndr_e2e(nodes_gen_collective ARGS gen collective --op allreduce --nodes 2 --gpus-per-node 8
+  --bytes 1MiB -o ${NDR_NODE_OUT}/ar16.jsonl REGEX "wrote .*ar16\\.jsonl: 16 ranks")
+ndr_run_e2e_py(nodes_err_gen_mismatch error ${NDR_RUN_BIN} 2 "--ranks" "differs" --
+  gen ddp --model resnet50 --ranks 8 --nodes 2 --gpus-per-node 8 -o ${NDR_NODE_OUT}/x.jsonl)
+ndr_e2e(nodes_preset_dgx_h100 ARGS config show --preset dgx-h100
+  REGEX "topology: rail_fat_tree")
+ndr_e2e(nodes_preset_dgx_a100 ARGS config show --preset dgx-a100 REGEX "nvls: false")
