@@ -137,10 +137,15 @@ void check_rail(bool tlm, uint32_t shift) {
     if (shift == 0) {
         CHECK(tier_bytes(rep, 1) == 0);  // every write stays on its rail's leaf
         for (const auto& cj : rep["collectives"]) {
-            // Each write alone on its host link: line rate, plus at most 5 us of latency.
+            // Each write alone on its host link: line rate, plus at most 5 us of latency. The
+            // host links are busy both ways (each HCA sends and receives), so at the cycle level
+            // FC packets wait for data on the reverse wire and the default 32 KiB buffer caps a
+            // stream at 7 x 65 / 480 of line rate (issue 15 item 2; docs/architecture.md, known
+            // weaknesses); TLM bursts do not see that wait (docs/fidelity_tlm.md).
             const double t = cj["time_ns"].get<double>();
+            const double bound = tlm ? line_ns : line_ns * 480.0 / (7.0 * 65.0);
             CHECK(t >= line_ns);
-            CHECK(t <= line_ns + 5000.0);
+            CHECK(t <= bound + 5000.0);
         }
         for (const auto& r : rep["rails"]) {
             for (const auto& tj : r["tiers"]) {
