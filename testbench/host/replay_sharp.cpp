@@ -1,0 +1,307 @@
+// The SHARP half of the trace replay (replay.h): a collective on the switches' aggregation
+// trees, its chunks sent under the OST window, results checked against the golden reduction,
+// and streaming-aggregation slots. The host-algorithm half is in replay.cpp.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+
+#include "golden/float_formats.h"
+#include "replay.h"
+#include "sharp_manager.h"
+
+namespace ndr::tb {
+
+namespace {
+
+std::optional<golden::red_type> red_type_of(coll::dtype d) {
+    switch (d) {
+        case coll::dtype::int8:
+            return golden::red_type::int8;
+        case coll::dtype::uint8:
+            return golden::red_type::uint8;
+        case coll::dtype::int16:
+            return golden::red_type::int16;
+        case coll::dtype::uint16:
+            return golden::red_type::uint16;
+        case coll::dtype::int32:
+            return golden::red_type::int32;
+        case coll::dtype::uint32:
+            return golden::red_type::uint32;
+        case coll::dtype::int64:
+            return golden::red_type::int64;
+        case coll::dtype::uint64:
+            return golden::red_type::uint64;
+        case coll::dtype::fp16:
+            return golden::red_type::fp16;
+        case coll::dtype::bf16:
+            return golden::red_type::bf16;
+        case coll::dtype::fp32:
+            return golden::red_type::fp32;
+        case coll::dtype::fp64:
+            return golden::red_type::fp64;
+        default:
+            return std::nullopt;  // fp8: not a SHARP type (docs/domain.md §7)
+    }
+}
+
+/// Deterministic input values: small integers and exact binary fractions, so sums stay finite.
+std::vector<uint8_t> make_input(golden::red_type type, uint64_t bytes, uint64_t seed) {
+    std::vector<uint8_t> v(bytes);
+    uint64_t s = seed * 0x9E3779B97F4A7C15ULL + 0x1234567ULL;
+    const auto next = [&] {
+        uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    };
+    const std::size_t es = golden::red_type_size(type);
+    for (std::size_t off = 0; off + es <= bytes; off += es) {
+        const uint64_t r = next();
+        const double x = static_cast<double>(static_cast<int64_t>(r % 4001) - 2000) / 8.0;
+        switch (type) {
+            case golden::red_type::fp32: {
+                const auto f = static_cast<float>(x);
+                std::memcpy(&v[off], &f, 4);
+                break;
+            }
+            case golden::red_type::fp64:
+                std::memcpy(&v[off], &x, 8);
+                break;
+            case golden::red_type::fp16: {
+                const uint16_t h = golden::float_to_fp16(static_cast<float>(x) / 64.0F);
+                std::memcpy(&v[off], &h, 2);
+                break;
+            }
+            case golden::red_type::bf16: {
+                const uint16_t h = golden::float_to_bf16(static_cast<float>(x));
+                std::memcpy(&v[off], &h, 2);
+                break;
+            }
+            default:
+                std::memcpy(&v[off], &r, es);
+                break;
+        }
+    }
+    return v;
+}
+
+}  // namespace
+
+bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
+    const trace::collective_instance& ci = tr_.collectives[inst];
+    if (sharp_ == nullptr) {
+        why = "SHARP is not enabled on this fabric";
+        return false;
+    }
+    if (!coll::algo_runs(coll::algo_kind::sharp, ci.op)) {
+        why = fmt::format("{} is not a SHARP operation here", coll::name(ci.op));
+        return false;
+    }
+    const trace::op_record& rec = tr_.records[ci.records[0]];
+    sharp_job job;
+    job.instance = inst;
+    if (ci.op != coll::op_kind::barrier && ci.op != coll::op_kind::broadcast) {
+        const auto type = red_type_of(rec.dt);
+        if (!type) {
+            why = fmt::format("dtype {} is not supported by SHARP", coll::name(rec.dt));
+            return false;
+        }
+        if (rec.rop != coll::redop::sum && rec.rop != coll::redop::min &&
+            rec.rop != coll::redop::max) {
+            why = fmt::format("redop {} is not supported by SHARP (sum, min, max only)",
+                              coll::name(rec.rop));
+            return false;
+        }
+        job.type = *type;
+        job.op = rec.rop == coll::redop::sum   ? golden::red_op::sum
+                 : rec.rop == coll::redop::min ? golden::red_op::min
+                                               : golden::red_op::max;
+    }
+    // The members' HCAs (host r with one GPU per node); two members behind one HCA cannot
+    // both be leaves of a tree.
+    std::vector<uint32_t> hosts(ci.ranks.size());
+    for (std::size_t m = 0; m < hosts.size(); ++m) hosts[m] = host_of(ci.ranks[m]);
+    if (layout_.multi_gpu()) {
+        std::vector<uint32_t> sorted = hosts;
+        std::sort(sorted.begin(), sorted.end());
+        if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+            why = "several members share one HCA (SHARP takes one member per HCA)";
+            return false;
+        }
+    }
+    const sharp_tree* tree = sharp_->tree_for(ci.comm, hosts, why);
+    if (tree == nullptr) return false;
+    job.tree = tree->id;
+    job.bytes = ci.bytes;
+    const uint64_t elem = ci.op == coll::op_kind::barrier ? 1 : coll::dtype_bytes(rec.dt);
+    const bool sat = ci.bytes > cfg_.sharp.sat_threshold.count;
+    uint64_t cb = sat ? cfg_.sharp.sat_chunk.count : cfg_.sharp.ost_bytes.count;
+    // A chunk fits the tree's OSTs in a node: larger requests are pipelined over several
+    // OSTs (docs/domain.md §7), so a chunk is at most sharp.osts_per_tree OSTs of payload.
+    cb = std::min<uint64_t>(cb, uint64_t{cfg_.sharp.osts_per_tree} * cfg_.sharp.ost_bytes.count);
+    cb = std::max<uint64_t>(elem, cb / elem * elem);
+    // Chunk ids are 32-bit per tree, shared by its collectives: a message whose chunks do not
+    // fit the ids left (a 2^48-element allreduce wrapped to 0 chunks and never finished) runs
+    // on a host algorithm instead, and the report says why.
+    const uint64_t chunks = std::max<uint64_t>(1, (ci.bytes + cb - 1) / cb);
+    if (chunks > UINT32_MAX - sharp_chunks_used_[tree->id]) {
+        why = fmt::format("{} chunks of {} B exceed the 32-bit chunk ids left on SHARP tree {}",
+                          chunks, cb, tree->id);
+        return false;
+    }
+    // Streaming aggregation: the tree's switches and ports must have a SAT slot free, or the
+    // collective waits until a running one ends (docs/architecture.md "SHARP resources").
+    if (sat) {
+        std::string busy;
+        if (!sharp_->sat_acquire(tree->id, busy)) {
+            sat_waiting_.push_back(inst);
+            sat_first_try_.emplace(inst, t);  // the first try stays
+            return true;
+        }
+        job.sat = true;
+    }
+    sharp_->set_reduction(tree->id, job.op, job.type);
+    job.chunk_bytes = static_cast<uint32_t>(cb);
+    job.chunks = static_cast<uint32_t>(chunks);
+    const uint32_t osts_per_chunk = std::max<uint32_t>(
+        1,
+        static_cast<uint32_t>((cb + cfg_.sharp.ost_bytes.count - 1) / cfg_.sharp.ost_bytes.count));
+    job.window = std::max<uint32_t>(1, cfg_.sharp.osts_per_tree / osts_per_chunk);
+    if (ci.op == coll::op_kind::broadcast) job.root = ci.root;
+    uint32_t& used = sharp_chunks_used_[tree->id];
+    job.chunk_base = used;
+    used += job.chunks;
+    const auto n = static_cast<uint32_t>(ci.ranks.size());
+    job.next.assign(n, 0);
+    job.received.assign(n, 0);
+    for (uint32_t m = 0; m < n; ++m) {  // host -> member, for the per-chunk results
+        const uint32_t h = hosts[m];
+        if (h >= job.member_of.size()) job.member_of.resize(h + 1, n);
+        job.member_of[h] = m;
+    }
+    job.members_left = n;
+    job.data = (ci.op == coll::op_kind::allreduce || ci.op == coll::op_kind::reduce) &&
+               (cfg_.sharp.data == "on" || (cfg_.sharp.data == "auto" && ci.bytes <= (1U << 20)));
+    if (job.data) {
+        for (uint32_t m = 0; m < n; ++m) {
+            job.inputs.push_back(
+                make_input(job.type, ci.bytes, cfg_.sim.seed * 1000003ULL + inst * 65537ULL + m));
+        }
+        // The golden reduction in the tree's own order: each switch folds its children in
+        // port order, bottom-up.
+        std::map<uint32_t, uint32_t> member_of_host;
+        for (uint32_t m = 0; m < n; ++m) member_of_host[hosts[m]] = m;
+        const std::size_t count = ci.bytes / golden::red_elem_size(job.op, job.type);
+        std::function<std::vector<uint8_t>(uint32_t)> fold = [&](uint32_t sw) {
+            std::vector<std::vector<uint8_t>> parts;
+            for (const sharp_tree::child& ch : tree->children.at(sw)) {
+                parts.push_back(ch.is_host ? job.inputs[member_of_host.at(ch.node)]
+                                           : fold(ch.node));
+            }
+            std::vector<const uint8_t*> ptrs;
+            for (const auto& pv : parts) ptrs.push_back(pv.data());
+            std::vector<uint8_t> out(ci.bytes);
+            golden::reduce_tree(job.op, job.type, ptrs, out.data(), count);
+            return out;
+        };
+        job.expected = fold(tree->root_switch);
+    }
+    collective_result& res = results_[inst];
+    res.start = t;  // a SAT collective that waited for slots: when it first tried (below)
+    if (const auto w = sat_first_try_.find(inst); w != sat_first_try_.end()) {
+        res.start = w->second;
+        sat_first_try_.erase(w);
+    }
+    res.algo = coll::algo_kind::sharp;
+    res.transfers = uint64_t{job.chunks} * n;
+    res.sharp_tree = static_cast<int32_t>(tree->id);
+    res.sharp_levels = tree->levels;
+    res.data_checked = job.data;
+    const auto j = static_cast<uint32_t>(sharp_jobs_.size());
+    sharp_job_of_[(uint64_t{job.tree} << 32) | job.chunk_base] = j;
+    sharp_jobs_.push_back(std::move(job));
+    for (uint32_t m = 0; m < n; ++m) sharp_send_next(t, j, m);
+    return true;
+}
+
+void replay::sharp_send_next(cycle_t t, uint32_t j, uint32_t m) {
+    sharp_job& job = sharp_jobs_[j];
+    const trace::collective_instance& ci = tr_.collectives[job.instance];
+    while (job.next[m] < job.chunks && job.next[m] - job.received[m] < job.window) {
+        const uint32_t k = job.next[m]++;
+        const uint64_t off = uint64_t{k} * job.chunk_bytes;
+        const auto len = static_cast<uint32_t>(
+            job.bytes > off ? std::min<uint64_t>(job.chunk_bytes, job.bytes - off) : 0);
+        const bool carries = job.root == 0xFFFFFFFFU || job.root == m;
+        uint32_t slot = 0xFFFFFFFFU;
+        if (job.data) {
+            slot = sharp_->payloads().store(std::vector<uint8_t>(
+                job.inputs[m].begin() + static_cast<std::ptrdiff_t>(off),
+                job.inputs[m].begin() + static_cast<std::ptrdiff_t>(off + len)));
+        }
+        hcas_.sharp_send(t, host_of(ci.ranks[m]), job.tree, job.chunk_base + k, carries ? len : 0,
+                         0xFFFFFFFFU, slot);
+    }
+}
+
+void replay::on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t data) {
+    auto it = sharp_job_of_.upper_bound((uint64_t{tree} << 32) | chunk);
+    if (it == sharp_job_of_.begin()) throw std::logic_error("SHARP result for no collective");
+    --it;
+    const uint32_t j = it->second;
+    sharp_job& job = sharp_jobs_[j];
+    const trace::collective_instance& ci = tr_.collectives[job.instance];
+    const auto n = static_cast<uint32_t>(job.received.size());
+    const uint32_t m = h < job.member_of.size() ? job.member_of[h] : n;
+    if (m >= n) throw std::logic_error("SHARP result for a non-member host");
+    const uint32_t k = chunk - job.chunk_base;
+    if (job.data) {
+        const std::vector<uint8_t>& got = sharp_->payloads().get(data);
+        const uint64_t off = uint64_t{k} * job.chunk_bytes;
+        const std::size_t es = golden::red_elem_size(job.op, job.type);
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            if (got[i] != job.expected[off + i]) {
+                const std::size_t e = (off + i) / es;
+                throw std::runtime_error(fmt::format(
+                    "SHARP result mismatch: rank {} (host {}), element {} (byte offset {}): "
+                    "expected 0x{:02x}, got 0x{:02x} at byte {} of the element",
+                    m, h, e, off + i, job.expected[off + i], got[i], (off + i) % es));
+            }
+        }
+        if (got.size() != std::min<uint64_t>(job.chunk_bytes, job.bytes - off)) {
+            throw std::runtime_error(
+                fmt::format("SHARP result size mismatch: rank {} chunk {}", m, k));
+        }
+        sharp_->payloads().release(data);
+    }
+    ++job.received[m];
+    sharp_send_next(t, j, m);
+    if (job.received[m] == job.chunks) {
+        finish_record(t, ci.records[m]);
+        sharp_job& jb = sharp_jobs_[j];  // finish_record may have started collectives
+        if (--jb.members_left == 0) {
+            results_[jb.instance].end = t;
+            results_[jb.instance].done = true;
+            jb.inputs.clear();
+            jb.expected.clear();
+            if (jb.sat) {
+                jb.sat = false;
+                sharp_->sat_release(jb.tree);
+                retry_sat_waiting(t);
+            }
+        }
+    }
+}
+
+void replay::retry_sat_waiting(cycle_t t) {
+    // Oldest first; one that still finds no slot queues again, in the same order.
+    std::vector<uint32_t> queued;
+    queued.swap(sat_waiting_);
+    for (const uint32_t inst : queued) start_collective(t, inst);
+}
+
+}  // namespace ndr::tb
