@@ -7,6 +7,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "common/bits.h"
 #include "common/invariant_error.h"
@@ -364,23 +365,13 @@ bool ib_switch_tlm::output_grant(uint64_t t, uint32_t o, uint64_t avail, uint32_
 
 uint32_t ib_switch_tlm::xbar_eligible(uint64_t t, uint32_t o, uint64_t avail) const {
     const uint64_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
-    uint32_t eligible = 0;
-    for (uint32_t vls = out_req_vls_[o]; vls != 0; vls &= vls - 1) {
-        const auto vl = static_cast<uint32_t>(__builtin_ctz(vls));
-        const golden::credit_sender& tx = link_.tx(o, vl);
-        uint64_t m = req_[o * vls_ + vl] & avail;
-        while (m != 0) {
-            const auto i = static_cast<uint32_t>(__builtin_ctzll(m));
-            m &= m - 1;
+    return link_.xbar_eligible_vls(
+        o, out_req_vls_[o], backlog, tm_.outbuf_beats,
+        [&](uint32_t vl) { return req_[o * vls_ + vl] & avail; },
+        [&](uint32_t i, uint32_t vl) {
             const ib_extension& e = ib_of(*voqs_[voq(i, o, vl)].front());
-            const uint32_t stage = e.count > 1 ? e.pkt_beats : e.beats;
-            if (backlog + stage <= tm_.outbuf_beats && tx.can_send(e.blocks)) {
-                eligible |= 1U << vl;
-                break;
-            }
-        }
-    }
-    return eligible;
+            return std::pair<uint32_t, uint32_t>(e.count > 1 ? e.pkt_beats : e.beats, e.blocks);
+        });
 }
 
 void ib_switch_tlm::allocate(uint64_t t) {

@@ -217,6 +217,28 @@ public:
         local_vl_ = vl;
         local_turn_.assign(arb_.size(), 1);
     }
+    /// The VLs (bit mask) of `port` with an eligible crossbar packet, the input to local_wins:
+    /// among the VLs of `req_vls`, those where some input of `inputs(vl)` (a bit mask) has a
+    /// head packet, `head(in, vl)` = {staging beats, blocks}, that fits the egress staging
+    /// (`backlog` beats committed, at most `staging_beats`) and has credits. One rule for the
+    /// cycle and TLM switches; they differ only in where a head packet's size is kept.
+    template <class Inputs, class Head>
+    uint32_t xbar_eligible_vls(uint32_t port, uint32_t req_vls, uint64_t backlog,
+                               uint32_t staging_beats, Inputs&& inputs, Head&& head) const {
+        uint32_t eligible = 0;
+        for (uint32_t vls = req_vls; vls != 0; vls &= vls - 1) {
+            const auto vl = static_cast<uint32_t>(__builtin_ctz(vls));
+            const golden::credit_sender& sender = tx(port, vl);
+            for (uint64_t m = inputs(vl); m != 0; m &= m - 1) {
+                const auto [beats, blocks] = head(static_cast<uint32_t>(__builtin_ctzll(m)), vl);
+                if (backlog + beats <= staging_beats && sender.can_send(blocks)) {
+                    eligible |= 1U << vl;
+                    break;
+                }
+            }
+        }
+        return eligible;
+    }
     /// Does the local source's head packet (eligible: its credits and staging checked) go on
     /// `port` now, given the VLs with an eligible crossbar packet (`xbar_eligible`)?
     bool local_wins(uint32_t port, uint32_t xbar_eligible) const {

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "common/bits.h"
 #include "common/invariant_error.h"
@@ -98,22 +99,13 @@ inline uint32_t ib_switch::output_grant(cycle_t t, uint32_t o, uint64_t avail,
 
 uint32_t ib_switch::xbar_eligible(cycle_t t, uint32_t o, uint64_t avail) const {
     const cycle_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
-    uint32_t eligible = 0;
-    for (uint32_t vls = out_req_vls_[o]; vls != 0; vls &= vls - 1) {
-        const auto vl = static_cast<uint32_t>(__builtin_ctz(vls));
-        const golden::credit_sender& tx = link_.tx(o, vl);
-        uint64_t m = req_[o * vls_ + vl] & avail;
-        while (m != 0) {
-            const auto i = static_cast<uint32_t>(__builtin_ctzll(m));
-            m &= m - 1;
+    return link_.xbar_eligible_vls(
+        o, out_req_vls_[o], backlog, tm_.outbuf_beats,
+        [&](uint32_t vl) { return req_[o * vls_ + vl] & avail; },
+        [&](uint32_t i, uint32_t vl) {
             const queue_link& p = pool_.link(queues_[queue_for(i, o, vl)].head);
-            if (backlog + p.beats <= tm_.outbuf_beats && tx.can_send(p.blocks)) {
-                eligible |= 1U << vl;
-                break;
-            }
-        }
-    }
-    return eligible;
+            return std::pair<uint32_t, uint32_t>(p.beats, p.blocks);
+        });
 }
 
 void ib_switch::allocate(cycle_t t) {
