@@ -25,6 +25,7 @@
 
 #include <systemc>
 
+#include "../probe_host.h"
 #include "common/hca_host.h"
 #include "config/config_loader.h"
 #include "cycle/engine_driver.h"
@@ -41,18 +42,7 @@ constexpr uint64_t ACK_128NS = 100;                       // 128 ns / 1.28 ns
 constexpr uint64_t CQE_64NS = 50;                         // 64 ns / 1.28 ns
 static_assert(ONE_WAY_HEAD + BEAT + RX == 808, "as tests/cycle/run_latency_test.cpp");
 
-/// Records the completion times the HCAs report.
-struct probe_host : ndr::common::hca_host {
-    std::map<uint64_t, uint64_t> delivered;  ///< tag -> cycle
-    std::map<uint64_t, uint64_t> acked;
-    void on_delivered(ndr::common::cycle_t t, uint32_t, uint64_t tag) override {
-        delivered[tag] = t;
-    }
-    void on_send_complete(ndr::common::cycle_t t, uint32_t, uint64_t tag) override {
-        acked[tag] = t;
-    }
-    void on_timer(ndr::common::cycle_t, uint64_t) override {}
-};
+using ndr::test::probe_host;
 
 ndr::cfg::config pinned(std::initializer_list<std::string> more) {
     std::vector<std::string> sets =

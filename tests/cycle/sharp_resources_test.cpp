@@ -30,20 +30,7 @@ constexpr double B_LINK = 4096.0 / (65 * CYCLE_NS);  // GB/s = B/ns
 /// ONE simulation at the level sim.level in `extra` says (run_trace_at_level).
 nlohmann::json run_at_level(const std::string& tag, const std::string& trace_text,
                             const std::vector<std::string>& extra) {
-    REQUIRE(sc_core::sc_get_status() == sc_core::SC_ELABORATION);
-    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-    std::vector<std::string> sets = base_sets();
-    sets.insert(sets.end(), extra.begin(), extra.end());
-    const ndr::cfg::config c = ndr::cfg::load_config("", sets);
-    const std::string path = ndr::test::temp_dir() + "ndrsim_" + tag + "_" +
-                             std::to_string(static_cast<long>(::getpid())) + ".jsonl";
-    {
-        std::ofstream f(path);
-        f << trace_text;
-        REQUIRE(f.good());
-    }
-    const ndr::trace::trace tr = ndr::trace::load_trace(path);
-    std::remove(path.c_str());
+    const auto [c, tr] = prepare(tag, trace_text, extra);
     const ndr::tb::run_outcome out = ndr::tb::run_trace_at_level(c, tr);
     return ndr::tb::run_report_json(c, tr, out);
 }

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 #include "../temp_dir.h"
@@ -86,15 +87,17 @@ struct sim_run {
     nlohmann::json report;
 };
 
-/// ONE simulation (SystemC elaborates once per process; ctest runs each TEST_CASE alone).
-sim_run simulate(const std::string& tag, const std::string& trace_text,
-                 const std::vector<std::string>& extra) {
+/// The config (base_sets() + `extra`) and the trace of `trace_text` for ONE simulation
+/// (SystemC elaborates once per process; ctest runs each TEST_CASE alone).
+std::pair<ndr::cfg::config, ndr::trace::trace> prepare(const std::string& tag,
+                                                       const std::string& trace_text,
+                                                       const std::vector<std::string>& extra) {
     REQUIRE(sc_core::sc_get_status() == sc_core::SC_ELABORATION);
     REQUIRE(sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME);
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     std::vector<std::string> sets = base_sets();
     sets.insert(sets.end(), extra.begin(), extra.end());
-    const ndr::cfg::config c = ndr::cfg::load_config("", sets);
+    ndr::cfg::config c = ndr::cfg::load_config("", sets);
     const std::string path = ndr::test::temp_dir() + "ndrsim_" + tag + "_" +
                              std::to_string(static_cast<long>(::getpid())) + ".jsonl";
     {
@@ -102,8 +105,15 @@ sim_run simulate(const std::string& tag, const std::string& trace_text,
         f << trace_text;
         REQUIRE(f.good());
     }
-    const ndr::trace::trace tr = ndr::trace::load_trace(path);
+    ndr::trace::trace tr = ndr::trace::load_trace(path);
     std::remove(path.c_str());
+    return {std::move(c), std::move(tr)};
+}
+
+/// ONE simulation at the cycle level.
+sim_run simulate(const std::string& tag, const std::string& trace_text,
+                 const std::vector<std::string>& extra) {
+    const auto [c, tr] = prepare(tag, trace_text, extra);
     sim_run r;
     r.out = ndr::tb::run_trace(c, tr);
     r.report = ndr::tb::run_report_json(c, tr, r.out);

@@ -17,6 +17,7 @@
 
 #include <systemc>
 
+#include "../probe_host.h"
 #include "../temp_dir.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
@@ -33,18 +34,7 @@ extern "C" int sc_main(int, char*[]) {
 
 namespace {
 
-/// Records the completion times the HCAs report.
-struct probe_host : ndr::common::hca_host {
-    std::map<uint64_t, uint64_t> delivered;  ///< tag -> cycle
-    std::map<uint64_t, uint64_t> acked;
-    void on_delivered(ndr::common::cycle_t t, uint32_t, uint64_t tag) override {
-        delivered[tag] = t;
-    }
-    void on_send_complete(ndr::common::cycle_t t, uint32_t, uint64_t tag) override {
-        acked[tag] = t;
-    }
-    void on_timer(ndr::common::cycle_t, uint64_t) override {}
-};
+using ndr::test::probe_host;
 
 ndr::cfg::config burst_config(uint64_t burst_bytes) {
     ndr::cfg::config c;
