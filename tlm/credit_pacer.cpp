@@ -1,7 +1,5 @@
 #include "credit_pacer.h"
 
-#include "common/xbar_clock.h"
-
 #include <algorithm>
 #include <cmath>
 
@@ -9,10 +7,6 @@ namespace ndr::tlmm {
 
 namespace {
 constexpr uint32_t CHUNK = 16;  ///< blocks a switch frees at once as the crossbar reads
-}
-
-uint64_t credit_pacer::xbar(uint32_t beats) const {
-    return common::xbar_packet_cycles(loop_.speedup, beats);
 }
 
 void credit_pacer::push_returns(uint64_t s, uint32_t blocks, uint32_t beats) {

@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "common/xbar_clock.h"
+
 namespace ndr::tlmm {
 
 struct credit_loop {
@@ -28,7 +30,8 @@ struct credit_loop {
 class credit_pacer {
 public:
     credit_pacer() = default;
-    explicit credit_pacer(const credit_loop& loop) : loop_(loop), avail_(loop.capacity) {}
+    explicit credit_pacer(const credit_loop& loop)
+        : loop_(loop), xbar_(loop.speedup, 0), avail_(loop.capacity) {}
 
     /// Earliest start >= `at` of a packet of `blocks`/`beats` the credit loop allows; the
     /// packet is then sent at that time (its blocks in flight until they come back).
@@ -41,9 +44,10 @@ public:
 
 private:
     void push_returns(uint64_t s, uint32_t blocks, uint32_t beats);
-    uint64_t xbar(uint32_t beats) const;
+    uint64_t xbar(uint32_t beats) const { return xbar_.cycles(beats); }
 
     credit_loop loop_;
+    common::xbar_clock xbar_{1.0, 0};  ///< the per-packet crossbar rule at loop_.speedup
     int64_t avail_ = 0;
     std::deque<std::pair<uint64_t, uint32_t>> back_;  ///< (cycle the credits are back, blocks)
     std::unordered_map<uint32_t, bool> line_rate_;    ///< by blocks << 16 | beats

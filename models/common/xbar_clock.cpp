@@ -42,8 +42,4 @@ uint32_t xbar_clock::cycles(uint32_t beats) const {
     return static_cast<uint32_t>(std::max<uint64_t>(1, ceil_cycles(uint64_t{beats} * q_)));
 }
 
-uint32_t xbar_packet_cycles(double speedup, uint32_t beats) {
-    return xbar_clock(speedup, 0).cycles(beats);
-}
-
 }  // namespace ndr::common

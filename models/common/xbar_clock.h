@@ -55,7 +55,4 @@ private:
     std::vector<uint64_t> out_free_u_;  ///< the same per output
 };
 
-/// ceil(beats / speedup), at least 1: the per-packet time of an isolated transfer.
-uint32_t xbar_packet_cycles(double speedup, uint32_t beats);
-
 }  // namespace ndr::common

@@ -10,7 +10,6 @@
 #include <cstdint>
 
 using ndr::common::xbar_clock;
-using ndr::common::xbar_packet_cycles;
 
 TEST_CASE("xbar_clock: speedup as a reduced fraction P/Q", "[xbar_clock]") {
     CHECK(xbar_clock(1.25, 1).p() == 5);
@@ -29,10 +28,10 @@ TEST_CASE("xbar_clock: an isolated packet takes ceil(beats / speedup)", "[xbar_c
         const uint64_t expect = (uint64_t{b} * 4 + 4) / 5;
         CHECK(x.grant(1000, 0, 1, b, 0).done == 1000 + std::max<uint64_t>(1, expect));
         CHECK(x.cycles(b) == std::max<uint64_t>(1, expect));
-        CHECK(xbar_packet_cycles(1.25, b) == std::max<uint64_t>(1, expect));
+        CHECK(xbar_clock(1.25, 0).cycles(b) == std::max<uint64_t>(1, expect));
     }
-    CHECK(xbar_packet_cycles(1.0, 7) == 7);
-    CHECK(xbar_packet_cycles(2.0, 7) == 4);
+    CHECK(xbar_clock(1.0, 0).cycles(7) == 7);
+    CHECK(xbar_clock(2.0, 0).cycles(7) == 4);
 }
 
 TEST_CASE("xbar_clock: back-to-back transfers carry the fraction", "[xbar_clock]") {
