@@ -318,7 +318,7 @@ void ib_switch_tlm::evaluate(uint64_t now) {
 
 bool ib_switch_tlm::output_grant(uint64_t t, uint32_t o, uint64_t avail, uint32_t& in_port,
                                  uint32_t& out_vl) {
-    const uint64_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
+    const uint64_t backlog = common::staging_backlog(link_free_[o], t);
     uint32_t eligible = 0;
     uint32_t cand[16];
     for (uint32_t vls = out_req_vls_[o]; vls != 0; vls &= vls - 1) {
@@ -364,7 +364,7 @@ bool ib_switch_tlm::output_grant(uint64_t t, uint32_t o, uint64_t avail, uint32_
 }
 
 uint32_t ib_switch_tlm::xbar_eligible(uint64_t t, uint32_t o, uint64_t avail) const {
-    const uint64_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
+    const uint64_t backlog = common::staging_backlog(link_free_[o], t);
     return link_.xbar_eligible_vls(
         o, out_req_vls_[o], backlog, tm_.outbuf_beats,
         [&](uint32_t vl) { return req_[o * vls_ + vl] & avail; },

@@ -62,7 +62,7 @@ uint64_t ib_switch_tlm::sharp_egress(uint64_t t, uint64_t free_in) {
         auto& q = an_->queue(static_cast<uint16_t>(o));
         tlm::tlm_generic_payload* gp = q.front();
         ib_extension& e = ib_of(*gp);
-        const uint64_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
+        const uint64_t backlog = common::staging_backlog(link_free_[o], t);
         if (backlog + e.beats > tm_.outbuf_beats) continue;  // woken when the staging drains
         if (!link_.can_send(o, an_->vl(), e.blocks)) {
             sharp_credit_blocked_ |= bit(o);  // an FC update wakes us

@@ -38,6 +38,13 @@
 
 namespace ndr::common {
 
+/// Beats committed to an output link and not yet sent at cycle `t` (the egress staging that
+/// switch.output_buffer bounds): the link is free at `link_free`, the next packet starts at
+/// t + 1 at the earliest.
+inline cycle_t staging_backlog(cycle_t link_free, cycle_t t) {
+    return link_free > t + 1 ? link_free - (t + 1) : 0;
+}
+
 /// How a device names its ports in invariant messages ("cycle T: <name> P VL V: ...").
 struct port_names {
     const char* sender;        ///< a port sending data: "switch output port", "HCA", "endpoint"

@@ -267,7 +267,7 @@ uint64_t ib_switch::sharp_egress(cycle_t t, uint64_t free_in) {
         packet_queue& q = sharp_q_[o];
         const uint32_t idx = q.head;
         packet& p = pool_[idx];
-        const cycle_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
+        const cycle_t backlog = common::staging_backlog(link_free_[o], t);
         if (backlog + p.beats > tm_.outbuf_beats) return;  // woken when the staging drains
         if (!link_.can_send(o, sharp_vl_, p.blocks)) {
             sharp_credit_blocked_ |= bit(o);  // an FC update wakes us

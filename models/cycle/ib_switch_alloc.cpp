@@ -24,7 +24,7 @@ using common::rr_pick;
 // read only for a VL with requests (most calls at high load find every requester busy).
 inline uint32_t ib_switch::output_grant(cycle_t t, uint32_t o, uint64_t avail,
                                         const uint16_t& from_ref) {
-    const cycle_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
+    const cycle_t backlog = common::staging_backlog(link_free_[o], t);
     uint32_t eligible = 0;
     // Per-VL candidate (plain arrays: no per-call initialisation on this hot path).
     uint16_t cand_in[16];
@@ -98,7 +98,7 @@ inline uint32_t ib_switch::output_grant(cycle_t t, uint32_t o, uint64_t avail,
 }
 
 uint32_t ib_switch::xbar_eligible(cycle_t t, uint32_t o, uint64_t avail) const {
-    const cycle_t backlog = link_free_[o] > t + 1 ? link_free_[o] - (t + 1) : 0;
+    const cycle_t backlog = common::staging_backlog(link_free_[o], t);
     return link_.xbar_eligible_vls(
         o, out_req_vls_[o], backlog, tm_.outbuf_beats,
         [&](uint32_t vl) { return req_[o * vls_ + vl] & avail; },
