@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <fstream>
 #include <limits>
@@ -109,6 +110,36 @@ bool looks_like_nccl(const std::string& raw) {
     return raw.rfind("NCCL ", 0) == 0;
 }
 
+/// Decimal value of `key` in an INIT line, if the key is there; fails on anything else.
+std::optional<uint32_t> init_number(const nccl_line& l, std::string_view key,
+                                    const std::string& path, uint32_t line) {
+    const auto v = after(l.words, key);
+    if (!v) return std::nullopt;
+    const auto n = to_u64(*v, 10);
+    if (!n || *n > std::numeric_limits<uint32_t>::max()) {
+        fail(path, line, key, fmt::format("expected a decimal number 0..4294967295, got '{}'", *v));
+    }
+    return static_cast<uint32_t>(*n);
+}
+
+/// Host name of a "host:pid" process.
+std::string host_of(const std::string& process) {
+    return process.substr(0, process.find(':'));
+}
+
+/// Up to 16 names or numbers, then "... (N in all)".
+template <typename T>
+std::string listing(const std::vector<T>& items, bool quote) {
+    constexpr std::size_t shown = 16;
+    std::string m;
+    for (std::size_t i = 0; i < items.size() && i < shown; ++i) {
+        m +=
+            (i ? ", " : "") + (quote ? fmt::format("'{}'", items[i]) : fmt::format("{}", items[i]));
+    }
+    if (items.size() > shown) m += fmt::format(", ... ({} in all)", items.size());
+    return m;
+}
+
 bool is_coll(const nccl_line& l) {
     return l.words.size() >= 2 && l.words[0].size() > 1 && l.words[0].back() == ':' &&
            l.words[1] == "opCount";
@@ -145,6 +176,22 @@ struct local_comm {
     std::string comm_id;  ///< "commId 0x..." when printed, else empty
     uint32_t line = 0;    ///< first INIT line
     uint32_t global = 0;  ///< global communicator index
+    /// `comm ... nNodes N localRanks L localRank R [MNNVL M]` (the first such line), if any.
+    struct node_shape {
+        uint32_t nnodes = 0;
+        uint32_t local_ranks = 0;
+        uint32_t local_rank = 0;
+        bool mnnvl = false;  ///< MNNVL != 0: "local" spans hosts, no check
+        uint32_t line = 0;
+    };
+    std::optional<node_shape> shape;
+};
+
+/// An endpoint's physical GPU index from `nvmlDev N` (NCCL prints it in its Init START /
+/// COMPLETE lines), with the line that said it.
+struct nvml_dev {
+    uint32_t dev = 0;
+    uint32_t line = 0;
 };
 
 struct endpoint_key {
@@ -155,9 +202,131 @@ struct endpoint_key {
     }
 };
 
+/// A communicator across processes: its members' local communicators.
+struct global_comm {
+    uint32_t nranks = 0;
+    std::map<uint32_t, uint32_t> by_rank;  ///< rank -> local (memory grows with INIT lines,
+                                           ///< not with the nRanks they claim)
+    std::vector<uint32_t> locals;          ///< by communicator rank, once all are present
+    uint32_t line = 0;
+    std::string label;
+};
+
+/// The INIT lines' own view of the nodes must agree with the host names: NCCL groups the ranks of
+/// a communicator by host and prints `nNodes` (its hosts), `localRanks` (its ranks on this
+/// host) and `localRank` (this rank's index among them, in rank order). Skipped for MNNVL != 0.
+void check_node_shapes(const std::string& path, const std::vector<local_comm>& locals,
+                       const std::vector<global_comm>& globals) {
+    for (const local_comm& c : locals) {
+        if (!c.shape || c.shape->mnnvl) continue;
+        const local_comm::node_shape& sh = *c.shape;
+        const global_comm& g = globals[c.global];
+        const std::string mine = host_of(c.process);
+        std::vector<std::string> hosts;  // of the communicator, in rank order of first rank
+        std::vector<uint32_t> here;      // its ranks on c's host
+        for (std::size_t k = 0; k < g.locals.size(); ++k) {
+            const std::string h = host_of(locals[g.locals[k]].process);
+            if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
+            if (h == mine) here.push_back(static_cast<uint32_t>(k));
+        }
+        if (sh.nnodes != hosts.size()) {
+            fail(path, sh.line, "nNodes",
+                 fmt::format("{} here, but the {} ranks of {} are on {} host{} ({})", sh.nnodes,
+                             g.nranks, g.label, hosts.size(), hosts.size() > 1 ? "s" : "",
+                             listing(hosts, true)));
+        }
+        if (sh.local_ranks != here.size()) {
+            fail(path, sh.line, "localRanks",
+                 fmt::format("{} here, but {} has {} rank{} on host '{}' ({})", sh.local_ranks,
+                             g.label, here.size(), here.size() > 1 ? "s" : "", mine,
+                             listing(here, false)));
+        }
+        const auto pos =
+            static_cast<uint32_t>(std::find(here.begin(), here.end(), c.rank) - here.begin());
+        if (sh.local_rank != pos) {
+            fail(path, sh.line, "localRank",
+                 fmt::format("{} here, but rank {} is local rank {} of {} on host '{}' (its "
+                             "ranks there: {})",
+                             sh.local_rank, c.rank, pos, g.label, mine, listing(here, false)));
+        }
+    }
+}
+
+/// Header placement: node = the host of the process (hosts numbered in order of their lowest
+/// global rank), GPU = nvmlDev when an INIT line of the rank prints it, else cudaDev. Written
+/// only when every line names its host and some host holds several ranks; `where` gets each
+/// rank's " -> node N ('host') GPU G" for the provenance comments.
+void place_ranks(const std::string& path, const std::vector<local_comm>& locals,
+                 const std::vector<global_comm>& globals,
+                 const std::vector<endpoint_key>& endpoints,
+                 const std::map<endpoint_key, nvml_dev>& nvml_of, nccl_import& res,
+                 std::vector<std::string>& where) {
+    for (const endpoint_key& e : endpoints) {
+        if (e.process.empty()) return;  // prefix trimmed: the hosts are unknown
+    }
+    check_node_shapes(path, locals, globals);
+    const std::size_t n = endpoints.size();
+    std::vector<std::string> host(n);
+    std::vector<uint32_t> node(n);
+    std::map<std::string, uint32_t> node_of;
+    std::vector<uint32_t> per_node;
+    for (std::size_t r = 0; r < n; ++r) {
+        host[r] = host_of(endpoints[r].process);
+        const auto [it, fresh] = node_of.emplace(host[r], static_cast<uint32_t>(node_of.size()));
+        if (fresh) per_node.push_back(0);
+        node[r] = it->second;
+        ++per_node[it->second];
+    }
+    if (std::all_of(per_node.begin(), per_node.end(), [](uint32_t k) { return k == 1; })) {
+        return;  // one rank per host: one host per rank, as before placement existed
+    }
+    std::map<endpoint_key, uint32_t> first_line;
+    for (const local_comm& c : locals) first_line.emplace(endpoint_key{c.process, c.dev}, c.line);
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> owner;  // (node, gpu) -> rank
+    std::vector<std::array<uint32_t, 2>> placement(n);
+    uint32_t top = 0;
+    for (std::size_t r = 0; r < n; ++r) {
+        const endpoint_key& e = endpoints[r];
+        const auto nv = nvml_of.find(e);
+        const bool by_nvml = nv != nvml_of.end();
+        const uint32_t gpu = by_nvml ? nv->second.dev : e.dev;
+        const uint32_t line = by_nvml ? nv->second.line : first_line.at(e);
+        const char* field = by_nvml ? "nvmlDev" : "cudaDev";
+        if (node[r] > 0xBFFF) {
+            fail(path, line, "rank",
+                 fmt::format("host '{}' is the 49153rd host of the log; a trace's placement "
+                             "holds nodes 0..49151",
+                             host[r]));
+        }
+        if (gpu > 63) {
+            fail(path, line, field,
+                 fmt::format("GPU {} of host '{}' is above 63, the highest GPU index of a node "
+                             "(node.gpus 1..64)",
+                             gpu, host[r]));
+        }
+        const auto [it, fresh] =
+            owner.emplace(std::make_pair(node[r], gpu), static_cast<uint32_t>(r));
+        if (!fresh) {
+            fail(
+                path, line, field,
+                fmt::format("rank {} (process '{}') is on GPU {} of host '{}' like rank {} "
+                            "(process '{}'): NCCL runs one rank per GPU (import with "
+                            "--no-placement for one host per rank)",
+                            r, e.process, gpu, host[r], it->second, endpoints[it->second].process));
+        }
+        placement[r] = {node[r], gpu};
+        top = std::max(top, gpu + 1);
+        where[r] = fmt::format(" -> node {} ('{}') GPU {}", node[r], host[r], gpu);
+    }
+    res.t.placement = std::move(placement);
+    res.nodes = static_cast<uint32_t>(per_node.size());
+    res.gpus_per_node = top;
+}
+
 }  // namespace
 
-nccl_import import_nccl_log(std::istream& in, const std::string& path) {
+nccl_import import_nccl_log(std::istream& in, const std::string& path,
+                            const nccl_import_options& opts) {
     nccl_import res;
     std::vector<std::string> lines;
     for (std::string raw;
@@ -169,6 +338,7 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
     std::map<std::pair<std::string, std::string>, uint32_t> local_of;
     std::vector<local_comm> locals;
     std::vector<uint32_t> coll_line_nos;
+    std::map<endpoint_key, nvml_dev> nvml_of;  // endpoints whose INIT lines print nvmlDev
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const auto no = static_cast<uint32_t>(i + 1);
         const std::string& raw = lines[i];
@@ -205,6 +375,25 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
         c.rank = static_cast<uint32_t>(*rank);
         c.nranks = static_cast<uint32_t>(*nr);
         if (auto id = after(l->words, "commId")) c.comm_id = *id;
+        if (opts.placement) {
+            if (const auto d = init_number(*l, "nvmlDev", path, no)) {
+                const auto [at, fresh] =
+                    nvml_of.emplace(endpoint_key{c.process, c.dev}, nvml_dev{*d, no});
+                if (!fresh && at->second.dev != *d) {
+                    fail(path, no, "nvmlDev",
+                         fmt::format("{} here, {} at line {} for the same process '{}' and "
+                                     "cudaDev {}",
+                                     *d, at->second.dev, at->second.line, c.process, c.dev));
+                }
+            }
+            const auto nn = init_number(*l, "nNodes", path, no);
+            const auto lrs = init_number(*l, "localRanks", path, no);
+            const auto lr = init_number(*l, "localRank", path, no);
+            const auto mnnvl = init_number(*l, "MNNVL", path, no);
+            if (nn && lrs && lr) {
+                c.shape = local_comm::node_shape{*nn, *lrs, *lr, mnnvl && *mnnvl != 0, no};
+            }
+        }
         const auto key = std::make_pair(c.process, c.ptr);
         auto it = local_of.find(key);
         if (it == local_of.end()) {
@@ -222,6 +411,7 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
                              old.nranks, old.dev));
         }
         if (old.comm_id.empty()) old.comm_id = c.comm_id;
+        if (!old.shape) old.shape = c.shape;
     }
 
     if (locals.empty()) {
@@ -233,14 +423,6 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
     // same process and device initialised before this one).
     std::map<std::string, uint32_t> global_of;
     std::map<endpoint_key, uint32_t> ordinal;
-    struct global_comm {
-        uint32_t nranks = 0;
-        std::map<uint32_t, uint32_t> by_rank;  ///< rank -> local (memory grows with INIT lines,
-                                               ///< not with the nRanks they claim)
-        std::vector<uint32_t> locals;          ///< by communicator rank, once all are present
-        uint32_t line = 0;
-        std::string label;
-    };
     std::vector<global_comm> globals;
     for (std::size_t i = 0; i < locals.size(); ++i) {
         local_comm& c = locals[i];
@@ -323,6 +505,10 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
 
     trace& t = res.t;
     t.nranks = static_cast<uint32_t>(endpoints.size());
+    std::vector<std::string> where(endpoints.size());  // " on node N GPU G" per rank, or empty
+    if (opts.placement) {
+        place_ranks(path, locals, globals, endpoints, nvml_of, res, where);
+    }
     t.name = "imported from " + path;
     for (std::size_t gi = 0; gi < globals.size(); ++gi) {
         communicator c;
@@ -335,8 +521,8 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
                                            globals[gi].label, globals[gi].line));
     }
     for (std::size_t r = 0; r < endpoints.size(); ++r) {
-        res.comments.push_back(fmt::format("rank {} = process '{}' cudaDev {}", r,
-                                           endpoints[r].process, endpoints[r].dev));
+        res.comments.push_back(fmt::format("rank {} = process '{}' cudaDev {}{}", r,
+                                           endpoints[r].process, endpoints[r].dev, where[r]));
     }
 
     // Pass 2: COLL lines.
@@ -451,10 +637,10 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path) {
     return res;
 }
 
-nccl_import import_nccl_log(const std::string& path) {
+nccl_import import_nccl_log(const std::string& path, const nccl_import_options& opts) {
     std::ifstream in(path);
     if (!in) throw trace_error(fmt::format("{}: cannot open the file", path));
-    return import_nccl_log(in, path);
+    return import_nccl_log(in, path, opts);
 }
 
 }  // namespace ndr::trace

@@ -1,6 +1,6 @@
 // Import of NCCL_DEBUG=INFO logs (docs/domain.md §12.1) into a trace: INIT lines give communicator
-// membership, COLL lines give one op record each. Mapping rules: docs/trace_format.md,
-// "Importing NCCL logs".
+// membership and the node placement (host name, nvmlDev/cudaDev), COLL lines give one op record
+// each. Mapping rules: docs/trace_format.md, "Importing NCCL logs".
 #pragma once
 #include <cstdint>
 #include <istream>
@@ -18,6 +18,17 @@ struct nccl_import {
     uint64_t init_lines = 0;            ///< INIT lines read (repeats included)
     uint64_t skipped = 0;               ///< non-blank lines that are neither COLL nor INIT
     uint64_t unrecognised = 0;          ///< of those, lines without an `NCCL <LEVEL>` marker
+    /// Header placement written (some host holds several ranks): the nodes (hosts) and the
+    /// node.gpus a replay needs (highest GPU index + 1); both 0 when no placement was written.
+    uint32_t nodes = 0;
+    uint32_t gpus_per_node = 0;
+};
+
+struct nccl_import_options {
+    /// Write the header `placement` (rank -> [node, GPU]) when a host holds several ranks, and
+    /// check the INIT lines' nNodes/localRanks/localRank against the hosts. false: one host
+    /// per rank, as before placement existed.
+    bool placement = true;
 };
 
 /// Reads the log and validates the result as a trace; throws trace_error(`LOG:LINE: FIELD:
@@ -26,8 +37,11 @@ struct nccl_import {
 /// beyond the trace format's (2^48 elements; an alltoall's per-peer count times the ranks),
 /// conflicting INIT lines, a communicator whose ranks are not all present, anything the trace
 /// loader refuses (members that disagree, ...), a line over 16 MiB, or a byte-order mark that
-/// does not start the file.
-nccl_import import_nccl_log(std::istream& in, const std::string& path);
-nccl_import import_nccl_log(const std::string& path);
+/// does not start the file. With opts.placement also for a malformed nvmlDev, nNodes,
+/// localRanks or localRank, an INIT line whose nNodes/localRanks/localRank disagree with the
+/// hosts the log names, and two ranks of one host on one GPU.
+nccl_import import_nccl_log(std::istream& in, const std::string& path,
+                            const nccl_import_options& opts = {});
+nccl_import import_nccl_log(const std::string& path, const nccl_import_options& opts = {});
 
 }  // namespace ndr::trace

@@ -3,9 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <stdexcept>
 
-#include "config/config_error.h"
+#include "fabric_counts.h"
 #include "golden/updown_routing.h"
 
 namespace ndr::tb {
@@ -39,27 +38,7 @@ uint32_t fabric_plan::shortest_link_cycles() const {
 fabric_plan plan_fabric(const cfg::config& c, uint32_t hosts) {
     fabric_plan f;
     f.tm = common::derive_timing(c);
-    const uint32_t radix = c.sw.ports;
-    try {
-        if (c.fabric.topology == "rail_fat_tree") {
-            // Rail k of every node (node.hcas rails; host n * rails + k is HCA k of node n).
-            const uint32_t rails = c.node.hcas != 0 ? c.node.hcas : c.node.gpus;
-            if (hosts % rails != 0) {
-                throw std::invalid_argument(
-                    fmt::format("{} hosts are not whole nodes of {} HCAs", hosts, rails));
-            }
-            f.topo = golden::build_rail_fat_tree(hosts / rails, rails, radix, c.fabric.levels);
-        } else {
-            f.topo = c.fabric.topology == "fat_tree"
-                         ? golden::build_fat_tree(hosts, radix, c.fabric.levels)
-                         : golden::build_single_switch(hosts, radix);
-        }
-    } catch (const std::invalid_argument& e) {
-        throw cfg::config_error(
-            cfg::config_source::merged(), "fabric.topology",
-            fmt::format("cannot build {} for {} hosts with {}-port switches: {}", c.fabric.topology,
-                        hosts, radix, e.what()));
-    }
+    f.topo = build_fabric_topology(c, hosts);
     f.lfts = golden::compute_updown_lfts(f.topo);
     const uint64_t prop = c.link.propagation_per_m.ps;
     const auto cable_cycles = [&](uint64_t mm) {

@@ -12,6 +12,7 @@
 #include "common/switch_stats.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
+#include "fabric_counts.h"
 #include "replay.h"
 
 namespace ndr::tb {
@@ -40,7 +41,8 @@ struct run_outcome {
     std::string topology;  ///< description
     uint32_t hosts = 0;
     uint32_t switches = 0;
-    uint64_t cycles = 0;  ///< simulated until the last record finished
+    fabric_counts fabric;  ///< nodes, GPUs, HCAs, rails, switches per level (count_fabric)
+    uint64_t cycles = 0;   ///< simulated until the last record finished
     double wall_s = 0.0;
     std::vector<collective_result> collectives;
     std::vector<rank_slice> slices;

@@ -47,22 +47,21 @@ int rail_of(const std::string& name, uint32_t tier, uint32_t rails, bool rail_to
 /// rails, leaves and spines, per-GPU NVLink bytes and utilisation, per-rail bytes and
 /// utilisation by tier.
 void node_json(const cfg::config& c, const run_outcome& o, json& j) {
-    const uint32_t gpus = o.multi_gpu ? o.node.gpus : c.node.gpus;
-    const uint32_t hcas = o.multi_gpu ? o.node.hcas : (c.node.hcas != 0 ? c.node.hcas : gpus);
-    const uint32_t nodes = o.multi_gpu ? o.node.nodes : o.hosts / std::max<uint32_t>(1, hcas);
+    const fabric_counts& fc = o.fabric;  // count_fabric: the numbers `config show` prints too
+    const uint32_t gpus = fc.gpus_per_node;
+    const uint32_t hcas = fc.hcas_per_node;
     const bool rail_topology = c.fabric.topology == "rail_fat_tree";
-    uint32_t per_level[3] = {0, 0, 0};
-    for (const switch_summary& s : o.switch_stats) ++per_level[std::min<uint32_t>(s.level, 2)];
     json& f = j["fabric"];
-    f["nodes"] = nodes;
+    f["nodes"] = fc.nodes;
     f["gpus_per_node"] = gpus;
-    f["gpus"] = uint64_t{nodes} * gpus;
+    f["gpus"] = fc.gpus;
     f["hcas_per_node"] = hcas;
-    f["hcas"] = o.hosts;
-    f["rails"] = rail_topology ? hcas : 1;
-    f["leaves"] = per_level[0];
-    f["spines"] = per_level[1];
-    if (per_level[2] != 0) f["cores"] = per_level[2];
+    f["hcas"] = fc.hosts;
+    f["rails"] = fc.rails;
+    f["leaves"] = fc.leaves;
+    f["spines"] = fc.spines;
+    if (fc.cores != 0) f["cores"] = fc.cores;
+    f["levels"] = fc.levels;
     const double span_s = static_cast<double>(std::max<uint64_t>(1, o.cycles)) *
                           static_cast<double>(o.tm.cycle_ps) * 1e-12;
     if (o.multi_gpu) {
@@ -87,7 +86,7 @@ void node_json(const cfg::config& c, const run_outcome& o, json& j) {
     const double span = static_cast<double>(std::max<uint64_t>(1, o.cycles));
     std::map<std::pair<int, uint32_t>, std::array<double, 2>> acc;  // (rail, tier) -> links, beats
     for (const link_sample_series& l : o.links) {
-        const int r = rail_of(l.name, l.tier, rails, rail_topology, per_level[0]);
+        const int r = rail_of(l.name, l.tier, rails, rail_topology, fc.leaves);
         if (r < 0) continue;
         auto& a = acc[{r, l.tier}];
         a[0] += 1.0;

@@ -29,6 +29,7 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
     out.topology = f.topology().name;
     out.hosts = hosts;
     out.switches = static_cast<uint32_t>(f.switches().size());
+    out.fabric = count_fabric(c, f.topology(), layout.multi_gpu() ? layout.nodes() : 0);
     sharp_manager sharp(c, f);
     replay rp(c, tr, f.hcas(), &sharp);
     f.hcas().set_host(&rp);

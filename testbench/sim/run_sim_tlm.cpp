@@ -26,6 +26,7 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     out.topology = f.topology().name;
     out.hosts = hosts;
     out.switches = static_cast<uint32_t>(f.switches().size());
+    out.fabric = count_fabric(c, f.topology(), layout.multi_gpu() ? layout.nodes() : 0);
     sharp_manager sharp(c, f.topology(), out.tm.cycle_ps,
                         [&f](uint32_t sw, uint32_t osts, uint32_t ost_bytes, uint32_t alu,
                              common::sharp_payloads* p, uint8_t vl) -> common::sharp_an& {

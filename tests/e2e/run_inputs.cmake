@@ -13,7 +13,10 @@ foreach(case "alltoall_count_wraps|6: count: alltoall count 4611686018427387905 
              "count_too_large|4: count: 281474976710657 exceeds the largest trace count"
              "members_disagree|5: count: members of \\(comm 0, seq 0\\) disagree: 2048 here, 1024 at line 4"
              "missing_member|4: seq: allreduce \\(comm 0, seq 0\\) has no record for global rank 1"
-             "bom_inside|3: log: a UTF-8 byte-order mark \\(EF BB BF\\) is allowed only at the start")
+             "bom_inside|3: log: a UTF-8 byte-order mark \\(EF BB BF\\) is allowed only at the start"
+             "placement_same_gpu|2: nvmlDev: rank 1 \\(process 'h:2'\\) is on GPU 2 of host 'h' like rank 0"
+             "nnodes_mismatch|3: nNodes: 1 here, but the 2 ranks of commId 0x1 are on 2 hosts \\('a', 'b'\\)"
+             "nvmldev_not_a_number|2: nvmlDev: expected a decimal number 0..4294967295, got 'GPU-1'")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 file)
   list(GET parts 1 rx)

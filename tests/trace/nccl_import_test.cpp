@@ -2,6 +2,7 @@
 // docs/domain.md §12.1) and one malformed log per import error.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -213,4 +214,145 @@ TEST_CASE("NCCL import: memory grows with the INIT lines, not the nRanks they cl
     CHECK(import_error(log) ==
           "L:1: comm: commId 0x1: no INIT line for ranks 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, "
           "13, 14, 15, 16, ... (65535 in all) (the log must hold every rank's lines)");
+}
+
+namespace {
+
+using placement_t = std::vector<std::array<uint32_t, 2>>;
+
+ndr::trace::nccl_import import_text(const std::string& text, bool placement = true) {
+    std::istringstream in(text);
+    ndr::trace::nccl_import_options o;
+    o.placement = placement;
+    return ndr::trace::import_nccl_log(in, "L", o);
+}
+
+std::string import_error_opts(const std::string& text) {
+    try {
+        import_text(text);
+    } catch (const ndr::trace::trace_error& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+const std::string ar =
+    "AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 1024 datatype 7 op 0 root 0";
+
+}  // namespace
+
+TEST_CASE("NCCL import: several ranks on a host give the header placement", "[trace]") {
+    // sample_4ranks.log: node1 runs ranks 0 (nvmlDev 0) and 1 (nvmlDev 1), node2 ranks 2 and 3
+    // (nvmlDev 0, 1): node 0 = node1 (rank 0's host), node 1 = node2.
+    const auto s = ndr::trace::import_nccl_log(sample);
+    CHECK(s.t.placement == placement_t{{0, 0}, {0, 1}, {1, 0}, {1, 1}});
+    CHECK(s.nodes == 2);
+    CHECK(s.gpus_per_node == 2);
+
+    // dgx_2nodes_8gpus.log (NCCL 2.18 lines): dgx-a's lines come first but hold ranks 8..15
+    // (cudaDev k = nvmlDev k); dgx-b holds ranks 0..7, one process per GPU under
+    // CUDA_VISIBLE_DEVICES (cudaDev 0 for all, nvmlDev k). Node 0 is rank 0's host, dgx-b;
+    // the GPU is the nvmlDev: rank r < 8 on [0, r], rank 8 + k on [1, k].
+    const auto d =
+        ndr::trace::import_nccl_log(std::string(NDR_TEST_DATA_DIR) + "/nccl/dgx_2nodes_8gpus.log");
+    placement_t want;
+    for (uint32_t r = 0; r < 16; ++r) want.push_back({r < 8 ? 0u : 1u, r % 8});
+    CHECK(d.t.nranks == 16);
+    CHECK(d.t.placement == want);
+    CHECK(d.nodes == 2);
+    CHECK(d.gpus_per_node == 8);
+    // Written and read back: the header carries it.
+    std::istringstream back(ndr::trace::to_jsonl(d.t, d.comments));
+    CHECK(ndr::trace::parse_trace(back, "imported").placement == want);
+
+    // threads_2nodes_2gpus.log (NCCL 2.7-style `- Init COMPLETE` without nvmlDev or commId):
+    // one process per host drives cudaDev 0 and 1; the GPU is the cudaDev.
+    const auto o = ndr::trace::import_nccl_log(std::string(NDR_TEST_DATA_DIR) +
+                                               "/nccl/threads_2nodes_2gpus.log");
+    CHECK(o.t.placement == placement_t{{0, 0}, {0, 1}, {1, 0}, {1, 1}});
+    CHECK(o.gpus_per_node == 2);
+}
+
+TEST_CASE("NCCL import: one rank per host writes no placement (one host per rank)", "[trace]") {
+    const std::string log =
+        "a:1:1 [0] NCCL INFO comm 0xa rank 0 nranks 2 cudaDev 0 nvmlDev 3 busId 1 commId 0x1 - "
+        "Init COMPLETE\n"
+        "b:2:2 [0] NCCL INFO comm 0xb rank 1 nranks 2 cudaDev 0 nvmlDev 5 busId 1 commId 0x1 - "
+        "Init COMPLETE\n"
+        "a:1:1 [0] NCCL INFO comm 0xa rank 0 nRanks 2 nNodes 2 localRanks 1 localRank 0 MNNVL 0\n"
+        "b:2:2 [0] NCCL INFO comm 0xb rank 1 nRanks 2 nNodes 2 localRanks 1 localRank 0 MNNVL 0\n" +
+        coll("a:1:1 [0]", "0xa", ar) + coll("b:2:2 [0]", "0xb", ar);
+    const auto with = import_text(log, true);
+    const auto without = import_text(log, false);
+    CHECK(with.t.placement.empty());
+    CHECK(with.nodes == 0);
+    CHECK(ndr::trace::to_jsonl(with.t, with.comments) ==
+          ndr::trace::to_jsonl(without.t, without.comments));
+    // --no-placement keeps several ranks per host on hosts of their own, as before.
+    const auto flat = ndr::trace::import_nccl_log(sample, {false});
+    CHECK(flat.t.placement.empty());
+    CHECK(flat.nodes == 0);
+}
+
+TEST_CASE("NCCL import: node lines that contradict the hosts are errors at their line", "[trace]") {
+    const std::string i0 =
+        "h:1:1 [0] NCCL INFO comm 0xa rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 1 commId 0x1 - "
+        "Init START\n";
+    const std::string i1 =
+        "h:2:2 [1] NCCL INFO comm 0xb rank 1 nranks 2 cudaDev 1 nvmlDev 1 busId 2 commId 0x1 - "
+        "Init START\n";
+    const std::string colls = coll("h:1:1 [0]", "0xa", ar) + coll("h:2:2 [1]", "0xb", ar);
+    CHECK(import_error_opts(i0 + i1 + colls) == "no error");
+    // Both ranks on host h, but the line says 2 nodes (hand count: 1 host).
+    CHECK(import_error_opts(
+              i0 + i1 +
+              "h:1:1 [0] NCCL INFO comm 0xa rank 0 nRanks 2 nNodes 2 localRanks 2 localRank 0 "
+              "MNNVL 0\n" +
+              colls) == "L:3: nNodes: 2 here, but the 2 ranks of commId 0x1 are on 1 host ('h')");
+    CHECK(import_error_opts(
+              i0 + i1 +
+              "h:2:2 [1] NCCL INFO comm 0xb rank 1 nRanks 2 nNodes 1 localRanks 8 localRank 1 "
+              "MNNVL 0\n" +
+              colls) == "L:3: localRanks: 8 here, but commId 0x1 has 2 ranks on host 'h' (0, 1)");
+    CHECK(import_error_opts(
+              i0 + i1 +
+              "h:2:2 [1] NCCL INFO comm 0xb rank 1 nRanks 2 nNodes 1 localRanks 2 localRank 0 "
+              "MNNVL 0\n" +
+              colls) ==
+          "L:3: localRank: 0 here, but rank 1 is local rank 1 of commId 0x1 on "
+          "host 'h' (its ranks there: 0, 1)");
+    // MNNVL != 0: NVLink spans hosts, the node view is not the hosts'; no check.
+    CHECK(import_error_opts(i0 + i1 +
+                            "h:2:2 [1] NCCL INFO comm 0xb rank 1 nRanks 2 nNodes 9 localRanks 9 "
+                            "localRank 0 MNNVL 1\n" +
+                            colls) == "no error");
+    CHECK(import_error_opts(i0 +
+                            "h:2:2 [1] NCCL INFO comm 0xb rank 1 nranks 2 cudaDev 1 nvmlDev 0 "
+                            "busId 2 commId 0x1 - Init START\n" +
+                            colls) ==
+          "L:2: nvmlDev: rank 1 (process 'h:2') is on GPU 0 of host 'h' like rank 0 (process "
+          "'h:1'): NCCL runs one rank per GPU (import with --no-placement for one host per rank)");
+    CHECK(import_error_opts(i0 + i1 +
+                            "h:2:2 [1] NCCL INFO comm 0xb rank 1 nranks 2 cudaDev 1 nvmlDev 4 "
+                            "busId 2 commId 0x1 - Init COMPLETE\n" +
+                            colls) ==
+          "L:3: nvmlDev: 4 here, 1 at line 2 for the same process 'h:2' and cudaDev 1");
+    CHECK(import_error_opts(i0 +
+                            "h:2:2 [1] NCCL INFO comm 0xb rank 1 nranks 2 cudaDev 1 nvmlDev 64 "
+                            "busId 2 commId 0x1 - Init START\n" +
+                            colls) ==
+          "L:2: nvmlDev: GPU 64 of host 'h' is above 63, the highest GPU index of a node "
+          "(node.gpus 1..64)");
+    CHECK(import_error_opts(i0 +
+                            "h:2:2 [1] NCCL INFO comm 0xb rank 1 nranks 2 cudaDev 1 nvmlDev x1 "
+                            "busId 2 commId 0x1 - Init START\n" +
+                            colls) ==
+          "L:2: nvmlDev: expected a decimal number 0..4294967295, got 'x1'");
+    // Without nvmlDev the cudaDev is the GPU: two processes on cudaDev 0 of one host.
+    CHECK(import_error_opts(init0 +
+                            "h:2:2 [0] NCCL INFO comm 0xb rank 1 nRanks 2 nNodes 1 "
+                            "localRanks 2 localRank 1 MNNVL 0\n" +
+                            coll("h:1:1 [0]", "0xa", ar) + coll("h:2:2 [0]", "0xb", ar)) ==
+          "L:2: cudaDev: rank 1 (process 'h:2') is on GPU 0 of host 'h' like rank 0 (process "
+          "'h:1'): NCCL runs one rank per GPU (import with --no-placement for one host per rank)");
 }
