@@ -347,7 +347,9 @@ bool ib_switch_tlm::output_grant(uint64_t t, uint32_t o, uint64_t avail, uint32_
     uint32_t cand[16];
     for (uint32_t vls = Prio ? prio_out_vls_[o] : out_req_vls_[o]; vls != 0; vls &= vls - 1) {
         const auto vl = static_cast<uint32_t>(__builtin_ctz(vls));
-        const uint64_t m = (Prio ? prio_req_ : req_)[o * vls_ + vl] & avail;
+        // A priority head packet is the priority pass's only (prio_req_ is 0 without).
+        const uint32_t k = o * vls_ + vl;
+        const uint64_t m = (Prio ? prio_req_[k] : req_[k] & ~prio_req_[k]) & avail;
         if (m == 0) continue;
         const golden::credit_sender& tx = link_.tx(o, vl);
         bool found = false;
@@ -427,9 +429,10 @@ void ib_switch_tlm::allocate(uint64_t t) {
         if (!output_grant<true>(t, o, prio_in, i, vl)) continue;
         commit<true>(t, i, o, vl);
         prio_in &= ~bit(i);
+        free_in &= ~bit(i);  // the ports a priority packet took start no other transfer now
         matched_out |= bit(o);
     }
-    const uint64_t cand = out_req_any_ & ~out_busy_ & ~sharp_sent;
+    const uint64_t cand = out_req_any_ & ~out_busy_ & ~sharp_sent & ~matched_out;
     for (uint32_t k = 0; k < ports_ && free_in != 0; ++k) {
         const uint32_t o = (rr_start_ + k) % ports_;
         if ((cand & bit(o)) == 0) continue;

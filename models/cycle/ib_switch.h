@@ -147,8 +147,8 @@ private:
     template <bool Prio>
     uint32_t output_grant(cycle_t t, uint32_t o, uint64_t avail_in, const uint16_t& from);
     /// The priority packets' allocation of cycle t (golden/switch_alloc.h "Priority packets"),
-    /// committed; returns the outputs it matched.
-    uint64_t allocate_priority(cycle_t t, uint64_t excluded_out);
+    /// committed; returns its matches.
+    golden::switch_alloc_result allocate_priority(cycle_t t, uint64_t excluded_out);
     /// Prio: a priority packet, interleaved with the ports' transfers (xbar_clock::interleave).
     template <bool Prio>
     void commit(cycle_t t, const grant& g);

@@ -35,7 +35,9 @@ inline uint32_t ib_switch::output_grant(cycle_t t, uint32_t o, uint64_t avail,
     while (vls != 0) {
         const uint32_t vl = static_cast<uint32_t>(__builtin_ctz(vls));
         vls &= vls - 1;
-        uint64_t m = (Prio ? prio_req_ : req_)[o * vls_ + vl] & avail;
+        // A priority head packet is the priority allocator's only (prio_req_ is 0 without).
+        const uint32_t k = o * vls_ + vl;
+        uint64_t m = (Prio ? prio_req_[k] : req_[k] & ~prio_req_[k]) & avail;
         if (m == 0) continue;
         const golden::credit_sender& tx = link_.tx(o, vl);
         // Visit inputs in round-robin order from the grant pointer (< ports <= 64).
@@ -112,9 +114,9 @@ uint32_t ib_switch::xbar_eligible(cycle_t t, uint32_t o, uint64_t avail) const {
 // Priority packets (golden/switch_alloc.h): the switch's allocation rule with its own pointers
 // over every input and output, busy or not, among the VOQs with a priority head packet; the
 // matches cross interleaved with the ports' transfers.
-uint64_t ib_switch::allocate_priority(cycle_t t, uint64_t excluded_out) {
+golden::switch_alloc_result ib_switch::allocate_priority(cycle_t t, uint64_t excluded_out) {
     const uint64_t outs = prio_out_any_ & ~excluded_out;
-    if (outs == 0) return 0;
+    if (outs == 0) return {};
     uint64_t ins = 0;
     for_each_bit(outs, [&](uint32_t o) {
         for (uint32_t vls = prio_out_vls_[o]; vls != 0; vls &= vls - 1) {
@@ -146,7 +148,7 @@ uint64_t ib_switch::allocate_priority(cycle_t t, uint64_t excluded_out) {
                : prio_alloc_.input_first(ins, outs, requests, grant_of, accept);
     for (const grant& g : grants_) commit<true>(t, g);
     if (r.retry) schedule(t + 1, event{EV_WAKE, 0, 0, 0, 0, 0});
-    return r.matched_out;
+    return r;
 }
 
 void ib_switch::allocate(cycle_t t) {
@@ -164,9 +166,12 @@ void ib_switch::allocate(cycle_t t) {
         return;
     }
     backlog_wake_ = NEVER;
-    const uint64_t prio_out = prio_out_any_ != 0 ? allocate_priority(t, sharp_sent) : 0;
+    // The ports the priority packets took this cycle start no other transfer in it.
+    const golden::switch_alloc_result pr =
+        prio_out_any_ != 0 ? allocate_priority(t, sharp_sent) : golden::switch_alloc_result{};
+    const uint64_t prio_out = pr.matched_out;
     grants_.clear();
-    const uint64_t free_out = out_req_any_ & ~out_busy_ & ~sharp_sent;
+    const uint64_t free_out = out_req_any_ & ~out_busy_ & ~sharp_sent & ~prio_out;
     // The golden rule (models/golden/switch_alloc.h) with this switch's grant oracle; matches
     // are committed below in the rule's order.
     const auto grant_of = [this, t](uint32_t o, uint64_t avail, const uint16_t& from) {
@@ -177,10 +182,10 @@ void ib_switch::allocate(cycle_t t) {
         pool_.prefetch(out_grant_[o].pkt);  // commit reads the record (hint only)
     };
     const golden::switch_alloc_result r =
-        islip_ ? alloc_.islip(free_in, free_out, iterations_, grant_of, accept)
+        islip_ ? alloc_.islip(free_in & ~pr.matched_in, free_out, iterations_, grant_of, accept)
                : alloc_.input_first(
-                     free_in, free_out, [this](uint32_t i) { return in_req_out_[i]; }, grant_of,
-                     accept);
+                     free_in & ~pr.matched_in, free_out,
+                     [this](uint32_t i) { return in_req_out_[i]; }, grant_of, accept);
     for (uint64_t& b : blocked_now_) b &= ~(r.matched_out | prio_out);
     track_stalls(t);
     for (const grant& g : grants_) commit<false>(t, g);

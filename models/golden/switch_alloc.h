@@ -47,7 +47,8 @@
 // of this class (its own pointers, the switch's rule: iSLIP or input-first) matches the VOQs
 // with a priority head packet over every input and output, busy or not, so that an input and an
 // output each take at most one priority packet per cycle; the grant oracle is the switch's own
-// (VL arbiter among the VLs with a priority head, credits, egress staging). A matched packet
+// (VL arbiter among the VLs with a priority head, credits, egress staging). Only it serves a
+// priority head packet, and the ports it matched take no other grant in that cycle. A matched packet
 // crosses at once in cell slots taken from the ports' transfers (common::xbar_clock::interleave:
 // the ports' crossbar time moves on by its beats / speedup) and is booked on the output link
 // after what is booked there. A cell crossbar (fixed-size cells, interleaved per input) does
