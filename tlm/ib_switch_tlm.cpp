@@ -36,7 +36,8 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
       sl2vl_(golden::sl2vl_ports::parse(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls),
                                         c.sw.sl2vl_ports, c.sw.ports, c.sw.vls)),
       link_(c, tm, c.sw.ports, tm.buffer_blocks, common::SWITCH_PORT_NAMES),
-      xbar_(tm.speedup, c.sw.ports) {
+      xbar_(tm.speedup, c.sw.ports),
+      prio_blocks_(c.sw.xbar_priority_blocks) {
     if (ports_ > 64) throw std::invalid_argument("ib_switch_tlm: at most 64 ports");
     if (c.sw.queueing != "voq") {
         throw std::invalid_argument("ib_switch_tlm: only switch.queueing=voq is modelled");
@@ -50,6 +51,8 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
     voqs_.resize(pv * ports_);
     req_.assign(pv, 0);
     out_req_vls_.assign(ports_, 0);
+    prio_req_.assign(pv, 0);
+    prio_out_vls_.assign(ports_, 0);
     blocked_now_.assign(vls_, 0);
     stats_.buffer.assign(vls_, {});
     stats_.credit_stall_cycles.assign(vls_, 0);
@@ -189,6 +192,10 @@ void ib_switch_tlm::on_timer(uint64_t now, const timer& t) {
             const uint32_t q = voq(t.port, e.hop.out_port, e.hop.out_vl);
             voqs_[q].push_back(t.gp);
             const uint32_t o = e.hop.out_port;
+            if (prio_blocks_ != 0 && voqs_[q].size() == 1) {
+                set_priority(t.port, o, e.hop.out_vl,
+                             golden::is_priority_packet(e.blocks, prio_blocks_));
+            }
             req_[o * vls_ + e.hop.out_vl] |= bit(t.port);
             out_req_vls_[o] |= 1U << e.hop.out_vl;
             out_req_any_ |= bit(o);
@@ -316,14 +323,33 @@ void ib_switch_tlm::evaluate(uint64_t now) {
     send_fc(now);
 }
 
+void ib_switch_tlm::set_priority(uint32_t in_port, uint32_t o, uint32_t vl, bool on) {
+    uint64_t& m = prio_req_[o * vls_ + vl];
+    if (on) {
+        m |= bit(in_port);
+        prio_out_vls_[o] |= 1U << vl;
+        prio_out_any_ |= bit(o);
+        return;
+    }
+    if ((m & bit(in_port)) == 0) return;
+    m &= ~bit(in_port);
+    if (m == 0) {
+        prio_out_vls_[o] &= ~(1U << vl);
+        if (prio_out_vls_[o] == 0) prio_out_any_ &= ~bit(o);
+    }
+}
+
+template <bool Prio>
 bool ib_switch_tlm::output_grant(uint64_t t, uint32_t o, uint64_t avail, uint32_t& in_port,
                                  uint32_t& out_vl) {
     const uint64_t backlog = common::staging_backlog(link_free_[o], t);
     uint32_t eligible = 0;
     uint32_t cand[16];
-    for (uint32_t vls = out_req_vls_[o]; vls != 0; vls &= vls - 1) {
+    for (uint32_t vls = Prio ? prio_out_vls_[o] : out_req_vls_[o]; vls != 0; vls &= vls - 1) {
         const auto vl = static_cast<uint32_t>(__builtin_ctz(vls));
-        const uint64_t m = req_[o * vls_ + vl] & avail;
+        // A priority head packet is the priority pass's only (prio_req_ is 0 without).
+        const uint32_t k = o * vls_ + vl;
+        const uint64_t m = (Prio ? prio_req_[k] : req_[k] & ~prio_req_[k]) & avail;
         if (m == 0) continue;
         const golden::credit_sender& tx = link_.tx(o, vl);
         bool found = false;
@@ -390,15 +416,30 @@ void ib_switch_tlm::allocate(uint64_t t) {
         return;
     }
     backlog_wake_ = NEVER;
-    const uint64_t cand = out_req_any_ & ~out_busy_ & ~sharp_sent;
     uint64_t matched_out = 0;
+    // Priority packets first, over every input and output, busy or not, one per input and
+    // output (golden/switch_alloc.h "Priority packets"), in the order below.
+    const uint64_t prio_cand = prio_out_any_ & ~sharp_sent;
+    uint64_t prio_in = mask;
+    for (uint32_t k = 0; k < ports_ && prio_cand != 0 && prio_in != 0; ++k) {
+        const uint32_t o = (rr_start_ + k) % ports_;
+        if ((prio_cand & bit(o)) == 0) continue;
+        uint32_t i = 0;
+        uint32_t vl = 0;
+        if (!output_grant<true>(t, o, prio_in, i, vl)) continue;
+        commit<true>(t, i, o, vl);
+        prio_in &= ~bit(i);
+        free_in &= ~bit(i);  // the ports a priority packet took start no other transfer now
+        matched_out |= bit(o);
+    }
+    const uint64_t cand = out_req_any_ & ~out_busy_ & ~sharp_sent & ~matched_out;
     for (uint32_t k = 0; k < ports_ && free_in != 0; ++k) {
         const uint32_t o = (rr_start_ + k) % ports_;
         if ((cand & bit(o)) == 0) continue;
         uint32_t i = 0;
         uint32_t vl = 0;
-        if (!output_grant(t, o, free_in, i, vl)) continue;
-        commit(t, i, o, vl);
+        if (!output_grant<false>(t, o, free_in, i, vl)) continue;
+        commit<false>(t, i, o, vl);
         free_in &= ~bit(i);
         matched_out |= bit(o);
     }
@@ -411,10 +452,16 @@ void ib_switch_tlm::allocate(uint64_t t) {
     }
 }
 
+template <bool Prio>
 void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl) {
     const uint32_t q = voq(in_port, o, vl);
     tlm::tlm_generic_payload* gp = voqs_[q].front();
     voqs_[q].pop_front();
+    if (prio_blocks_ != 0) {
+        set_priority(in_port, o, vl,
+                     !voqs_[q].empty() &&
+                         golden::is_priority_packet(ib_of(*voqs_[q].front()).blocks, prio_blocks_));
+    }
     if (voqs_[q].empty()) {
         uint64_t& m = req_[o * vls_ + vl];
         m &= ~bit(in_port);
@@ -429,10 +476,15 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     const uint8_t in_vl = e.vl;
     const uint64_t hdr_in = e.hop.hdr_in;
     // Fractions of a cycle carried per port, as at the cycle level (common/xbar_clock.h).
-    const common::xbar_clock::transfer xt = xbar_.grant(t, in_port, o, beats, hdr_in);
+    // A priority packet takes cell slots from the ports' transfers and leaves them busy as
+    // they are (golden/switch_alloc.h "Priority packets").
+    const common::xbar_clock::transfer xt = Prio ? xbar_.interleave(t, in_port, o, beats, hdr_in)
+                                                 : xbar_.grant(t, in_port, o, beats, hdr_in);
     const uint64_t xbar_end = xt.done;
-    in_busy_ |= bit(in_port);
-    out_busy_ |= bit(o);
+    if (!Prio) {
+        in_busy_ |= bit(in_port);
+        out_busy_ |= bit(o);
+    }
     uint32_t freed = 0;
     // A burst holds its credit charge (hca_tlm.h) until its tail is read out.
     for (uint32_t end = CREDIT_RETURN_CHUNK; e.count == 1 && end < n; end += CREDIT_RETURN_CHUNK) {
@@ -443,8 +495,10 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
                            CREDIT_RETURN_CHUNK, nullptr});
         freed += CREDIT_RETURN_CHUNK;
     }
-    schedule(xbar_end, timer{0, 0, T_XBAR_DONE, in_vl, static_cast<uint16_t>(in_port),
-                             static_cast<uint16_t>(o), n - freed, gp});
+    // A priority packet's end frees its blocks only, as an express packet's.
+    schedule(xbar_end,
+             timer{0, 0, Prio ? T_EXPRESS_DONE : T_XBAR_DONE, in_vl, static_cast<uint16_t>(in_port),
+                   static_cast<uint16_t>(o), n - freed, gp});
     const uint64_t link_start = std::max(t + 1, link_free_[o]);
     uint32_t span = beats;
     if (!out_pace_.empty()) {

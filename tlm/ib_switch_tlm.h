@@ -136,8 +136,15 @@ private:
     void accept(uint64_t t, uint32_t port, tlm::tlm_generic_payload& gp);
     void apply_fc(uint32_t port, uint8_t vl, uint32_t fccl);
     void allocate(uint64_t t);
+    /// Prio: among the VOQs with a priority head packet only (golden/switch_alloc.h
+    /// "Priority packets", as cycle::ib_switch).
+    template <bool Prio>
     bool output_grant(uint64_t t, uint32_t o, uint64_t avail, uint32_t& in, uint32_t& vl);
+    /// Prio: a priority packet, interleaved with the ports' transfers (xbar_clock::interleave).
+    template <bool Prio>
     void commit(uint64_t t, uint32_t in, uint32_t o, uint32_t vl);
+    /// Whether VOQ (in, o, vl) has a priority packet at its head (prio_req_).
+    void set_priority(uint32_t in, uint32_t o, uint32_t vl, bool on);
     bool express(uint64_t elig, uint32_t in_port, tlm::tlm_generic_payload& gp);
     uint32_t xbar_cycles(uint32_t beats) const;
     void free_input_blocks(uint64_t t, uint32_t port, uint32_t vl, uint32_t blocks);
@@ -180,6 +187,10 @@ private:
     std::vector<uint64_t> req_;          ///< [out*vls + vl]: inputs with a head packet
     std::vector<uint32_t> out_req_vls_;  ///< [out]: VLs with requests
     uint64_t out_req_any_ = 0;
+    uint32_t prio_blocks_;                ///< switch.xbar_priority_blocks
+    std::vector<uint64_t> prio_req_;      ///< [out*vls + vl]: inputs with a priority head
+    std::vector<uint32_t> prio_out_vls_;  ///< [out]: VLs with a priority head
+    uint64_t prio_out_any_ = 0;           ///< outputs with a priority head packet waiting
     uint64_t in_busy_ = 0;
     uint64_t out_busy_ = 0;
     uint32_t rr_start_ = 0;

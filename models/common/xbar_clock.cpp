@@ -34,6 +34,19 @@ xbar_clock::transfer xbar_clock::grant(uint64_t t, uint32_t in, uint32_t out, ui
     return x;
 }
 
+xbar_clock::transfer xbar_clock::interleave(uint64_t t, uint32_t in, uint32_t out, uint32_t beats,
+                                            uint64_t hdr_in) {
+    transfer x;
+    x.t = t;
+    x.hdr_in = hdr_in;
+    x.start_u = t * p_;
+    const uint64_t cost_u = uint64_t{beats} * q_;
+    x.done = std::max({ceil_cycles(x.start_u + cost_u), t + 1, hdr_in + beats});
+    in_free_u_[in] = std::max(in_free_u_[in], x.start_u) + cost_u;
+    out_free_u_[out] = std::max(out_free_u_[out], x.start_u) + cost_u;
+    return x;
+}
+
 uint64_t xbar_clock::read_by(const transfer& x, uint32_t beats) const {
     return std::max({ceil_cycles(x.start_u + uint64_t{beats} * q_), x.t + 1, x.hdr_in + beats});
 }

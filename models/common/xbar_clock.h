@@ -15,6 +15,14 @@
 //   both ports are free from `end` (or from the done cycle, if a floor applied).
 // An isolated packet is timed exactly as ceil(beats / speedup), like the per-packet rule
 // cycles() below, which the zero-load paths (TLM express packets, credit pacing) use.
+//
+// A priority packet (switch.xbar_priority_blocks, golden/switch_alloc.h "Priority packets")
+// does not wait for its ports: it crosses in cell slots taken from whatever its input and
+// output carry, from t:
+//   end   = t + beats * Q units, done at the cycle that holds it, but never before t + 1 nor
+//           before its last beat arrives;
+//   each port's free time moves on by beats * Q units (from t if the port was idle), so the
+//   transfer it interleaved with (or the port's next one) pays for the slots it took.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -36,6 +44,10 @@ public:
     /// Grants `beats` beats from `in` to `out` at cycle `t` (header in at `hdr_in`) and books
     /// both ports until the transfer's exact end.
     transfer grant(uint64_t t, uint32_t in, uint32_t out, uint32_t beats, uint64_t hdr_in);
+
+    /// A priority packet of `beats` beats from `in` to `out` at cycle `t`, interleaved with
+    /// the ports' transfers (see the file comment).
+    transfer interleave(uint64_t t, uint32_t in, uint32_t out, uint32_t beats, uint64_t hdr_in);
 
     /// Cycle by which the first `beats` beats of `x` have been read out (credit return).
     uint64_t read_by(const transfer& x, uint32_t beats) const;

@@ -42,7 +42,9 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, 
       link_(c, tm, c.sw.ports, tm.buffer_blocks, common::SWITCH_PORT_NAMES),
       fc_proc_cycles_(tm.fc_cycles - tm.link_cycles),
       xbar_(tm.speedup, c.sw.ports),
-      alloc_(c.sw.ports) {
+      alloc_(c.sw.ports),
+      prio_blocks_(voq_ ? c.sw.xbar_priority_blocks : 0),
+      prio_alloc_(c.sw.ports) {
     if (ports_ > 64) throw std::invalid_argument("ib_switch: at most 64 ports");
     const std::size_t pv = std::size_t{ports_} * vls_;
     peers_.resize(ports_);
@@ -52,6 +54,8 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, 
     req_.assign(pv, 0);
     in_req_out_.assign(ports_, 0);
     out_req_vls_.assign(ports_, 0);
+    prio_req_.assign(pv, 0);
+    prio_out_vls_.assign(ports_, 0);
     blocked_now_.assign(vls_, 0);
     out_grant_.assign(ports_, grant{});
     stats_.buffer.assign(vls_, {});
@@ -407,8 +411,10 @@ inline void ib_switch::on_eligible(cycle_t t, uint16_t in, uint32_t pkt) {
 }
 
 void ib_switch::on_xbar_done(cycle_t t, const event& e) {
-    in_busy_ &= ~bit(e.port);
-    out_busy_ &= ~bit(e.a);
+    if ((e.a & XBAR_DONE_PRIO) == 0) {
+        in_busy_ &= ~bit(e.port);
+        out_busy_ &= ~bit(e.a);
+    }
     free_input_blocks(t, e.port, e.vl, e.b);
     --inside_;
 }

@@ -106,6 +106,8 @@ private:
     };
     /// Blocks freed together as the crossbar reads a packet out of an input buffer (1 KiB).
     static constexpr uint32_t CREDIT_RETURN_CHUNK = 16;
+    /// In EV_XBAR_DONE's output port (a): a priority packet's transfer, which held no port.
+    static constexpr uint32_t XBAR_DONE_PRIO = 0x8000;
 
     struct grant {
         uint16_t in = 0;
@@ -141,7 +143,14 @@ private:
     void allocate(cycle_t t);
     /// The grant oracle of golden::switch_alloc: output o's grant among `avail_in`, visited
     /// round robin from `from` (its grant pointer); the grant is kept in out_grant_[o].
+    /// Prio: among the VOQs with a priority head packet only (prio_req_).
+    template <bool Prio>
     uint32_t output_grant(cycle_t t, uint32_t o, uint64_t avail_in, const uint16_t& from);
+    /// The priority packets' allocation of cycle t (golden/switch_alloc.h "Priority packets"),
+    /// committed; returns its matches.
+    golden::switch_alloc_result allocate_priority(cycle_t t, uint64_t excluded_out);
+    /// Prio: a priority packet, interleaved with the ports' transfers (xbar_clock::interleave).
+    template <bool Prio>
     void commit(cycle_t t, const grant& g);
     void send_fc(cycle_t t);
     void refresh(cycle_t t);
@@ -167,6 +176,12 @@ private:
     /// the rr allocator, so iSLIP does not maintain it.
     void set_request(uint32_t in, uint32_t out, uint32_t vl, bool on) {
         uint64_t& m = req_[out * vls_ + vl];
+        if (prio_blocks_ != 0) {  // voq: the queue's head is the packet just pushed
+            set_priority(
+                in, out, vl,
+                on && golden::is_priority_packet(
+                          pool_.link(queues_[voq_index(in, out, vl)].head).blocks, prio_blocks_));
+        }
         if (on) {
             m |= common::bit(in);
             out_req_vls_[out] |= 1U << vl;
@@ -184,6 +199,23 @@ private:
         for (uint32_t v = 0; v < vls_; ++v)
             other = other || (req_[out * vls_ + v] & common::bit(in)) != 0;
         if (!other) in_req_out_[in] &= ~common::bit(out);
+    }
+    /// voq, switch.xbar_priority_blocks > 0: whether VOQ (in, out, vl) has a priority packet
+    /// at its head (golden/switch_alloc.h "Priority packets").
+    void set_priority(uint32_t in, uint32_t out, uint32_t vl, bool on) {
+        uint64_t& m = prio_req_[out * vls_ + vl];
+        if (on) {
+            m |= common::bit(in);
+            prio_out_vls_[out] |= 1U << vl;
+            prio_out_any_ |= common::bit(out);
+            return;
+        }
+        if ((m & common::bit(in)) == 0) return;
+        m &= ~common::bit(in);
+        if (m == 0) {
+            prio_out_vls_[out] &= ~(1U << vl);
+            if (prio_out_vls_[out] == 0) prio_out_any_ &= ~common::bit(out);
+        }
     }
     void request_head(uint32_t queue);   ///< fifo: head of FIFO `queue` requests its output
     void withdraw_head(uint32_t queue);  ///< fifo: head of FIFO `queue` stops requesting
@@ -218,6 +250,12 @@ private:
     uint64_t out_busy_ = 0;
     common::xbar_clock xbar_;     ///< crossbar time at switch.speedup, fractions carried
     golden::switch_alloc alloc_;  ///< iSLIP / input-first rule and its pointers
+    /// switch.xbar_priority_blocks (0 for fifo queueing: priority packets are voq only).
+    uint32_t prio_blocks_;
+    golden::switch_alloc prio_alloc_;     ///< the priority packets' allocator, own pointers
+    std::vector<uint64_t> prio_req_;      ///< [out*vls + vl]: inputs with a priority head
+    std::vector<uint32_t> prio_out_vls_;  ///< [out]: VLs with a priority head
+    uint64_t prio_out_any_ = 0;           ///< outputs with a priority head packet waiting
     uint64_t inside_ = 0;
     std::vector<event> xbar_next_;  ///< XBAR_DONE due next cycle (one tick for all)
     std::vector<event> xbar_now_;

@@ -22,6 +22,7 @@ using common::rr_pick;
 // grant in out_grant_[o]. Side-effect free otherwise, except for recording credit-blocked VLs
 // and the cycle a full staging buffer drains enough. The pointer comes by reference so that it is
 // read only for a VL with requests (most calls at high load find every requester busy).
+template <bool Prio>
 inline uint32_t ib_switch::output_grant(cycle_t t, uint32_t o, uint64_t avail,
                                         const uint16_t& from_ref) {
     const cycle_t backlog = common::staging_backlog(link_free_[o], t);
@@ -30,11 +31,13 @@ inline uint32_t ib_switch::output_grant(cycle_t t, uint32_t o, uint64_t avail,
     uint16_t cand_in[16];
     uint32_t cand_q[16];
     uint32_t cand_pkt[16];
-    uint32_t vls = out_req_vls_[o];
+    uint32_t vls = Prio ? prio_out_vls_[o] : out_req_vls_[o];
     while (vls != 0) {
         const uint32_t vl = static_cast<uint32_t>(__builtin_ctz(vls));
         vls &= vls - 1;
-        uint64_t m = req_[o * vls_ + vl] & avail;
+        // A priority head packet is the priority allocator's only (prio_req_ is 0 without).
+        const uint32_t k = o * vls_ + vl;
+        uint64_t m = (Prio ? prio_req_[k] : req_[k] & ~prio_req_[k]) & avail;
         if (m == 0) continue;
         const golden::credit_sender& tx = link_.tx(o, vl);
         // Visit inputs in round-robin order from the grant pointer (< ports <= 64).
@@ -108,6 +111,46 @@ uint32_t ib_switch::xbar_eligible(cycle_t t, uint32_t o, uint64_t avail) const {
         });
 }
 
+// Priority packets (golden/switch_alloc.h): the switch's allocation rule with its own pointers
+// over every input and output, busy or not, among the VOQs with a priority head packet; the
+// matches cross interleaved with the ports' transfers.
+golden::switch_alloc_result ib_switch::allocate_priority(cycle_t t, uint64_t excluded_out) {
+    const uint64_t outs = prio_out_any_ & ~excluded_out;
+    if (outs == 0) return {};
+    uint64_t ins = 0;
+    for_each_bit(outs, [&](uint32_t o) {
+        for (uint32_t vls = prio_out_vls_[o]; vls != 0; vls &= vls - 1) {
+            ins |= prio_req_[o * vls_ + static_cast<uint32_t>(__builtin_ctz(vls))];
+        }
+    });
+    grants_.clear();
+    const auto grant_of = [this, t](uint32_t o, uint64_t avail, const uint16_t& from) {
+        return output_grant<true>(t, o, avail, from);
+    };
+    const auto accept = [this](uint32_t /*in*/, uint32_t o, uint32_t /*iteration*/) {
+        grants_.push_back(out_grant_[o]);
+    };
+    const auto requests = [this, outs](uint32_t i) {
+        uint64_t m = 0;
+        for_each_bit(outs, [&](uint32_t o) {
+            for (uint32_t vls = prio_out_vls_[o]; vls != 0; vls &= vls - 1) {
+                if ((prio_req_[o * vls_ + static_cast<uint32_t>(__builtin_ctz(vls))] & bit(i)) !=
+                    0) {
+                    m |= bit(o);
+                    break;
+                }
+            }
+        });
+        return m;
+    };
+    const golden::switch_alloc_result r =
+        islip_ ? prio_alloc_.islip(ins, outs, iterations_, grant_of, accept)
+               : prio_alloc_.input_first(ins, outs, requests, grant_of, accept);
+    for (const grant& g : grants_) commit<true>(t, g);
+    if (r.retry) schedule(t + 1, event{EV_WAKE, 0, 0, 0, 0, 0});
+    return r;
+}
+
 void ib_switch::allocate(cycle_t t) {
     std::fill(blocked_now_.begin(), blocked_now_.end(), 0);
     const uint64_t port_mask = ports_ == 64 ? ~uint64_t{0} : (bit(ports_) - 1);
@@ -123,25 +166,29 @@ void ib_switch::allocate(cycle_t t) {
         return;
     }
     backlog_wake_ = NEVER;
+    // The ports the priority packets took this cycle start no other transfer in it.
+    const golden::switch_alloc_result pr =
+        prio_out_any_ != 0 ? allocate_priority(t, sharp_sent) : golden::switch_alloc_result{};
+    const uint64_t prio_out = pr.matched_out;
     grants_.clear();
-    const uint64_t free_out = out_req_any_ & ~out_busy_ & ~sharp_sent;
+    const uint64_t free_out = out_req_any_ & ~out_busy_ & ~sharp_sent & ~prio_out;
     // The golden rule (models/golden/switch_alloc.h) with this switch's grant oracle; matches
     // are committed below in the rule's order.
     const auto grant_of = [this, t](uint32_t o, uint64_t avail, const uint16_t& from) {
-        return output_grant(t, o, avail, from);
+        return output_grant<false>(t, o, avail, from);
     };
     const auto accept = [this](uint32_t /*in*/, uint32_t o, uint32_t /*iteration*/) {
         grants_.push_back(out_grant_[o]);
         pool_.prefetch(out_grant_[o].pkt);  // commit reads the record (hint only)
     };
     const golden::switch_alloc_result r =
-        islip_ ? alloc_.islip(free_in, free_out, iterations_, grant_of, accept)
+        islip_ ? alloc_.islip(free_in & ~pr.matched_in, free_out, iterations_, grant_of, accept)
                : alloc_.input_first(
-                     free_in, free_out, [this](uint32_t i) { return in_req_out_[i]; }, grant_of,
-                     accept);
-    for (uint64_t& b : blocked_now_) b &= ~r.matched_out;
+                     free_in & ~pr.matched_in, free_out,
+                     [this](uint32_t i) { return in_req_out_[i]; }, grant_of, accept);
+    for (uint64_t& b : blocked_now_) b &= ~(r.matched_out | prio_out);
     track_stalls(t);
-    for (const grant& g : grants_) commit(t, g);
+    for (const grant& g : grants_) commit<false>(t, g);
     if (sharp_pending_ != 0) sharp_wake(t);
     if (r.retry) schedule(t + 1, event{EV_WAKE, 0, 0, 0, 0, 0});
     if (backlog_wake_ != NEVER) {
@@ -149,10 +196,17 @@ void ib_switch::allocate(cycle_t t) {
     }
 }
 
+template <bool Prio>
 __attribute__((always_inline)) inline void ib_switch::commit(cycle_t t, const grant& g) {
     if (voq_) {
-        queues_[g.queue].pop(pool_);
-        if (queues_[g.queue].empty()) set_request(g.in, g.out, g.vl, false);
+        packet_queue& q = queues_[g.queue];
+        q.pop(pool_);
+        if (q.empty()) {
+            set_request(g.in, g.out, g.vl, false);
+        } else if (prio_blocks_ != 0) {
+            set_priority(g.in, g.out, g.vl,
+                         golden::is_priority_packet(pool_.link(q.head).blocks, prio_blocks_));
+        }
     } else {
         withdraw_head(g.queue);
         queues_[g.queue].pop(pool_);
@@ -167,10 +221,15 @@ __attribute__((always_inline)) inline void ib_switch::commit(cycle_t t, const gr
     }
     // Crossbar: `speedup` x line rate with fractions carried per port, but never ahead of the
     // packet's arrival (cut-through): common/xbar_clock.h.
-    const common::xbar_clock::transfer xt = xbar_.grant(t, g.in, g.out, beats, p.hdr_in);
+    // A priority packet takes cell slots from the ports' transfers and leaves them busy as
+    // they are (golden/switch_alloc.h "Priority packets").
+    const common::xbar_clock::transfer xt = Prio ? xbar_.interleave(t, g.in, g.out, beats, p.hdr_in)
+                                                 : xbar_.grant(t, g.in, g.out, beats, p.hdr_in);
     const cycle_t xbar_end = xt.done;
-    in_busy_ |= bit(g.in);
-    out_busy_ |= bit(g.out);
+    if (!Prio) {
+        in_busy_ |= bit(g.in);
+        out_busy_ |= bit(g.out);
+    }
     // Input-buffer blocks are freed (and credited back) as the crossbar reads them out, in
     // chunks of CREDIT_RETURN_CHUNK blocks; the last chunk when the transfer completes.
     uint32_t freed = 0;
@@ -181,7 +240,8 @@ __attribute__((always_inline)) inline void ib_switch::commit(cycle_t t, const gr
         schedule(at, event{EV_BUF_FREE, p.vl, g.in, g.pkt, 0, CREDIT_RETURN_CHUNK});
         freed += CREDIT_RETURN_CHUNK;
     }
-    const event done{EV_XBAR_DONE, p.vl, g.in, g.pkt, g.out, n - freed};
+    const event done{EV_XBAR_DONE, p.vl, g.in, g.pkt, Prio ? g.out | XBAR_DONE_PRIO : g.out,
+                     n - freed};
     if (xbar_end == t + 1) {
         // Short transfers end next cycle: one shared tick instead of an event each.
         xbar_next_.push_back(done);

@@ -41,6 +41,21 @@
 // input; input-first: by output), before the pointers move. If grant or match throws, the
 // object is left unusable (its scratch is not cleared).
 //
+// Priority packets (switch.xbar_priority_blocks = N > 0, VOQ switches): a packet of at most N
+// credit blocks at the head of its VOQ (ACK, NAK, CNP, READ request: 1 block) does not wait for
+// its input and output to be free. Each cycle, before the allocation above, a second allocator
+// of this class (its own pointers, the switch's rule: iSLIP or input-first) matches the VOQs
+// with a priority head packet over every input and output, busy or not, so that an input and an
+// output each take at most one priority packet per cycle; the grant oracle is the switch's own
+// (VL arbiter among the VLs with a priority head, credits, egress staging). Only it serves a
+// priority head packet, and the ports it matched take no other grant in that cycle. A matched packet
+// crosses at once in cell slots taken from the ports' transfers (common::xbar_clock::interleave:
+// the ports' crossbar time moves on by its beats / speedup) and is booked on the output link
+// after what is booked there. A cell crossbar (fixed-size cells, interleaved per input) does
+// the same: a 1-cell packet crosses within a cell time. Without it an input and an output each
+// ~80 % busy with 4 KiB transfers in unrelated phases (a ring) leave an ACK waiting tens of us.
+// is_priority_packet is the size rule, shared by the cycle and TLM switches.
+//
 // Hot path: both rules are header templates on the callables, so the cycle model's lambdas
 // inline (no std::function, no virtual call); no allocation per call (docs/performance.md).
 #pragma once
@@ -60,6 +75,12 @@ inline int pick_output_vl(const vl_arbiter& arb, uint32_t eligible) {
     return ((eligible & (eligible - 1)) == 0 && (eligible & arb.weighted_vls()) != 0)
                ? __builtin_ctz(eligible)
                : arb.pick(eligible);
+}
+
+/// Whether a packet of `blocks` credit blocks is a priority packet at
+/// switch.xbar_priority_blocks = `max_blocks` (see the file comment; 0: none is).
+constexpr bool is_priority_packet(uint32_t blocks, uint32_t max_blocks) {
+    return blocks <= max_blocks;
 }
 
 /// The outcome of one allocation.

@@ -87,3 +87,26 @@ TEST_CASE("xbar_clock: floors: next cycle, and the tail's arrival (cut-through)"
     CHECK(x.read_by(u, 20) == 116);
     CHECK(u.done == 100 + 53);
 }
+
+TEST_CASE("xbar_clock: a priority packet interleaves and its ports pay for it", "[xbar_clock]") {
+    // Speedup 1.25 = 5/4 (a cycle is 5 units, a beat 4); packets long in the buffer (header at
+    // 0). A 65-beat transfer 0 -> 1 granted at 1000 (5000 units) ends at 5260 (cycle 1052). A
+    // 1-beat priority packet 2 -> 1 at cycle 1010 does not wait for output 1: it starts at 5050,
+    // ends at 5054 -> done at 1011; output 1 is then free at 5260 + 4 = 5264, so the next
+    // 65-beat transfer 0 -> 1 granted at 1052 starts at 5264 and ends at 5524 -> done at 1105
+    // (1104 without the priority packet). Input 2 was idle: it is free at 5054, so its next
+    // transfer granted at 1011 carries the fraction: 5054 + 8 = 5062 -> done at 1013.
+    xbar_clock x(1.25, 4);
+    CHECK(x.grant(1000, 0, 1, 65, 0).done == 1052);
+    const xbar_clock::transfer p = x.interleave(1010, 2, 1, 1, 0);
+    CHECK(p.done == 1011);
+    CHECK(x.read_by(p, 1) == 1011);
+    CHECK(x.grant(1052, 0, 1, 65, 0).done == 1105);
+    CHECK(x.grant(1011, 2, 3, 2, 0).done == 1013);
+    // The floors hold as for a grant: its tail not yet in (header at 1020, 2 beats) -> 1022.
+    CHECK(x.interleave(1020, 3, 2, 2, 1020).done == 1022);
+    // Reference: the same sequence without the priority packet.
+    xbar_clock y(1.25, 4);
+    CHECK(y.grant(1000, 0, 1, 65, 0).done == 1052);
+    CHECK(y.grant(1052, 0, 1, 65, 0).done == 1104);
+}

@@ -22,6 +22,7 @@ struct switch_config {
     std::string allocator = "islip";    ///< `islip` | `rr`
     uint32_t islip_iterations = 2;      ///< 1..8
     double speedup = 1.25;              ///< crossbar speed-up over link rate, 1.0..4.0
+    uint32_t xbar_priority_blocks = 1;  ///< packets of <= this many blocks interleave, 0..64
     bytes_t output_buffer{8 * 1024};    ///< egress staging per output port, >= 1 MTU packet
     bytes_t datapath_width{64};         ///< bytes per core-clock beat; cycle = width / rate
     bytes_t mtu{4096};                  ///< payload MTU: 256/512/1024/2048/4096
@@ -65,6 +66,12 @@ void switch_rows(Rows& s) {
         "switch.speedup", &switch_config::speedup,
         real_bounds{1.0, true, 4.0, true, "1.0 <= x <= 4.0"},
         "crossbar speed-up over the link rate; docs/domain.md §13 'Crossbar speed-up' (1.25x)");
+    s.uint_key("switch.xbar_priority_blocks", &switch_config::xbar_priority_blocks, 0, 64,
+               "packets of at most this many 64 B blocks (ACK, NAK, CNP, READ request: 1) cross "
+               "the crossbar first, in cell slots interleaved with the transfers their input and "
+               "output carry, instead of waiting for both to be free (voq only); 0 = every packet "
+               "waits; model choice (cell crossbars interleave, docs/architecture.md 'The switch "
+               "pipeline' step 5)");
     s.unit_key("switch.output_buffer", &switch_config::output_buffer, ">= 1 MTU packet", nullptr,
                "egress staging buffer per output port; model choice (two 4 KiB-MTU packets)");
     s.unit_key("switch.datapath_width", &switch_config::datapath_width, "16B|32B|64B|128B|256B",
