@@ -35,7 +35,11 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const commo
       burst_max_(
           std::max<uint32_t>(1, static_cast<uint32_t>(std::min<uint64_t>(
                                     c.sim.tlm_burst.count / c.hca.mtu.count, uint64_t{1} << 14)))),
-      burst_buffer_(std::min({tm.buffer_blocks, tm.ep_buffer_blocks, golden::FC_MAX_OUTSTANDING})),
+      // A burst's charge must fit the credits a switch VL can always get back: its whole
+      // buffer (static) or its reservation (shared; a bigger charge could wait for a window
+      // that only the burst's own arrival would grow).
+      burst_buffer_(
+          std::min({tm.sw_credit_blocks, tm.ep_buffer_blocks, golden::FC_MAX_OUTSTANDING})),
       link_(c, tm, hosts, tm.ep_buffer_blocks, common::HCA_PORT_NAMES) {
     if (c.fault.icrc_error_rate > 0.0) {
         throw cfg::config_error(cfg::config_source::merged(), "fault.icrc_error_rate",

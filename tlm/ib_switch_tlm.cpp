@@ -12,6 +12,7 @@
 #include "common/bits.h"
 #include "common/invariant_error.h"
 #include "common/packet_kind.h"
+#include "common/switch_ports.h"
 #include "common/switch_window.h"
 #include "golden/switch_alloc.h"
 
@@ -35,7 +36,7 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
       routes_(std::move(routes)),
       sl2vl_(golden::sl2vl_ports::parse(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls),
                                         c.sw.sl2vl_ports, c.sw.ports, c.sw.vls)),
-      link_(c, tm, c.sw.ports, tm.buffer_blocks, common::SWITCH_PORT_NAMES),
+      link_(common::switch_ports(c, tm)),
       xbar_(tm.speedup, c.sw.ports),
       prio_blocks_(c.sw.xbar_priority_blocks) {
     if (ports_ > 64) throw std::invalid_argument("ib_switch_tlm: at most 64 ports");
@@ -122,8 +123,9 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
             "blocks, {} of {} free (the sender ignored credits)",
             t, i, e.vl, e.id, e.blocks, rx.free_blocks(), rx.capacity()));
     }
-    rx.on_receive(e.blocks);
+    const bool grow = link_.arrived(i * vls_ + e.vl, e.blocks);
     rx.occ.update(t, rx.occupied());
+    if (grow) request_eval();  // the shared buffer grants more: an FC update this step
     ++inside_;
     e.hop = ib_extension::hop_state{t, static_cast<uint8_t>(i), o, sl2vl_.vl(i, o, e.sl)};
     gp.acquire();  // upstream hop: released after the crossbar read it out
@@ -137,7 +139,7 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
                  timer{0, 0, T_SL2VL_DROP, e.vl, static_cast<uint16_t>(i), 0, 0, &gp});
         return;
     }
-    const uint64_t pipe = tm_.switch_cycles - 1U;
+    const uint64_t pipe = tm_.ingress_cycles;  // switch.latency_split
     const uint64_t elig = cut_through_ ? t + pipe : t + (e.beats - 1U) + pipe;
     if (e.express && !to_an && express(elig, i, gp)) return;
     if (to_an) {  // to the aggregation node once the whole packet is in (cycle model)
@@ -287,7 +289,7 @@ bool ib_switch_tlm::express(uint64_t elig, uint32_t i, tlm::tlm_generic_payload&
     for (uint32_t v = 0; v < vls_; ++v) waiting |= req_[o * vls_ + v];
     at += static_cast<uint64_t>(__builtin_popcountll(waiting & ~bit(i))) * pkt;
     at = std::max(at, flow_last_start_[flow] + 1);  // after its flow's last granted packet
-    schedule(at, timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, &gp});
+    schedule(at + tm_.egress_cycles, timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, &gp});
     return true;
 }
 
@@ -312,10 +314,9 @@ void ib_switch_tlm::close_window(uint64_t now) {
 }
 
 void ib_switch_tlm::free_input_blocks(uint64_t t, uint32_t port, uint32_t vl, uint32_t blocks) {
+    link_.release(port * vls_ + vl, blocks);
     common::rx_buffer& rx = link_.rx(port, vl);
-    rx.on_free(blocks);
     rx.occ.update(t, rx.occupied());
-    link_.mark_fc(port * vls_ + vl);
 }
 
 void ib_switch_tlm::evaluate(uint64_t now) {
@@ -531,7 +532,9 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
         stats_.out_busy_cycles[o] += span;
         stats_.xbar_transfers += e.count;
     }
-    schedule(link_start, timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, gp});
+    // On the wire after the egress pipeline (switch.latency_split).
+    schedule(link_start + tm_.egress_cycles,
+             timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, gp});
 }
 
 void ib_switch_tlm::send_fc(uint64_t t) {

@@ -78,7 +78,8 @@ uint64_t ib_switch_tlm::sharp_egress(uint64_t t, uint64_t free_in) {
         out_start_[o] = start;
         out_pkt_[o] = e.beats;
         total_out_beats_[o] += e.beats;
-        schedule(start, timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, gp});
+        schedule(start + tm_.egress_cycles,
+                 timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, gp});
         if (q.empty()) an_->pending &= ~bit(o);
         sent |= bit(o);
     }

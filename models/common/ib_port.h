@@ -15,7 +15,11 @@
 //   - the credit check and consume of a packet sent (can_send, consume, sent);
 //   - the VL-arbitration call (pick_vl: golden::pick_output_vl) and its commit (sent);
 //   - a local source beside the crossbar (the SHARP aggregation node) competing for the link
-//     through the same VL arbiter (set_local_source, local_wins, sent_local).
+//     through the same VL arbiter (set_local_source, local_wins, sent_local);
+//   - a shared receive buffer (switch.buffer_model = shared: golden::vl_buffer_pool): blocks
+//     freed return to the port's pool, an FC update re-grants before its FCCL is read, an
+//     arrival on a VL that could claim more asks for an FC update (set_shared_pool, arrived,
+//     release, send_fc).
 // What differs between the levels is the transport only: the cycle devices schedule an event
 // into the partner's calendar, the TLM devices send an FC payload through a socket. It comes in
 // as a callable template argument, so everything here inlines into the device (no virtual call,
@@ -35,6 +39,7 @@
 #include "golden/credit_fc.h"
 #include "golden/switch_alloc.h"
 #include "golden/vl_arb.h"
+#include "golden/vl_buffer_pool.h"
 
 namespace ndr::common {
 
@@ -119,6 +124,35 @@ public:
 
     // ---- Receive side ------------------------------------------------------------------------
 
+    /// switch.buffer_model = shared: each port's receive buffers hold `total_blocks` together,
+    /// each VL at least `reserved_blocks`, a busy VL's pool blocks at most `alpha` x the
+    /// unclaimed ones, its window at most `window_blocks`; every VL starts at its reservation
+    /// (what connect must give the partner: timing::sw_credit_blocks).
+    void set_shared_pool(uint32_t total_blocks, uint32_t reserved_blocks, double alpha,
+                         uint32_t window_blocks) {
+        pool_ = golden::vl_buffer_pool{total_blocks, reserved_blocks, alpha, window_blocks};
+        for (RxState& r : rx_) r.set_capacity(reserved_blocks);
+    }
+    const golden::vl_buffer_pool& pool() const { return pool_; }
+    /// A packet of `blocks` was accepted into receive buffer k (its room checked by the device:
+    /// rx(k).free_blocks()). With a shared pool, a VL that could claim more asks for an FC update
+    /// (returns true: the device must run send_fc this cycle).
+    bool arrived(uint32_t k, uint32_t blocks) {
+        RxState& r = rx_[k];
+        r.on_receive(blocks);
+        if (!pool_.enabled() || !can_grow(k)) return false;
+        fc_.mark(k);
+        return true;
+    }
+    /// `blocks` left receive buffer k (read out by the crossbar, consumed, dropped): static, they
+    /// are the VL's again; shared, they return to the port's pool. An FC update is due.
+    void release(uint32_t k, uint32_t blocks) {
+        RxState& r = rx_[k];
+        r.on_free(blocks);
+        if (pool_.enabled()) r.set_capacity(r.capacity() - blocks);
+        fc_.mark(k);
+    }
+
     /// An FC packet carried the partner's FCTBS for (port, vl) at cycle t: ABR must equal it,
     /// else a packet was lost on the link (invariant error). Checked before the cycle's header
     /// arrivals (they left the partner after the FC packet).
@@ -137,7 +171,17 @@ public:
     template <class Send, class FlushAt>
     void send_fc(cycle_t t, Send&& send, FlushAt&& flush_at) {
         fc_.collect(
-            t, [&](uint32_t k) { send(k / vls_, k % vls_, rx_[k].fccl()); }, flush_at);
+            t,
+            [&](uint32_t k) {
+                if (pool_.enabled()) regrant(k);
+                send(k / vls_, k % vls_, rx_[k].fccl());
+            },
+            flush_at);
+    }
+    /// Every port's data reaches the wire `cycles` after its link is booked (a switch's egress
+    /// pipeline, timing::egress_cycles): FC packets then slot in on the wire's cycles.
+    void set_egress_delay(uint32_t cycles) {
+        for (wire_schedule& w : wires_) w.set_lead(cycles);
     }
     /// A data packet (or a burst of packets of pkt_beats each) booked at cycle `now` on port
     /// `port`'s outgoing wire for [start, start + beats) (wire_schedule::book).
@@ -261,6 +305,22 @@ public:
     }
 
 private:
+    /// The sum of the claims on port(k)'s pool (golden::vl_buffer_pool::claim of every VL).
+    uint32_t claimed(uint32_t k) const {
+        const uint32_t first = k - k % vls_;
+        uint32_t sum = 0;
+        for (uint32_t j = first; j < first + vls_; ++j) sum += pool_.claim(rx_[j].capacity());
+        return sum;
+    }
+    bool can_grow(uint32_t k) const {
+        const RxState& r = rx_[k];
+        return pool_.grant(claimed(k), r.capacity(), r.occupied()) > r.capacity();
+    }
+    void regrant(uint32_t k) {
+        RxState& r = rx_[k];
+        r.set_capacity(pool_.grant(claimed(k), r.capacity(), r.occupied()));
+    }
+
     /// A port's arbiter on a cache line of its own: its hot fields (vl_arbiter keeps them
     /// first: weighted_vls and the commit fast path) are then one line, read per packet.
     struct alignas(64) arb_slot {
@@ -275,6 +335,7 @@ private:
     credit_stalls stalls_;
     std::vector<wire_schedule> wires_;  ///< [port]: the outgoing wire, for FC departures
     port_names names_;
+    golden::vl_buffer_pool pool_;      ///< shared receive buffers (total 0: static)
     uint32_t local_vl_ = ~0U;          ///< VL of the local source (none: never a VL)
     std::vector<uint8_t> local_turn_;  ///< [port]: the local source goes first on its VL
 };

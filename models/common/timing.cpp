@@ -1,12 +1,14 @@
 #include "common/timing.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "config/config_error.h"
 #include "golden/credit_fc.h"
+#include "golden/vl_buffer_pool.h"
 
 namespace ndr::common {
 
@@ -43,6 +45,23 @@ timing derive_timing(const cfg::config& c) {
     };
     t.buffer_blocks = blocks(c.sw.buffer_per_vl.count);
     t.ep_buffer_blocks = blocks(c.endpoint.rx_buffer_per_vl.count);
+    if (c.sw.buffer_model == "shared" && c.fabric.technology != "roce") {
+        t.sw_pool_blocks = c.sw.vls * t.buffer_blocks;
+        // A reservation of a VL's whole share (or more) leaves no pool: the static buffer.
+        t.sw_reserved_blocks = std::min(blocks(c.sw.vl_reserved.count), t.buffer_blocks);
+        t.sw_credit_blocks = t.sw_reserved_blocks;
+        t.sw_vl_max_blocks = golden::vl_buffer_pool{t.sw_pool_blocks, t.sw_reserved_blocks,
+                                                    c.sw.pool_alpha, t.buffer_blocks}
+                                 .one_vl_capacity(c.sw.vls);
+    } else {
+        t.sw_credit_blocks = t.buffer_blocks;
+        t.sw_vl_max_blocks = t.buffer_blocks;
+    }
+    const uint32_t pipe = t.switch_cycles - 1U;  // >= 1
+    t.egress_cycles =
+        static_cast<uint32_t>(std::lround((1.0 - c.sw.latency_split) * static_cast<double>(pipe)));
+    t.egress_cycles = std::min(t.egress_cycles, pipe - 1U);  // the ingress keeps >= 1 cycle
+    t.ingress_cycles = pipe - t.egress_cycles;
     t.outbuf_beats = static_cast<uint32_t>(c.sw.output_buffer.count / width);
     t.speedup = c.sw.speedup;
     return t;

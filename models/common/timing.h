@@ -20,8 +20,23 @@ struct timing {
     uint32_t fc_min_interval_cycles = 0;  ///< at most one FC packet per (port, VL) per this
     uint32_t rx_proc_cycles = 0;          ///< endpoint tail arrival -> credits freed
     uint32_t buffer_blocks = 0;           ///< switch input buffer per port per VL
-    uint32_t ep_buffer_blocks = 0;        ///< endpoint receive buffer per VL
-    uint32_t outbuf_beats = 0;            ///< switch egress staging per output, in beats
+    /// switch.buffer_model = shared (IB only): blocks per port shared by its data VLs (vls x
+    /// buffer_blocks), each VL reserving sw_reserved_blocks; 0 = static per-VL buffers.
+    uint32_t sw_pool_blocks = 0;
+    uint32_t sw_reserved_blocks = 0;
+    /// The credits a switch input advertises per VL at link-up (what its partner's connect
+    /// gets): the reservation when shared, the whole per-VL buffer when static.
+    uint32_t sw_credit_blocks = 0;
+    /// The most one VL of a switch input may hold (the others idle): the pool's fixed point
+    /// (golden::vl_buffer_pool::one_vl_capacity) when shared, buffer_blocks when static.
+    uint32_t sw_vl_max_blocks = 0;
+    /// switch.latency_split: header in -> eligible for the crossbar (ingress pipeline, holding
+    /// input-buffer blocks) and crossbar -> wire (egress pipeline); ingress + egress + 1 =
+    /// switch_cycles (the allocation cycle).
+    uint32_t ingress_cycles = 0;
+    uint32_t egress_cycles = 0;
+    uint32_t ep_buffer_blocks = 0;  ///< endpoint receive buffer per VL
+    uint32_t outbuf_beats = 0;      ///< switch egress staging per output, in beats
     double speedup = 1.0;
 };
 

@@ -14,7 +14,9 @@
 // the FC beats are paid by the next data packet booked.
 //
 // The device keeps its own "link free" cycle (the switches' link_free, the HCAs' and endpoints'
-// tx_free) and passes it to fc() by reference; book() records each data packet's span.
+// tx_free) and passes it to fc() by reference; book() records each data packet's span. A switch
+// with an egress pipeline (switch.latency_split < 1) books its link `lead` cycles before the
+// data reaches the wire: book() takes its cycles, fc() takes and returns wire cycles.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -28,6 +30,8 @@ class wire_schedule {
 public:
     /// beat_bytes: bytes of one beat (switch.datapath_width).
     explicit wire_schedule(uint32_t beat_bytes = 64) : beat_bytes_(beat_bytes) {}
+    /// The device's link-free cycles run `lead` cycles ahead of the wire (its egress pipeline).
+    void set_lead(uint32_t lead) { lead_ = lead; }
 
     /// At cycle `now`, a data packet (or a burst of packets of pkt_beats each; 0 = one packet)
     /// is booked on the wire for [start, start + beats).
@@ -35,7 +39,7 @@ public:
         drop_ended(now);
         if (size_ == ring_.size()) grow();
         ring_[(head_ + size_++) & (ring_.size() - 1)] =
-            span{start, start + beats, pkt_beats == 0 ? beats : pkt_beats};
+            span{start + lead_, start + lead_ + beats, pkt_beats == 0 ? beats : pkt_beats};
     }
 
     /// The departure cycle of an FC packet ready at `ready` (the next packet boundary at or
@@ -54,7 +58,8 @@ public:
         fc_bytes_ += fc_bytes;
         while (fc_bytes_ >= beat_bytes_) {
             fc_bytes_ -= beat_bytes_;
-            link_free = (link_free > depart ? link_free : depart) + 1;
+            const cycle_t at = depart > lead_ ? depart - lead_ : 0;  // in link_free's cycles
+            link_free = (link_free > at ? link_free : at) + 1;
         }
         return depart;
     }
@@ -86,6 +91,7 @@ private:
     std::size_t size_ = 0;
     uint32_t beat_bytes_;
     uint32_t fc_bytes_ = 0;  ///< FC wire bytes not yet charged as a whole beat
+    uint32_t lead_ = 0;      ///< egress pipeline: booked cycles + lead_ = wire cycles
 };
 
 }  // namespace ndr::common

@@ -105,6 +105,9 @@ void validate(const config& c) {
     }
     check_holds_mtu_packet("switch.buffer_per_vl", c.sw.buffer_per_vl, c);
     check_holds_mtu_packet("switch.output_buffer", c.sw.output_buffer, c);
+    if (c.sw.buffer_model == "shared") {
+        check_holds_mtu_packet("switch.vl_reserved", c.sw.vl_reserved, c);
+    }
     check_holds_mtu_packet("endpoint.rx_buffer_per_vl", c.endpoint.rx_buffer_per_vl, c);
     check_tables(c);
     check_beat_time(c);

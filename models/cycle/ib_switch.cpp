@@ -8,6 +8,7 @@
 
 #include "common/bits.h"
 #include "common/invariant_error.h"
+#include "common/switch_ports.h"
 #include "common/switch_window.h"
 #include "cycle/ib_switch_eth.h"
 
@@ -39,7 +40,7 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, 
       routes_(std::move(routes)),
       sl2vl_(golden::sl2vl_ports::parse(golden::sl2vl_table::parse(c.sw.sl2vl, c.sw.vls),
                                         c.sw.sl2vl_ports, c.sw.ports, c.sw.vls)),
-      link_(c, tm, c.sw.ports, tm.buffer_blocks, common::SWITCH_PORT_NAMES),
+      link_(common::switch_ports(c, tm)),
       fc_proc_cycles_(tm.fc_cycles - tm.link_cycles),
       xbar_(tm.speedup, c.sw.ports),
       alloc_(c.sw.ports),
@@ -187,7 +188,7 @@ void ib_switch::refresh(cycle_t t) {
                   [&](uint32_t p, uint32_t vl, uint32_t fctbs) {
                       const link_peer& peer = peers_[p];
                       peer.engine->schedule(
-                          std::max(t, link_free_[p]) + peer.link_cycles,
+                          std::max(t, link_free_[p] + tm_.egress_cycles) + peer.link_cycles,
                           event{EV_FCTBS, static_cast<uint8_t>(vl), peer.port, 0, fctbs, 0});
                   });
 }
@@ -285,12 +286,13 @@ uint64_t ib_switch::sharp_egress(cycle_t t, uint64_t free_in) {
         link_free_[o] = start + p.beats;
         link_.booked(o, t, start, p.beats);
         total_out_beats_[o] += p.beats;
-        if (o < taps_.size() && taps_[o] != nullptr) taps_[o]->on_packet(start, p);
+        const cycle_t wire = start + tm_.egress_cycles;  // after the egress pipeline
+        if (o < taps_.size() && taps_[o] != nullptr) taps_[o]->on_packet(wire, p);
         const link_peer& peer = peers_[o];
         if (peer.engine == nullptr) {
             throw invariant_error(fmt::format("SHARP: switch port {} is not connected", o));
         }
-        peer.engine->schedule(start + peer.link_cycles, event{EV_HDR, 0, peer.port, idx, 0, 0});
+        peer.engine->schedule(wire + peer.link_cycles, event{EV_HDR, 0, peer.port, idx, 0, 0});
         if (q.empty()) sharp_pending_ &= ~bit(o);
         sent |= bit(o);
     });
@@ -334,11 +336,11 @@ __attribute__((always_inline)) inline void ib_switch::on_header(cycle_t t, uint1
             "blocks, {} of {} free (the sender ignored credits)",
             t, in, p.vl, p.id, p.blocks, rx.free_blocks(), rx.capacity()));
     }
-    rx.on_receive(p.blocks);
+    link_.arrived(in * vls_ + p.vl, p.blocks);  // an FC update goes at the end of this cycle
     rx.occ.update(t, rx.occupied());
     if (eth_) eth_pfc_check(t, in, p.vl);
     ++inside_;
-    const cycle_t pipe = tm_.switch_cycles - 1U;
+    const cycle_t pipe = tm_.ingress_cycles;  // switch.latency_split
     p.in_port = static_cast<uint8_t>(in);
     if (p.out_vl == golden::SL2VL_DROP) {  // IBTA: an SL mapped to VL15 is dropped
         schedule(std::max(t + 1, t + p.beats), event{EV_SL2VL_DROP, 0, in, pkt, 0, 0});

@@ -132,13 +132,14 @@ private:
     void free_input_blocks(cycle_t t, uint32_t port, uint32_t vl, uint32_t blocks) {
         const uint32_t k = port * vls_ + vl;
         common::rx_buffer& rx = link_.rx(k);
-        rx.on_free(blocks);
-        rx.occ.update(t, rx.occupied());
         if (eth_) {
+            rx.on_free(blocks);
+            rx.occ.update(t, rx.occupied());
             eth_pfc_check(t, port, vl);
             return;
         }
-        link_.mark_fc(k);
+        link_.release(k, blocks);
+        rx.occ.update(t, rx.occupied());
     }
     void allocate(cycle_t t);
     /// The grant oracle of golden::switch_alloc: output o's grant among `avail_in`, visited

@@ -269,8 +269,9 @@ __attribute__((always_inline)) inline void ib_switch::commit(cycle_t t, const gr
     if (peer.engine == nullptr) {
         throw invariant_error(fmt::format("switch output port {} is not connected", g.out));
     }
-    if (g.out < taps_.size() && taps_[g.out] != nullptr) taps_[g.out]->on_packet(link_start, p);
-    peer.engine->schedule(link_start + peer.link_cycles, event{EV_HDR, 0, peer.port, g.pkt, 0, 0});
+    const cycle_t wire = link_start + tm_.egress_cycles;  // after the egress pipeline
+    if (g.out < taps_.size() && taps_[g.out] != nullptr) taps_[g.out]->on_packet(wire, p);
+    peer.engine->schedule(wire + peer.link_cycles, event{EV_HDR, 0, peer.port, g.pkt, 0, 0});
 }
 
 void ib_switch::set_tap(uint16_t port, link_tap* tap) {

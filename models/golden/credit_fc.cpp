@@ -73,6 +73,11 @@ void credit_receiver::throw_underflow(uint32_t blocks) const {
                     occupied_, capacity_));
 }
 
+void credit_receiver::throw_capacity(uint32_t capacity_blocks) const {
+    throw std::logic_error(
+        fmt::format("buffer capacity {} below the {} blocks occupied", capacity_blocks, occupied_));
+}
+
 bool credit_receiver::on_fctbs(uint32_t fctbs) {
     require_12bit(fctbs, "FCTBS in FC packet:");
     const bool in_sync = abr_ == fctbs;

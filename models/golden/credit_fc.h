@@ -88,6 +88,12 @@ public:
     bool on_fctbs(uint32_t fctbs);
     /// The credit limit to advertise now: (ABR + min(free_blocks, 2048)) mod 4096.
     uint32_t fccl() const;
+    /// A shared buffer (vl_buffer_pool.h) moves blocks between VLs: the capacity becomes
+    /// `capacity_blocks`. Throws std::logic_error if that is below the occupied blocks.
+    void set_capacity(uint32_t capacity_blocks) {
+        if (capacity_blocks < occupied_) throw_capacity(capacity_blocks);
+        capacity_ = capacity_blocks;
+    }
     uint32_t abr() const { return abr_; }
     uint32_t capacity() const { return capacity_; }
     uint32_t occupied() const { return occupied_; }
@@ -96,6 +102,7 @@ public:
 private:
     [[noreturn]] void throw_overflow(uint32_t blocks) const;
     [[noreturn]] void throw_underflow(uint32_t blocks) const;
+    [[noreturn]] void throw_capacity(uint32_t capacity_blocks) const;
     uint32_t capacity_;
     uint32_t occupied_ = 0;
     uint32_t abr_ = 0;

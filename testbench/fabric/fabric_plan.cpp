@@ -52,12 +52,12 @@ fabric_plan plan_fabric(const cfg::config& c, uint32_t hosts) {
         const plan_end b{false, l.b, l.b_port};
         if (l.a_is_host) {
             const plan_end a{true, l.a, 0};
-            f.hops.push_back(make_hop(a, b, l.tier, lat, f.tm.buffer_blocks));
+            f.hops.push_back(make_hop(a, b, l.tier, lat, f.tm.sw_credit_blocks));
             f.hops.push_back(make_hop(b, a, l.tier, lat, f.tm.ep_buffer_blocks));
         } else {
             const plan_end a{false, l.a, l.a_port};
-            f.hops.push_back(make_hop(a, b, l.tier, lat, f.tm.buffer_blocks));
-            f.hops.push_back(make_hop(b, a, l.tier, lat, f.tm.buffer_blocks));
+            f.hops.push_back(make_hop(a, b, l.tier, lat, f.tm.sw_credit_blocks));
+            f.hops.push_back(make_hop(b, a, l.tier, lat, f.tm.sw_credit_blocks));
         }
     }
     return f;
@@ -76,7 +76,7 @@ fabric_plan plan_traffic_switch(const cfg::config& c) {
     for (uint32_t p = 0; p < ports; ++p) {
         const plan_end ep{true, p, 0};
         const plan_end sw{false, 0, static_cast<uint16_t>(p)};
-        f.hops.push_back(make_hop(ep, sw, 0, f.tm.link_cycles, f.tm.buffer_blocks));
+        f.hops.push_back(make_hop(ep, sw, 0, f.tm.link_cycles, f.tm.sw_credit_blocks));
         f.hops.push_back(make_hop(sw, ep, 0, f.tm.link_cycles, f.tm.ep_buffer_blocks));
     }
     return f;

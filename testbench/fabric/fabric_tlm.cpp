@@ -23,11 +23,14 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts)
     const bool bursts = c.sim.tlm_burst.count / c.hca.mtu.count > 1;
     const auto loop = [&](uint32_t capacity, uint32_t lat, bool to_switch) {
         tlmm::credit_loop l;
+        // A shared switch buffer grows a busy VL's window from its reservation to the pool's
+        // limit for one VL (golden::vl_buffer_pool): the pacer replays that.
+        if (to_switch) capacity = std::max(capacity, tm_.sw_vl_max_blocks);
         l.capacity = std::min(capacity, golden::FC_MAX_OUTSTANDING);
         l.link_cycles = lat;
         l.fc_proc = tm_.fc_cycles - tm_.link_cycles;
         l.to_switch = to_switch;
-        l.elig_cycles = tm_.switch_cycles - 1U;
+        l.elig_cycles = tm_.ingress_cycles;
         l.cut_through = c.sw.cut_through;
         l.speedup = tm_.speedup;
         l.block_bytes = tm_.block_bytes;

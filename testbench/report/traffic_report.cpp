@@ -136,7 +136,7 @@ json traffic_point_json(const cfg::config& c, const traffic_outcome& o) {
                                          : 0.0},
                       {"latency_ns", latency_summary(o.ep.vl_latency_hist[vl], cycle_ns)}});
         jb.push_back({{"vl", vl},
-                      {"capacity_blocks", o.tm.buffer_blocks},
+                      {"capacity_blocks", o.tm.sw_vl_max_blocks},
                       {"max_blocks", o.sw.buffer[vl].max_blocks},
                       {"mean_blocks", o.sw.buffer[vl].mean_blocks},
                       {"max_bytes", o.sw.buffer[vl].max_blocks * 64ULL},

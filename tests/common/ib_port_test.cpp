@@ -197,3 +197,52 @@ TEST_CASE("ib_ports: switch receive state keeps its occupancy statistic beside t
     CHECK(p.rx(0, 0).occ.value() == 4);
     CHECK(p.rx(0).fccl() == 10);  // ABR 4 + 6 free
 }
+
+TEST_CASE("ib_ports: a shared buffer grows a busy VL from its reservation to the pool") {
+    // 1 port, 2 VLs of 512 blocks = a 1024-block pool, 128 reserved per VL, alpha 8, window 512
+    // (the defaults: 2 x 32 KiB, 8 KiB, 8, the static share). Hand-derived with
+    // golden/vl_buffer_pool.h's rule: a busy VL grows by d = floor((8 x unclaimed - its pool
+    // blocks) / 9), its window at most 512; an idle VL keeps its claim; blocks read out return.
+    ib_ports<rx_buffer> p(1, 2, 512, vl_arb_table::equal_weights(2), 0, SWITCH);
+    p.set_shared_pool(1024, 128, 8.0, 512);
+    REQUIRE(p.rx(0, 0).capacity() == 128);
+    REQUIRE(p.rx(0, 1).capacity() == 128);
+    std::vector<std::pair<uint32_t, uint32_t>> sent;  // (vl, fccl)
+    const auto send = [&](uint32_t, uint32_t vl, uint32_t fccl) { sent.emplace_back(vl, fccl); };
+    const auto flush = [](uint32_t, cycle_t) {};
+    // A 65-block packet arrives on VL0: it could claim more, so an FC update goes.
+    CHECK(p.arrived(0, 65));
+    p.send_fc(1, send, flush);
+    REQUIRE(sent.size() == 1);
+    // d = 682 but the window limits: 65 + 512 = 577; FCCL = ABR 65 + 512.
+    CHECK(sent[0] == std::make_pair(0U, 577U));
+    CHECK(p.rx(0, 0).capacity() == 577);
+    // VL1 idle: a refresh-style update re-advertises only its reservation.
+    p.mark_fc(1);
+    sent.clear();
+    p.send_fc(2, send, flush);
+    REQUIRE(sent.size() == 1);
+    CHECK(sent[0] == std::make_pair(1U, 128U));
+    // VL1 busy: 319 unclaimed, d = floor(2552 / 9) = 283 -> 411; FCCL = 65 + (411 - 65).
+    CHECK(p.arrived(1, 65));
+    sent.clear();
+    p.send_fc(3, send, flush);
+    REQUIRE(sent.size() == 1);
+    CHECK(sent[0] == std::make_pair(1U, 411U));
+    // VL0's packet is read out: its 65 blocks return to the pool (capacity 512) and VL0, now
+    // idle, keeps its promise: FCCL = ABR 65 + 512 = 577, unchanged.
+    p.release(0, 65);
+    CHECK(p.rx(0, 0).capacity() == 512);
+    sent.clear();
+    p.send_fc(4, send, flush);
+    REQUIRE(sent.size() == 1);
+    CHECK(sent[0] == std::make_pair(0U, 577U));
+    // Busy VL1 again: 1024 - 512 - 411 = 101 unclaimed, it holds 283 pool blocks:
+    // d = floor((808 - 283) / 9) = 58 -> 469; FCCL = 65 + (469 - 65) = 469.
+    p.mark_fc(1);
+    sent.clear();
+    p.send_fc(5, send, flush);
+    REQUIRE(sent.size() == 1);
+    CHECK(sent[0] == std::make_pair(1U, 469U));
+    CHECK(p.rx(0, 0).capacity() + p.rx(0, 1).capacity() <= 1024);
+}

@@ -21,7 +21,8 @@ ndr::cfg::config pinned(std::initializer_list<std::string> more) {
 }  // namespace
 
 TEST_CASE("fabric plan: one switch, four hosts", "[fabric_plan]") {
-    const auto c = pinned({"switch.buffer_per_vl=32KiB", "endpoint.rx_buffer_per_vl=16KiB"});
+    const auto c = pinned({"switch.buffer_per_vl=32KiB", "endpoint.rx_buffer_per_vl=16KiB",
+                           "switch.buffer_model=shared"});
     const ndr::tb::fabric_plan f = ndr::tb::plan_fabric(c, 4);
     REQUIRE(f.hops.size() == 8);  // 4 cables, both directions
     for (uint32_t h = 0; h < 4; ++h) {
@@ -31,7 +32,9 @@ TEST_CASE("fabric plan: one switch, four hosts", "[fabric_plan]") {
         CHECK(up.from.node == h);
         CHECK(!up.to.host);
         CHECK(up.to.port == h);
-        CHECK(up.credits == 512);    // the switch input buffer
+        // The switch input buffer: the default shared organisation starts every VL at its
+        // switch.vl_reserved (8 KiB = 128 blocks); static gives the whole 32 KiB (below).
+        CHECK(up.credits == 128);
         CHECK(down.credits == 256);  // the HCA receive buffer
         CHECK(up.link_cycles == 90);
         CHECK(down.link_cycles == 90);
@@ -39,11 +42,14 @@ TEST_CASE("fabric plan: one switch, four hosts", "[fabric_plan]") {
         CHECK(down.name == "sw0.p" + std::to_string(h) + "->host" + std::to_string(h));
     }
     CHECK(f.shortest_link_cycles() == 90);
+    // Static: the partner gets the whole per-VL buffer, 32 KiB = 512 blocks.
+    const auto st = pinned({"switch.buffer_per_vl=32KiB"});
+    CHECK(ndr::tb::plan_fabric(st, 4).hops[0].credits == 512);
 }
 
 TEST_CASE("fabric plan: 16 hosts on a fat tree of 8-port switches", "[fabric_plan]") {
-    const auto c =
-        pinned({"fabric.topology=fat_tree", "switch.ports=8", "fabric.tier1_cable_length=30m"});
+    const auto c = pinned({"fabric.topology=fat_tree", "switch.ports=8",
+                           "fabric.tier1_cable_length=30m", "switch.buffer_model=shared"});
     const ndr::tb::fabric_plan f = ndr::tb::plan_fabric(c, 16);
     // 4 hosts per leaf -> 4 leaves with 4 up-ports each; 16 leaf-spine cables on 2 spines.
     REQUIRE(f.topo.switches.size() == 6);
@@ -59,7 +65,7 @@ TEST_CASE("fabric plan: 16 hosts on a fat tree of 8-port switches", "[fabric_pla
             ++tier1;
             CHECK(h.tier == 1);
             CHECK(h.link_cycles == 196);
-            CHECK(h.credits == 512);  // switch to switch: the far input buffer
+            CHECK(h.credits == 128);  // switch to switch: the far input's reservation
         }
     }
     CHECK(tier1 == 32);

@@ -90,6 +90,18 @@ TEST_CASE("latency: zero load, cut-through, 400G defaults, 4 KiB = 2L+S+B = 480 
     CHECK(r["latency_ns"]["max"].get<double>() == Approx(614.4).epsilon(1e-12));
 }
 
+TEST_CASE("latency: switch.latency_split moves latency after the crossbar, zero-load total equal",
+          "[cycle][latency]") {
+    // switch.latency_split 0.5: the 234 cycles after the header's arrival cycle split into
+    // round(0.5 x 234) = 117 of egress pipeline and 117 of ingress; header in -> header out is
+    // still 235 cycles, so the zero-load latency is the 2 x 90 + 235 + 65 = 480 cycles above.
+    const uint64_t cyc = cycle_ps_at(400'000'000'000ULL);
+    const auto r = run_point(
+        low_load_4k({"switch.latency=300ns", "link.fec_latency=100ns", "link.cable_length=3m",
+                     "link.propagation_per_m=5ns", "switch.latency_split=0.5"}));
+    require_exact_latency(r, cyc, 2 * 90 + 235 + 65, 200);
+}
+
 TEST_CASE("latency: zero load, even numbers: 256 ns switch, no FEC, no cable, 1-beat packet",
           "[cycle][latency]") {
     const uint64_t cyc = cycle_ps_at(400'000'000'000ULL);

@@ -173,7 +173,7 @@ TEST_CASE("flows: cycle engine") {
     for (uint32_t p = 0; p < c.sw.ports; ++p) {
         const auto port = static_cast<uint16_t>(p);
         sw.connect(port, cy::link_peer{&eps, port, tm.link_cycles}, tm.ep_buffer_blocks);
-        eps.connect(port, cy::link_peer{&sw, port, tm.link_cycles}, tm.buffer_blocks);
+        eps.connect(port, cy::link_peer{&sw, port, tm.link_cycles}, tm.sw_credit_blocks);
         sw.set_tap(port, &tap);
     }
     cy::sim_status status;

@@ -13,24 +13,28 @@ namespace ndr::cfg {
 
 /// The switch ASIC.
 struct switch_config {
-    uint32_t ports = 64;                ///< radix, 2..64
-    uint32_t vls = 2;                   ///< data VLs (VL0..vls-1), 1..15; VL15 extra (§3)
-    bytes_t buffer_per_vl{32 * 1024};   ///< input buffer per port per data VL (§13)
-    time_ps_t latency{300'000};         ///< port-to-port, header in -> header out, zero load
-    bool cut_through = true;            ///< false = store-and-forward
-    std::string queueing = "voq";       ///< `voq` | `fifo`
-    std::string allocator = "islip";    ///< `islip` | `rr`
-    uint32_t islip_iterations = 2;      ///< 1..8
-    double speedup = 1.25;              ///< crossbar speed-up over link rate, 1.0..4.0
-    uint32_t xbar_priority_blocks = 1;  ///< packets of <= this many blocks interleave, 0..64
-    bytes_t output_buffer{8 * 1024};    ///< egress staging per output port, >= 1 MTU packet
-    bytes_t datapath_width{64};         ///< bytes per core-clock beat; cycle = width / rate
-    bytes_t mtu{4096};                  ///< payload MTU: 256/512/1024/2048/4096
-    std::string vl_arb_high = "";       ///< high table "vl:weight,..." (weights 64 B units)
-    std::string vl_arb_low = "";        ///< low table; empty = every data VL weight 64
-    uint32_t vl_arb_limit_of_high = 0;  ///< LimitOfHighPriority, 0..255
-    std::string sl2vl = "";             ///< 16 comma-separated VLs; empty = SL mod vls
-    std::string sl2vl_ports = "";       ///< per (in, out) port overrides of sl2vl (§3)
+    uint32_t ports = 64;                  ///< radix, 2..64
+    uint32_t vls = 2;                     ///< data VLs (VL0..vls-1), 1..15; VL15 extra (§3)
+    bytes_t buffer_per_vl{32 * 1024};     ///< input buffer per port per data VL (§13)
+    std::string buffer_model = "shared";  ///< `shared` (reserved per VL + port pool) | `static`
+    bytes_t vl_reserved{8 * 1024};        ///< shared: blocks each VL can always claim
+    double pool_alpha = 8.0;              ///< shared: dynamic threshold of a VL's pool share
+    time_ps_t latency{300'000};           ///< port-to-port, header in -> header out, zero load
+    double latency_split = 1.0;           ///< share of `latency` before the crossbar (0..1)
+    bool cut_through = true;              ///< false = store-and-forward
+    std::string queueing = "voq";         ///< `voq` | `fifo`
+    std::string allocator = "islip";      ///< `islip` | `rr`
+    uint32_t islip_iterations = 2;        ///< 1..8
+    double speedup = 1.25;                ///< crossbar speed-up over link rate, 1.0..4.0
+    uint32_t xbar_priority_blocks = 1;    ///< packets of <= this many blocks interleave, 0..64
+    bytes_t output_buffer{8 * 1024};      ///< egress staging per output port, >= 1 MTU packet
+    bytes_t datapath_width{64};           ///< bytes per core-clock beat; cycle = width / rate
+    bytes_t mtu{4096};                    ///< payload MTU: 256/512/1024/2048/4096
+    std::string vl_arb_high = "";         ///< high table "vl:weight,..." (weights 64 B units)
+    std::string vl_arb_low = "";          ///< low table; empty = every data VL weight 64
+    uint32_t vl_arb_limit_of_high = 0;    ///< LimitOfHighPriority, 0..255
+    std::string sl2vl = "";               ///< 16 comma-separated VLs; empty = SL mod vls
+    std::string sl2vl_ports = "";         ///< per (in, out) port overrides of sl2vl (§3)
 };
 
 namespace detail {
@@ -48,9 +52,30 @@ void switch_rows(Rows& s) {
     s.unit_key("switch.buffer_per_vl", &switch_config::buffer_per_vl, CREDIT_RANGE, credit_buffer,
                "input buffer per port per data VL; docs/domain.md §13 'Input buffer per port per "
                "VL' (32 KiB = 512 blocks)");
+    s.choice_key("switch.buffer_model", &switch_config::buffer_model, {"shared", "static"},
+                 "input buffer organisation per port: static = switch.buffer_per_vl per data VL, "
+                 "shared = the same vls x buffer_per_vl blocks as switch.vl_reserved per VL plus "
+                 "a pool any busy VL may claim (IB credits stay per VL; RoCE is always static); "
+                 "docs/domain.md §13 'Input buffer organisation' (soft)");
+    s.unit_key("switch.vl_reserved", &switch_config::vl_reserved, CREDIT_RANGE, credit_buffer,
+               "shared buffer: blocks each data VL can always claim (its initial credits); at or "
+               "above switch.buffer_per_vl no pool is left (= static); docs/domain.md §13 'Input "
+               "buffer organisation' (8 KiB = two "
+               "MTU packets, soft)");
+    s.real_key("switch.pool_alpha", &switch_config::pool_alpha,
+               real_bounds{0.0, false, 64.0, true, "0 < x <= 64"},
+               "shared buffer: a busy VL may hold pool blocks up to alpha x the pool blocks "
+               "still unclaimed (dynamic threshold, Choudhury & Hahne 1998): one busy VL gets "
+               "alpha / (1 + alpha) of the pool; docs/domain.md §13 'Input buffer organisation' "
+               "(8, soft)");
     s.unit_key("switch.latency", &switch_config::latency, "any", nullptr,
                "port-to-port latency, header in to header out, zero load, no FEC/cable; "
                "docs/domain.md §13 'Switch port-to-port latency' (300 ns; sweep 130-400 ns)");
+    s.real_key("switch.latency_split", &switch_config::latency_split,
+               real_bounds{0.0, true, 1.0, true, "0 <= x <= 1"},
+               "share of switch.latency spent before the crossbar, holding input-buffer blocks "
+               "(ingress pipeline); the rest is an egress pipeline after it; docs/domain.md §13 "
+               "'Switch port-to-port latency' (1.0: all ingress, soft)");
     s.bool_key("switch.cut_through", &switch_config::cut_through,
                "true = cut-through, false = store-and-forward; docs/domain.md §13 'Switch "
                "port-to-port latency' (cut-through)");
