@@ -119,12 +119,12 @@ suite build_suite(bool quick) {
                                  "allreduce ring, 8 hosts, " + big_text);
     const std::string ring_why =
         "The model has no GPU, NVLink, PCIe-P2P or NCCL software overheads (kernel launch, "
-        "proxy thread, LL128/Simple protocol framing). What limits its ring is the credit loop "
-        "of the 32 KiB input buffer: with every link busy both ways, FC packets wait for the "
-        "data packet on the reverse wire, so the buffer sustains 7 x 65 / 480 = 0.948 of the "
-        "49.2 GB/s payload rate (~46.6 GB/s), inside the 46-48 GB/s that NCCL reaches on real "
-        "H100 + CX-7 nodes; with a buffer that covers the loop (64 KiB) it runs at ~49 GB/s, "
-        "~4-5 % above.";
+        "proxy thread, LL128/Simple protocol framing), so its ring runs at the link's 49.2 "
+        "GB/s payload rate less the FC packets' share of the wire (~49 GB/s), about 4 % above "
+        "the 46-48 GB/s that NCCL reaches on real H100 + CX-7 nodes. The default shared input "
+        "buffer lets the ring's one busy VL claim 810 blocks, above the 480-cycle credit loop; "
+        "a static 32 KiB per VL (switch.buffer_model=static) would cap it at 7 x 65 / 480 = "
+        "0.948 of line rate (~46.6 GB/s).";
     s.scenarios.push_back(scenario{
         "ring_allreduce_busbw_ndr", "ndr",
         "allreduce, algo ring, 8 hosts on one switch, S = " + big_text, "busbw per HCA [GB/s]",
