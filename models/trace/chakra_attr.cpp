@@ -33,17 +33,28 @@ std::optional<int_value> integer(const pb::AttributeProto& a) {
                      : int_value{false, static_cast<uint64_t>(v)};
     };
     switch (a.value_case()) {
-        case pb::AttributeProto::kInt32Val: return s(a.int32_val());
-        case pb::AttributeProto::kInt64Val: return s(a.int64_val());
-        case pb::AttributeProto::kSint32Val: return s(a.sint32_val());
-        case pb::AttributeProto::kSint64Val: return s(a.sint64_val());
-        case pb::AttributeProto::kSfixed32Val: return s(a.sfixed32_val());
-        case pb::AttributeProto::kSfixed64Val: return s(a.sfixed64_val());
-        case pb::AttributeProto::kUint32Val: return int_value{false, a.uint32_val()};
-        case pb::AttributeProto::kUint64Val: return int_value{false, a.uint64_val()};
-        case pb::AttributeProto::kFixed32Val: return int_value{false, a.fixed32_val()};
-        case pb::AttributeProto::kFixed64Val: return int_value{false, a.fixed64_val()};
-        default: return std::nullopt;
+        case pb::AttributeProto::kInt32Val:
+            return s(a.int32_val());
+        case pb::AttributeProto::kInt64Val:
+            return s(a.int64_val());
+        case pb::AttributeProto::kSint32Val:
+            return s(a.sint32_val());
+        case pb::AttributeProto::kSint64Val:
+            return s(a.sint64_val());
+        case pb::AttributeProto::kSfixed32Val:
+            return s(a.sfixed32_val());
+        case pb::AttributeProto::kSfixed64Val:
+            return s(a.sfixed64_val());
+        case pb::AttributeProto::kUint32Val:
+            return int_value{false, a.uint32_val()};
+        case pb::AttributeProto::kUint64Val:
+            return int_value{false, a.uint64_val()};
+        case pb::AttributeProto::kFixed32Val:
+            return int_value{false, a.fixed32_val()};
+        case pb::AttributeProto::kFixed64Val:
+            return int_value{false, a.fixed64_val()};
+        default:
+            return std::nullopt;
     }
 }
 
@@ -65,8 +76,7 @@ int64_t chakra_attrs::required_int(std::string_view name, int64_t lo, int64_t hi
     if (it == by_name_.end()) fail(name, "missing (required for this node type)");
     const auto v = integer(*it->second);
     if (!v) fail(name, fmt::format("must be an integer (int64_val), got {}", kind(*it->second)));
-    const bool below = v->neg ? (lo >= 0 || v->mag > static_cast<uint64_t>(-(lo + 1)) + 1)
-                              : false;
+    const bool below = v->neg ? (lo >= 0 || v->mag > static_cast<uint64_t>(-(lo + 1)) + 1) : false;
     const bool above = !v->neg && v->mag > static_cast<uint64_t>(hi);
     if (below || above) {
         fail(name, fmt::format("{}{} out of range {}..{}", v->neg ? "-" : "", v->mag, lo, hi));

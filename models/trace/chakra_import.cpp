@@ -12,11 +12,11 @@
 #include <map>
 #include <set>
 #include <string_view>
-#include <tuple>
 
 #include "chakra_et.pb.h"
 #include "trace/chakra_attr.h"
 #include "trace/et_stream.h"
+#include "trace/p2p_match.h"
 #include "trace/trace_writer.h"
 
 namespace ndr::trace {
@@ -31,21 +31,29 @@ struct node_in {
     uint64_t message = 0;        ///< index in the file (0 = the metadata)
     std::vector<uint64_t> deps;  ///< data_deps then ctrl_deps, duplicates removed
     bool mapped = false;
-    op_record rec;    ///< mapped nodes: the record, deps not yet set
-    std::string pg;   ///< COMM_COLL: pg_name ("" = all ranks)
-    uint32_t tag = 0; ///< COMM_SEND/RECV: comm_tag
+    op_record rec;     ///< mapped nodes: the record, deps not yet set
+    std::string pg;    ///< COMM_COLL: pg_name ("" = all ranks)
+    uint32_t tag = 0;  ///< COMM_SEND/RECV: comm_tag
 };
 
 std::optional<coll::op_kind> coll_op(int64_t comm_type) {
     switch (comm_type) {
-        case pb::ALL_REDUCE: return coll::op_kind::allreduce;
-        case pb::REDUCE: return coll::op_kind::reduce;
-        case pb::ALL_GATHER: return coll::op_kind::allgather;
-        case pb::BROADCAST: return coll::op_kind::broadcast;
-        case pb::ALL_TO_ALL: return coll::op_kind::alltoall;
-        case pb::REDUCE_SCATTER: return coll::op_kind::reduce_scatter;
-        case pb::BARRIER: return coll::op_kind::barrier;
-        default: return std::nullopt;  // GATHER, SCATTER, REDUCE_SCATTER_BLOCK: no ndrsim op
+        case pb::ALL_REDUCE:
+            return coll::op_kind::allreduce;
+        case pb::REDUCE:
+            return coll::op_kind::reduce;
+        case pb::ALL_GATHER:
+            return coll::op_kind::allgather;
+        case pb::BROADCAST:
+            return coll::op_kind::broadcast;
+        case pb::ALL_TO_ALL:
+            return coll::op_kind::alltoall;
+        case pb::REDUCE_SCATTER:
+            return coll::op_kind::reduce_scatter;
+        case pb::BARRIER:
+            return coll::op_kind::barrier;
+        default:
+            return std::nullopt;  // GATHER, SCATTER, REDUCE_SCATTER_BLOCK: no ndrsim op
     }
 }
 
@@ -68,13 +76,14 @@ public:
         }
         pb::GlobalMetadata meta;
         if (!meta.ParseFromArray(msg.data(), static_cast<int>(msg.size()))) {
-            throw trace_error(fmt::format("{}: message 0 (byte 0): not a GlobalMetadata message "
-                                          "(protobuf parse error)",
-                                          f_.path));
+            throw trace_error(
+                fmt::format("{}: message 0 (byte 0): not a GlobalMetadata message "
+                            "(protobuf parse error)",
+                            f_.path));
         }
         if (rank_ == 0) {
-            res_.comments.push_back(fmt::format("Chakra GlobalMetadata version '{}'",
-                                                meta.version()));
+            res_.comments.push_back(
+                fmt::format("Chakra GlobalMetadata version '{}'", meta.version()));
         }
         std::vector<node_in> nodes;
         std::set<uint64_t> ids;
@@ -129,9 +138,8 @@ private:
                  fmt::format("{} bytes is not a whole number of {} elements{} (import with "
                              "--dtype uint8, or a size that divides)",
                              bytes, coll::name(opts_.dt),
-                             op == coll::op_kind::reduce_scatter
-                                 ? fmt::format(" per rank of {}", n)
-                                 : std::string()));
+                             op == coll::op_kind::reduce_scatter ? fmt::format(" per rank of {}", n)
+                                                                 : std::string()));
         }
         const uint64_t count = bytes / per;
         if (op == coll::op_kind::alltoall && count % n != 0) {
@@ -193,7 +201,8 @@ private:
                 }
                 in.mapped = true;
                 ++res_.collectives;
-                ignore_others(n, {"comm_type", "comm_size", "pg_name", "comm_root"});
+                ignore_others(
+                    n, {"comm_type", "comm_size", "pg_name", "comm_root"});  // barrier: comm_size 0
                 return;
             }
             case pb::COMM_SEND_NODE:
@@ -214,14 +223,15 @@ private:
                     attrs.int_or("comm_tag", 0, 0, std::numeric_limits<uint32_t>::max()));
                 const bool by_comm = attrs.has("comm_size");
                 const auto bytes = static_cast<uint64_t>(
-                    by_comm ? attrs.required_int("comm_size", 0, std::numeric_limits<int64_t>::max())
-                            : attrs.required_int("tensor_size", 0,
-                                                 std::numeric_limits<int64_t>::max()));
+                    by_comm
+                        ? attrs.required_int("comm_size", 0, std::numeric_limits<int64_t>::max())
+                        : attrs.required_int("tensor_size", 0,
+                                             std::numeric_limits<int64_t>::max()));
                 r.count = count_of(n.id(), r.op, bytes, 2);
                 in.mapped = true;
                 ++res_.p2p;
-                ignore_others(n, {"comm_src", "comm_dst", "comm_tag",
-                                  by_comm ? "comm_size" : "tensor_size"});
+                ignore_others(
+                    n, {"comm_src", "comm_dst", "comm_tag", by_comm ? "comm_size" : "tensor_size"});
                 return;
             }
             default:
@@ -255,9 +265,10 @@ void resolve_deps(std::vector<node_in>& nodes, const std::string& path) {
     const auto lookup = [&](const node_in& n, uint64_t d) {
         const auto it = index.find(d);
         if (it == index.end()) {
-            throw trace_error(fmt::format("{}: node {}: data_deps/ctrl_deps: node {} is not in "
-                                          "the file",
-                                          path, n.id, d));
+            throw trace_error(
+                fmt::format("{}: node {}: data_deps/ctrl_deps: node {} is not in "
+                            "the file",
+                            path, n.id, d));
         }
         return it->second;
     };
@@ -277,9 +288,10 @@ void resolve_deps(std::vector<node_in>& nodes, const std::string& path) {
                 const std::size_t d = lookup(nodes[v], nodes[v].deps[i++]);
                 if (nodes[d].mapped || state[d] == 2) continue;
                 if (state[d] == 1) {
-                    throw trace_error(fmt::format("{}: node {}: data_deps/ctrl_deps: dependency "
-                                                  "cycle through node {}",
-                                                  path, nodes[v].id, nodes[d].id));
+                    throw trace_error(
+                        fmt::format("{}: node {}: data_deps/ctrl_deps: dependency "
+                                    "cycle through node {}",
+                                    path, nodes[v].id, nodes[d].id));
                 }
                 state[d] = 1;
                 stack.emplace_back(d, 0);
@@ -341,17 +353,19 @@ std::vector<std::string> chakra_rank_files(const std::string& prefix,
             top = std::max<uint64_t>(top, std::stoull(mid));
             any = true;
         }
-        if (!any) throw trace_error(fmt::format("{}: cannot open the file (no rank files {}.<rank>.et)", name(0), prefix));
+        if (!any)
+            throw trace_error(fmt::format("{}: cannot open the file (no rank files {}.<rank>.et)",
+                                          name(0), prefix));
         if (top >= max_ranks) {
-            throw trace_error(fmt::format("{}: rank {} above the trace format's {} ranks", name(top),
-                                          top, max_ranks));
+            throw trace_error(fmt::format("{}: rank {} above the trace format's {} ranks",
+                                          name(top), top, max_ranks));
         }
         for (uint64_t r = 0; r <= top; ++r) files.push_back(name(r));
     }
     for (std::size_t r = 0; r < files.size(); ++r) {
         if (!std::filesystem::exists(files[r])) {
-            throw trace_error(fmt::format("{}: missing: rank {} of the {} ranks has no file", files[r],
-                                          r, files.size()));
+            throw trace_error(fmt::format("{}: missing: rank {} of the {} ranks has no file",
+                                          files[r], r, files.size()));
         }
     }
     return files;
@@ -360,8 +374,8 @@ std::vector<std::string> chakra_rank_files(const std::string& prefix,
 chakra_import import_chakra(const std::vector<chakra_file>& files,
                             const chakra_import_options& opts) {
     if (files.empty() || files.size() > max_ranks) {
-        throw trace_error(fmt::format("chakra: {} rank files (1..{} accepted)", files.size(),
-                                      max_ranks));
+        throw trace_error(
+            fmt::format("chakra: {} rank files (1..{} accepted)", files.size(), max_ranks));
     }
     chakra_import res;
     trace& t = res.t;
@@ -395,7 +409,7 @@ chakra_import import_chakra(const std::vector<chakra_file>& files,
         }
     }
     // seq: a collective's index among its rank's collectives on the communicator, in file order.
-    // Point-to-point: the k-th send of (src, dst, tag) pairs with the k-th receive of it.
+    // Point-to-point: paired by (src, dst, tag) after them (pair_point_to_point).
     std::vector<std::map<uint32_t, uint64_t>> next_seq(t.nranks);
     uint64_t world_colls = 0;
     for (uint32_t r = 0; r < t.nranks; ++r) {
@@ -407,40 +421,25 @@ chakra_import import_chakra(const std::vector<chakra_file>& files,
             if (comm == 0) world_colls = std::max(world_colls, next_seq[r][comm]);
             readers[r].finish_count(n, static_cast<uint32_t>(t.comms[comm].ranks.size()));
             if (has_root(n.rec.op) && n.rec.root >= t.comms[comm].ranks.size()) {
-                throw trace_error(fmt::format("{}: node {}: comm_root: {} out of range for {} ranks",
-                                              files[r].path, n.id, n.rec.root,
-                                              t.comms[comm].ranks.size()));
+                throw trace_error(
+                    fmt::format("{}: node {}: comm_root: {} out of range for {} ranks",
+                                files[r].path, n.id, n.rec.root, t.comms[comm].ranks.size()));
             }
         }
     }
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint64_t>, uint64_t> pair_seq;
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t, bool>, uint64_t> occurrence;
-    for (bool sends : {true, false}) {
-        for (uint32_t r = 0; r < t.nranks; ++r) {
-            for (node_in& n : ranks[r]) {
-                if (!n.mapped || n.rec.compute || !is_point_to_point(n.rec.op)) continue;
-                if ((n.rec.op == coll::op_kind::send) != sends) continue;
-                const uint32_t src = sends ? r : n.rec.root;
-                const uint32_t dst = sends ? n.rec.root : r;
-                const uint64_t k = occurrence[{src, dst, n.tag, sends}]++;
-                auto [it, fresh] = pair_seq.try_emplace({src, dst, n.tag, k}, 0);
-                if (fresh) it->second = world_colls + pair_seq.size() - 1;
-                n.rec.comm = 0;
-                n.rec.seq = it->second;
-            }
-        }
-    }
-
     // Validate with the loader; its messages name the rank file and node of the record.
     std::vector<std::string> where{fmt::format("{}: metadata", files[0].path)};
+    std::vector<uint64_t> tags;
     for (uint32_t r = 0; r < t.nranks; ++r) {
         for (node_in& n : ranks[r]) {
             if (!n.mapped) continue;
             n.rec.line = static_cast<uint32_t>(where.size() + 1);
             where.push_back(fmt::format("{}: node {}", files[r].path, n.id));
             t.records.push_back(n.rec);
+            tags.push_back(n.tag);
         }
     }
+    pair_point_to_point(t.records, tags, world_colls);
     const std::vector<std::string> json = to_json_records(t);
     std::vector<numbered_record> numbered;
     for (std::size_t i = 0; i < 1 + t.comms.size(); ++i) numbered.push_back({1, json[i]});
@@ -458,7 +457,8 @@ chakra_import import_chakra(const std::vector<chakra_file>& files,
         const std::string at = line >= 1 && line <= where.size() ? where[line - 1] : where[0];
         std::string rest = m.substr(colon + 1);
         // The loader names other records by "line N": name their node instead.
-        for (std::size_t p = rest.find("line "); p != std::string::npos; p = rest.find("line ", p + 1)) {
+        for (std::size_t p = rest.find("line "); p != std::string::npos;
+             p = rest.find("line ", p + 1)) {
             std::size_t q = p + 5;
             while (q < rest.size() && rest[q] >= '0' && rest[q] <= '9') ++q;
             if (q == p + 5) continue;

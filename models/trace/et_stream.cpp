@@ -22,7 +22,8 @@ bool is_gzip(const std::string& b) {
 /// The uncompressed content of a gzip file (concatenated members included).
 std::string gunzip(const std::string& in, const std::string& path) {
     z_stream z{};
-    if (inflateInit2(&z, 15 + 32) != Z_OK) throw trace_error(fmt::format("{}: gzip: cannot start zlib", path));
+    if (inflateInit2(&z, 15 + 32) != Z_OK)
+        throw trace_error(fmt::format("{}: gzip: cannot start zlib", path));
     std::string out;
     char buf[65536];
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
@@ -74,28 +75,32 @@ bool et_stream::next(std::string_view& message) {
     uint64_t len = 0;
     for (unsigned shift = 0;; shift += 7) {
         if (pos_ >= bytes_.size()) {
-            throw trace_error(fmt::format("{}: message {} (byte {}): length: truncated varint "
-                                          "(the file ends inside it)",
-                                          path_, index(), start_));
+            throw trace_error(
+                fmt::format("{}: message {} (byte {}): length: truncated varint "
+                            "(the file ends inside it)",
+                            path_, index(), start_));
         }
         if (shift > 28) {
-            throw trace_error(fmt::format("{}: message {} (byte {}): length: varint longer "
-                                          "than 5 bytes (lengths are 32-bit)",
-                                          path_, index(), start_));
+            throw trace_error(
+                fmt::format("{}: message {} (byte {}): length: varint longer "
+                            "than 5 bytes (lengths are 32-bit)",
+                            path_, index(), start_));
         }
         const auto b = static_cast<unsigned char>(bytes_[pos_++]);
         len |= static_cast<uint64_t>(b & 0x7f) << shift;
         if ((b & 0x80) == 0) break;
     }
     if (len > max_message) {
-        throw trace_error(fmt::format("{}: message {} (byte {}): length: {} bytes, more than "
-                                      "the {} accepted",
-                                      path_, index(), start_, len, max_message));
+        throw trace_error(
+            fmt::format("{}: message {} (byte {}): length: {} bytes, more than "
+                        "the {} accepted",
+                        path_, index(), start_, len, max_message));
     }
     if (len > bytes_.size() - pos_) {
-        throw trace_error(fmt::format("{}: message {} (byte {}): length: {} bytes, but only {} "
-                                      "remain (truncated file)",
-                                      path_, index(), start_, len, bytes_.size() - pos_));
+        throw trace_error(
+            fmt::format("{}: message {} (byte {}): length: {} bytes, but only {} "
+                        "remain (truncated file)",
+                        path_, index(), start_, len, bytes_.size() - pos_));
     }
     message = std::string_view(bytes_).substr(pos_, len);
     pos_ += len;
