@@ -13,6 +13,8 @@
 #include <set>
 #include <string_view>
 
+#include <google/protobuf/stubs/logging.h>
+
 #include "chakra_et.pb.h"
 #include "trace/chakra_attr.h"
 #include "trace/et_stream.h"
@@ -377,6 +379,13 @@ chakra_import import_chakra(const std::vector<chakra_file>& files,
         throw trace_error(
             fmt::format("chakra: {} rank files (1..{} accepted)", files.size(), max_ranks));
     }
+    // libprotobuf logs parse problems (invalid UTF-8 in a string field, ...) to stderr; the
+    // failed parse is reported as one line of ours instead.
+    static const bool quiet = [] {
+        google::protobuf::SetLogHandler(nullptr);
+        return true;
+    }();
+    (void)quiet;
     chakra_import res;
     trace& t = res.t;
     t.nranks = static_cast<uint32_t>(files.size());
