@@ -20,13 +20,16 @@ cd "$(dirname "$0")"
 # tshark lets the capture test decode ndrsim's pcap files with Wireshark's InfiniBand dissector.
 # valgrind: the memcheck test of a normal run (tests/e2e/run_cli.cmake).
 # verilator: the RTL equivalence tests (tests/rtl); yosys: the RTL synthesis check (rtl.synth);
-# zlib1g-dev: Verilator's FST waveform writer (--trace-fst, `ndrsim verify --wave`) links zlib.
+# zlib1g-dev: Verilator's FST waveform writer (--trace-fst, `ndrsim verify --wave`) links zlib;
+# `ndrsim import chakra` also reads gzipped .et files with it.
+# libprotobuf-dev, protobuf-compiler: Chakra execution traces (`ndrsim import/export chakra`);
+# python3-protobuf: the generator of the Chakra test files (tests/data/chakra/make_chakra.py).
 # clang, libclang-rt-14-dev: the fuzz build (tests/fuzz): clang 14 and its libFuzzer, ASan and
 # UBSan runtimes.
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config python3
   libsystemc-dev verilator catch2 libfmt-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
   tshark libsqlite3-dev sqlite3 python3-matplotlib slurm-wlm yosys zlib1g-dev valgrind
-  clang libclang-rt-14-dev)
+  clang libclang-rt-14-dev libprotobuf-dev protobuf-compiler python3-protobuf)
 
 install_packages() {
   local missing=()

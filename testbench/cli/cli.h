@@ -36,6 +36,9 @@ inline const CLI::Validator non_empty(
     [](std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); },
     "NOT EMPTY", "non_empty");
 
+/// A bad command-line value: config_error `ndrsim: error: FLAG: REASON` (exit 2).
+[[noreturn]] void flag_error(const std::string& flag, const std::string& reason);
+
 /// Each registers its subcommand and sets `action` to run it when selected.
 void add_traffic_command(CLI::App& app, command_action& action);
 void add_config_command(CLI::App& app, command_action& action);
@@ -43,6 +46,7 @@ void add_bench_command(CLI::App& app, command_action& action);
 void add_run_command(CLI::App& app, command_action& action);
 void add_gen_command(CLI::App& app, command_action& action);
 void add_import_command(CLI::App& app, command_action& action);
+void add_export_command(CLI::App& app, command_action& action);
 void add_sweep_command(CLI::App& app, command_action& action);
 void add_results_command(CLI::App& app, command_action& action);
 void add_plot_command(CLI::App& app, command_action& action);

@@ -2,12 +2,17 @@
 #include <fstream>
 
 #include "cli.h"
+#include "config/config_error.h"
 #include "config/config_loader.h"
 #include "config/config_source.h"
 #include "config/validate.h"
 #include "preset.h"
 
 namespace ndr::tb {
+
+void flag_error(const std::string& flag, const std::string& reason) {
+    throw cfg::config_error(cfg::config_source::flag(flag), "", reason);
+}
 
 void config_options::add_to(CLI::App& app) {
     app.add_option("--preset", preset,

@@ -17,10 +17,6 @@ namespace ndr::tb {
 
 namespace {
 
-[[noreturn]] void flag_error(const std::string& flag, const std::string& reason) {
-    throw cfg::config_error(cfg::config_source::flag(flag), "", reason);
-}
-
 uint64_t size_arg(const std::string& flag, const std::string& text) {
     try {
         return cfg::parse_bytes(text).count;

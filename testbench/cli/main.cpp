@@ -37,6 +37,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
     ndr::tb::add_run_command(app, action);
     ndr::tb::add_gen_command(app, action);
     ndr::tb::add_import_command(app, action);
+    ndr::tb::add_export_command(app, action);
     ndr::tb::add_sweep_command(app, action);
     ndr::tb::add_results_command(app, action);
     ndr::tb::add_plot_command(app, action);
