@@ -166,6 +166,123 @@ std::optional<coll::op_kind> nccl_op(std::string name) {
     return std::nullopt;
 }
 
+/// The fields of one COLL line, parsed but not yet tied to a communicator.
+struct coll_fields {
+    coll::op_kind op = coll::op_kind::allreduce;
+    std::string ptr;                 ///< `comm 0x...`
+    std::optional<uint64_t> nranks;  ///< `[nranks=N]`, if printed
+    std::string nranks_text;         ///< its text, for messages
+    uint64_t seq = 0;                ///< opCount (hex)
+    uint64_t count = 0;              ///< as printed (alltoall: per peer)
+    coll::dtype dt = coll::dtype::fp32;
+    coll::redop rop = coll::redop::sum;
+    uint64_t root = 0;  ///< root or peer, when the op has one
+};
+
+/// The names of the COLL fields a line lacks (a torn line), empty if it has them all.
+std::vector<std::string> missing_coll_fields(const nccl_line& l) {
+    std::vector<std::string> m;
+    for (const char* key : {"opCount", "count", "datatype", "comm"}) {
+        if (!after(l.words, key)) m.emplace_back(key);
+    }
+    const bool has_nranks = std::any_of(l.words.begin(), l.words.end(), [](const std::string& w) {
+        return w.rfind("[nranks=", 0) == 0 && w.back() == ']';
+    });
+    if (!has_nranks) m.emplace_back("[nranks=N]");
+    return m;
+}
+
+coll_fields parse_coll(const nccl_line& l, const std::string& path, uint32_t no) {
+    const auto& w = l.words;
+    const auto op = nccl_op(w[0]);
+    if (!op) {
+        fail(path, no, "op",
+             fmt::format("unsupported NCCL operation '{}' (supported: AllReduce, "
+                         "ReduceScatter, AllGather, AlltoAll, Broadcast, Reduce, Send, Recv)",
+                         w[0].substr(0, w[0].size() - 1)));
+    }
+    const auto need = [&](const char* key) {
+        auto v = after(w, key);
+        if (!v) fail(path, no, key, "missing in the COLL line");
+        return *v;
+    };
+    const auto number = [&](const char* key, int base) {
+        const std::string v = need(key);
+        auto n = to_u64(v, base);
+        if (!n) {
+            fail(path, no, key,
+                 fmt::format("expected a {} number 0..{}, got '{}'", base == 16 ? "hex" : "decimal",
+                             base == 16 ? "0xffffffffffffffff" : "18446744073709551615", v));
+        }
+        return *n;
+    };
+    coll_fields f;
+    f.op = *op;
+    f.ptr = need("comm");
+    for (const std::string& word : w) {
+        if (word.rfind("[nranks=", 0) == 0 && word.back() == ']') {
+            f.nranks_text = word.substr(8, word.size() - 9);
+            const auto n = to_u64(f.nranks_text, 10);
+            f.nranks = n && *n >= 1 && *n <= max_ranks ? *n : 0;
+        }
+    }
+    f.seq = number("opCount", 16);
+    f.count = number("count", 10);
+    const uint64_t dt = number("datatype", 10);
+    const auto d = coll::dtype_from_nccl(static_cast<int>(std::min<uint64_t>(dt, 1000)));
+    if (!d)
+        fail(path, no, "datatype",
+             fmt::format("unknown NCCL datatype {} (0..11, docs/domain.md §12.1)", dt));
+    f.dt = *d;
+    if (has_redop(*op)) {
+        const uint64_t o = number("op", 10);
+        const auto rop = coll::redop_from_nccl(static_cast<int>(std::min<uint64_t>(o, 1000)));
+        if (!rop) {
+            fail(path, no, "op",
+                 fmt::format("unsupported NCCL reduction {} (0 sum, 1 prod, 2 max, 3 min, "
+                             "4 avg; user-defined ops are not modelled)",
+                             o));
+        }
+        f.rop = *rop;
+    }
+    if (has_root(*op) || is_point_to_point(*op)) f.root = number("root", 10);
+    return f;
+}
+
+/// The op record of COLL line `no` on `rank` of communicator `comm` of `nranks` ranks.
+op_record to_record(const coll_fields& f, uint32_t rank, uint32_t comm, uint32_t nranks,
+                    const std::string& path, uint32_t no) {
+    op_record r;
+    r.line = no;
+    r.rank = rank;
+    r.comm = comm;
+    r.op = f.op;
+    r.seq = f.seq;
+    r.dt = f.dt;
+    // NCCL's alltoall count is per peer; a trace's is the total, count * nranks: checked
+    // before multiplying (2^62 x 4 must not wrap to 0).
+    const uint64_t per = f.op == coll::op_kind::alltoall ? nranks : 1;
+    if (f.count > max_count / per) {
+        fail(path, no, "count",
+             per > 1 ? fmt::format("alltoall count {} per peer x {} ranks exceeds the largest "
+                                   "trace count, 2^48 = {} elements",
+                                   f.count, per, max_count)
+                     : fmt::format("{} exceeds the largest trace count, 2^48 = {} elements",
+                                   f.count, max_count));
+    }
+    r.count = f.count * per;
+    if (has_redop(f.op)) r.rop = f.rop;
+    if (has_root(f.op) || is_point_to_point(f.op)) {
+        if (f.root >= nranks) {
+            fail(path, no, "root",
+                 fmt::format("{} {} out of range for a communicator of {} ranks",
+                             is_point_to_point(f.op) ? "peer" : "root", f.root, nranks));
+        }
+        r.root = static_cast<uint32_t>(f.root);
+    }
+    return r;
+}
+
 /// One process's handle on a communicator, from its INIT line(s).
 struct local_comm {
     std::string process;
@@ -323,6 +440,173 @@ void place_ranks(const std::string& path, const std::vector<local_comm>& locals,
     res.gpus_per_node = top;
 }
 
+/// A log with COLL lines and no INIT line at all: an excerpt, as pasted into issues. Which rank
+/// printed a line is unknown, so (docs/trace_format.md "Excerpts without INIT lines"):
+///  * a view is one process's handle on a communicator (process, cudaDev, comm pointer) with the
+///    `[nranks=N]` its lines print; its ops are keyed by (opCount, how often that opCount came
+///    before in the view), so opCounts that repeat stay separate ops;
+///  * views of the same N whose ops agree wherever their keys meet are one communicator (the
+///    first such one in log order), others start a new one;
+///  * every rank 0..N-1 of a communicator replays the union of its views' ops, in the order of
+///    their first log line, numbered 0, 1, ... as `seq`; communicators share ranks 0..N-1 of
+///    the largest;
+///  * torn COLL lines (a field missing) and point-to-point lines (the peer's rank is relative
+///    to a rank the excerpt does not name) are counted and skipped.
+nccl_import import_excerpt(const std::vector<std::string>& lines,
+                           const std::vector<uint32_t>& coll_line_nos, const std::string& path,
+                           nccl_import res) {
+    using op_key = std::pair<uint64_t, uint32_t>;
+    struct excerpt_op {
+        coll_fields f;
+        uint32_t line = 0;
+    };
+    struct view {
+        uint32_t nranks = 0;
+        uint32_t line = 0;
+        std::map<uint64_t, uint32_t> times;  ///< opCount -> lines seen so far
+        std::map<op_key, excerpt_op> ops;
+    };
+    struct excerpt_comm {
+        uint32_t nranks = 0;
+        uint32_t line = 0;
+        uint32_t views = 0;
+        std::map<op_key, excerpt_op> ops;
+    };
+    std::map<std::tuple<std::string, uint32_t, std::string>, uint32_t> view_of;
+    std::vector<view> views;
+    for (uint32_t no : coll_line_nos) {
+        const nccl_line l = *split_info(lines[no - 1]);
+        if (!missing_coll_fields(l).empty()) {
+            ++res.torn;
+            continue;
+        }
+        const coll_fields f = parse_coll(l, path, no);
+        if (!f.nranks || *f.nranks == 0) {
+            fail(path, no, "nranks",
+                 fmt::format("expected [nranks=N] with N in 1..{}, got '[nranks={}]'", max_ranks,
+                             f.nranks_text));
+        }
+        if (is_point_to_point(f.op)) {
+            ++res.p2p_skipped;
+            continue;
+        }
+        const auto key = std::make_tuple(l.process, l.dev, f.ptr);
+        auto it = view_of.find(key);
+        if (it == view_of.end()) {
+            it = view_of.emplace(key, static_cast<uint32_t>(views.size())).first;
+            view v;
+            v.nranks = static_cast<uint32_t>(*f.nranks);
+            v.line = no;
+            views.push_back(std::move(v));
+        }
+        view& v = views[it->second];
+        if (v.nranks != *f.nranks) {
+            fail(path, no, "nranks",
+                 fmt::format("[nranks={}] for comm {} in process '{}', line {} said {}",
+                             f.nranks_text, f.ptr, l.process, v.line, v.nranks));
+        }
+        const op_key k{f.seq, v.times[f.seq]++};
+        v.ops.emplace(k, excerpt_op{f, no});
+        ++res.coll_lines;
+    }
+    if (views.empty()) {
+        fail(path, coll_line_nos.back(), "comm",
+             fmt::format("no complete collective line in the log ({} torn, {} point-to-point "
+                         "lines skipped) and no NCCL INIT lines",
+                         res.torn, res.p2p_skipped));
+    }
+    const auto same = [](const coll_fields& a, const coll_fields& b) {
+        return a.op == b.op && a.count == b.count && a.dt == b.dt && a.rop == b.rop &&
+               a.root == b.root;
+    };
+    std::vector<excerpt_comm> comms;
+    for (const view& v : views) {
+        excerpt_comm* into = nullptr;
+        for (excerpt_comm& c : comms) {
+            if (c.nranks != v.nranks) continue;
+            const bool agrees = std::all_of(v.ops.begin(), v.ops.end(), [&](const auto& kv) {
+                const auto o = c.ops.find(kv.first);
+                return o == c.ops.end() || same(o->second.f, kv.second.f);
+            });
+            if (agrees) {
+                into = &c;
+                break;
+            }
+        }
+        if (!into) {
+            comms.push_back(excerpt_comm{v.nranks, v.line, 0, {}});
+            into = &comms.back();
+        }
+        ++into->views;
+        for (const auto& [k, o] : v.ops) {
+            auto [at, fresh] = into->ops.emplace(k, o);
+            if (!fresh && o.line < at->second.line) at->second.line = o.line;
+        }
+    }
+    trace& t = res.t;
+    t.name = "imported from " + path + " (excerpt without INIT lines)";
+    t.nranks = 0;
+    for (const excerpt_comm& c : comms) t.nranks = std::max(t.nranks, c.nranks);
+    res.excerpt = true;
+    struct placed {
+        uint32_t line = 0;
+        uint32_t comm = 0;
+        const coll_fields* f = nullptr;
+    };
+    std::vector<placed> order;
+    for (std::size_t ci = 0; ci < comms.size(); ++ci) {
+        communicator c;
+        c.id = static_cast<uint32_t>(ci);
+        for (uint32_t r = 0; r < comms[ci].nranks; ++r) c.ranks.push_back(r);
+        t.comms.push_back(std::move(c));
+        res.comments.push_back(fmt::format(
+            "comm {} = {} ranks, {} collectives, from {} view(s) without INIT lines (first COLL "
+            "line {}): every rank replays the sequence the log shows",
+            ci, comms[ci].nranks, comms[ci].ops.size(), comms[ci].views, comms[ci].line));
+        for (const auto& [k, o] : comms[ci].ops) {
+            order.push_back(placed{o.line, static_cast<uint32_t>(ci), &o.f});
+        }
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [](const placed& a, const placed& b) { return a.line < b.line; });
+    // Every rank gets every op of its communicator: refuse before allocating a trace that
+    // large (a fuzzed 20-line log claiming [nranks=65536] must not take gigabytes).
+    constexpr uint64_t max_records = uint64_t{1} << 22;
+    uint64_t records = 0;
+    for (const placed& p : order) {
+        records += comms[p.comm].nranks;
+        if (records > max_records) {
+            fail(path, p.line, "nranks",
+                 fmt::format("replaying the excerpt on every rank of its communicators needs more "
+                             "than {} op records; import a log with INIT lines instead",
+                             max_records));
+        }
+    }
+    // seq: the op's place in its communicator's sequence (an excerpt's opCounts may repeat).
+    std::vector<uint64_t> next_seq(comms.size(), 0);
+    for (const placed& p : order) {
+        const uint64_t seq = next_seq[p.comm]++;
+        for (uint32_t r = 0; r < comms[p.comm].nranks; ++r) {
+            t.records.push_back(to_record(*p.f, r, p.comm, comms[p.comm].nranks, path, p.line));
+            t.records.back().seq = seq;
+        }
+    }
+    std::vector<uint32_t> index(t.nranks, 0);
+    for (op_record& r : t.records) r.id = index[r.rank]++;
+    const std::vector<std::string> json = to_json_records(t);
+    std::vector<numbered_record> numbered;
+    numbered.reserve(json.size());
+    numbered.push_back({comms.front().line, json[0]});
+    for (std::size_t ci = 0; ci < comms.size(); ++ci) {
+        numbered.push_back({comms[ci].line, json[1 + ci]});
+    }
+    for (std::size_t i = 0; i < t.records.size(); ++i) {
+        numbered.push_back({t.records[i].line, json[1 + comms.size() + i]});
+    }
+    res.t = parse_records(numbered, path);
+    return res;
+}
+
 }  // namespace
 
 nccl_import import_nccl_log(std::istream& in, const std::string& path,
@@ -414,6 +698,9 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path,
         if (!old.shape) old.shape = c.shape;
     }
 
+    if (locals.empty() && !coll_line_nos.empty()) {
+        return import_excerpt(lines, coll_line_nos, path, std::move(res));
+    }
     if (locals.empty()) {
         fail(path, static_cast<uint32_t>(std::max<std::size_t>(lines.size(), 1)), "comm",
              "no NCCL INIT lines (`comm 0x... rank R nRanks N`) in the log; record it with "
@@ -528,93 +815,20 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path,
     // Pass 2: COLL lines.
     for (uint32_t no : coll_line_nos) {
         const nccl_line l = *split_info(lines[no - 1]);
-        const auto& w = l.words;
-        const auto op = nccl_op(w[0]);
-        if (!op) {
-            fail(path, no, "op",
-                 fmt::format("unsupported NCCL operation '{}' (supported: AllReduce, "
-                             "ReduceScatter, AllGather, AlltoAll, Broadcast, Reduce, Send, Recv)",
-                             w[0].substr(0, w[0].size() - 1)));
-        }
-        const auto need = [&](const char* key) {
-            auto v = after(w, key);
-            if (!v) fail(path, no, key, "missing in the COLL line");
-            return *v;
-        };
-        const auto number = [&](const char* key, int base) {
-            const std::string v = need(key);
-            auto n = to_u64(v, base);
-            if (!n) {
-                fail(path, no, key,
-                     fmt::format("expected a {} number 0..{}, got '{}'",
-                                 base == 16 ? "hex" : "decimal",
-                                 base == 16 ? "0xffffffffffffffff" : "18446744073709551615", v));
-            }
-            return *n;
-        };
-        const std::string ptr = need("comm");
-        const auto it = local_of.find({l.process, ptr});
+        const coll_fields f = parse_coll(l, path, no);
+        const auto it = local_of.find({l.process, f.ptr});
         if (it == local_of.end()) {
             fail(path, no, "comm",
-                 fmt::format("no INIT line for comm {} in process '{}'", ptr, l.process));
+                 fmt::format("no INIT line for comm {} in process '{}'", f.ptr, l.process));
         }
         const local_comm& lc = locals[it->second];
-        for (const std::string& word : w) {
-            if (word.rfind("[nranks=", 0) == 0 && word.back() == ']') {
-                const auto n = to_u64(word.substr(8, word.size() - 9), 10);
-                if (!n || *n != lc.nranks) {
-                    fail(path, no, "nranks",
-                         fmt::format("{} disagrees with the INIT line (line {}: nRanks {})", word,
-                                     lc.line, lc.nranks));
-                }
-            }
+        if (f.nranks && *f.nranks != lc.nranks) {
+            fail(path, no, "nranks",
+                 fmt::format("[nranks={}] disagrees with the INIT line (line {}: nRanks {})",
+                             f.nranks_text, lc.line, lc.nranks));
         }
-        op_record r;
-        r.line = no;
-        r.rank = global_rank.at({lc.process, lc.dev});
-        r.comm = lc.global;
-        r.op = *op;
-        r.seq = number("opCount", 16);
-        const uint64_t count = number("count", 10);
-        const uint64_t dt = number("datatype", 10);
-        const auto d = coll::dtype_from_nccl(static_cast<int>(std::min<uint64_t>(dt, 1000)));
-        if (!d)
-            fail(path, no, "datatype",
-                 fmt::format("unknown NCCL datatype {} (0..11, docs/domain.md §12.1)", dt));
-        r.dt = *d;
-        // NCCL's alltoall count is per peer; a trace's is the total, count * nranks: checked
-        // before multiplying (2^62 x 4 must not wrap to 0).
-        const uint64_t per = *op == coll::op_kind::alltoall ? lc.nranks : 1;
-        if (count > max_count / per) {
-            fail(path, no, "count",
-                 per > 1 ? fmt::format("alltoall count {} per peer x {} ranks exceeds the largest "
-                                       "trace count, 2^48 = {} elements",
-                                       count, per, max_count)
-                         : fmt::format("{} exceeds the largest trace count, 2^48 = {} elements",
-                                       count, max_count));
-        }
-        r.count = count * per;
-        if (has_redop(*op)) {
-            const uint64_t o = number("op", 10);
-            const auto rop = coll::redop_from_nccl(static_cast<int>(std::min<uint64_t>(o, 1000)));
-            if (!rop) {
-                fail(path, no, "op",
-                     fmt::format("unsupported NCCL reduction {} (0 sum, 1 prod, 2 max, 3 min, "
-                                 "4 avg; user-defined ops are not modelled)",
-                                 o));
-            }
-            r.rop = *rop;
-        }
-        if (has_root(*op) || is_point_to_point(*op)) {
-            const uint64_t root = number("root", 10);
-            if (root >= lc.nranks) {
-                fail(path, no, "root",
-                     fmt::format("{} {} out of range for a communicator of {} ranks",
-                                 is_point_to_point(*op) ? "peer" : "root", root, lc.nranks));
-            }
-            r.root = static_cast<uint32_t>(root);
-        }
-        t.records.push_back(std::move(r));
+        t.records.push_back(
+            to_record(f, global_rank.at({lc.process, lc.dev}), lc.global, lc.nranks, path, no));
         ++res.coll_lines;
     }
     // Default ids: the index on the rank.

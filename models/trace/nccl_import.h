@@ -18,6 +18,11 @@ struct nccl_import {
     uint64_t init_lines = 0;            ///< INIT lines read (repeats included)
     uint64_t skipped = 0;               ///< non-blank lines that are neither COLL nor INIT
     uint64_t unrecognised = 0;          ///< of those, lines without an `NCCL <LEVEL>` marker
+    /// No INIT line in the log: an excerpt; every rank of a communicator replays the sequence
+    /// its lines show (nccl_import.cpp, import_excerpt).
+    bool excerpt = false;
+    uint64_t torn = 0;         ///< excerpt: COLL lines with a field missing, skipped
+    uint64_t p2p_skipped = 0;  ///< excerpt: Send/Recv lines, skipped (their rank is unknown)
     /// Header placement written (some host holds several ranks): the nodes (hosts) and the
     /// node.gpus a replay needs (highest GPU index + 1); both 0 when no placement was written.
     uint32_t nodes = 0;

@@ -45,6 +45,12 @@ int run_import(const import_opts& o) {
         imp.coll_lines, imp.init_lines, o.out, imp.t.nranks, imp.t.comms.size(),
         imp.t.collectives.size());
     fmt::print("skipped {} lines ({} unrecognised)\n", imp.skipped, imp.unrecognised);
+    if (imp.excerpt) {
+        fmt::print(
+            "excerpt: no INIT lines, so every rank of a communicator replays the collective "
+            "sequence the log shows ([nranks=N]); {} torn and {} point-to-point lines skipped\n",
+            imp.torn, imp.p2p_skipped);
+    }
     if (imp.nodes != 0) {
         fmt::print(
             "placement: {} ranks on {} nodes (hosts), GPU indices 0..{}: replay with --set "

@@ -114,3 +114,18 @@ ndr_run_e2e_py(import_err_endless_line error ${NDR_RUN_BIN} 2
 ndr_run_e2e_py(sweep_point_error_line ok ${NDR_RUN_BIN}
   "invalid +switch\\.ports=100 seed=1  \\(.*axis_value\\.yaml:6: switch\\.ports: must be in 2\\.\\.64, got 100\\)$" --
   sweep ${CMAKE_CURRENT_SOURCE_DIR}/../sweep/axis_value.yaml --dry-run --db ${NDR_IN_OUT}/axis_value.db)
+
+# NCCL log excerpts from public issues (no INIT lines; tests/data/nccl_excerpts, each file names
+# its source): the import says it replays the shown sequence on every rank, and the trace runs
+# on DGX-class nodes (4 allreduces of NVIDIA/nccl#203 on 2 GPUs of one dgx-h100 node).
+ndr_run_e2e_py(import_excerpt_203 ok ${NDR_RUN_BIN}
+  "excerpt: no INIT lines, so every rank of a communicator replays the collective sequence" --
+  import nccl-log ${NDR_IN_DATA}/nccl_excerpts/nccl_issue_203.log -o ${NDR_IN_OUT}/excerpt_203.jsonl)
+set_tests_properties(e2e.import_excerpt_203 PROPERTIES FIXTURES_SETUP excerpt_203)
+ndr_run_e2e_py(run_excerpt_203 report ${NDR_RUN_BIN} ${NDR_IN_OUT}/excerpt_203_run 4 --
+  run ${NDR_IN_OUT}/excerpt_203.jsonl --preset dgx-h100)
+set_tests_properties(e2e.run_excerpt_203 PROPERTIES FIXTURES_REQUIRED excerpt_203)
+ndr_run_e2e_py(import_excerpt_1193 ok ${NDR_RUN_BIN}
+  "imported 4 COLL lines \\(0 INIT lines\\) into .*: 128 ranks, 1 communicators, 2 collectives" --
+  import nccl-log ${NDR_IN_DATA}/nccl_excerpts/nccl_issue_1193_ray.log
+  -o ${NDR_IN_OUT}/excerpt_1193.jsonl)

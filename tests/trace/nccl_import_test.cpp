@@ -356,3 +356,102 @@ TEST_CASE("NCCL import: node lines that contradict the hosts are errors at their
           "L:2: cudaDev: rank 1 (process 'h:2') is on GPU 0 of host 'h' like rank 0 (process "
           "'h:1'): NCCL runs one rank per GPU (import with --no-placement for one host per rank)");
 }
+
+namespace {
+
+const std::string excerpts = std::string(NDR_TEST_DATA_DIR) + "/nccl_excerpts/";
+
+/// The ops of rank `r`, in order, as "op count" strings.
+std::vector<std::string> ops_of(const ndr::trace::trace& t, uint32_t r) {
+    std::vector<std::string> v;
+    for (const auto& rec : t.records) {
+        if (rec.rank == r) {
+            v.push_back(fmt::format("{} {} seq {}", ndr::coll::name(rec.op), rec.count, rec.seq));
+        }
+    }
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("NCCL import: real excerpts without INIT lines replay their sequence on every rank",
+          "[trace]") {
+    // The expected sequences are read off the excerpts by hand (each file names its source).
+    {
+        // NVIDIA/nccl#203: two GPUs of one process print opCount 1a..1c; 1d only GPU 1.
+        const auto imp = ndr::trace::import_nccl_log(excerpts + "nccl_issue_203.log");
+        CHECK(imp.excerpt);
+        CHECK(imp.t.nranks == 2);
+        CHECK(imp.t.comms.size() == 1);
+        const std::vector<std::string> want{"allreduce 64 seq 0", "allreduce 237184 seq 1",
+                                            "allreduce 386560 seq 2", "allreduce 8192 seq 3"};
+        CHECK(ops_of(imp.t, 0) == want);
+        CHECK(ops_of(imp.t, 1) == want);
+        CHECK(imp.coll_lines == 7);
+        CHECK(imp.torn == 0);
+    }
+    {
+        // NVIDIA/nccl#1193: Ray prefixes, 3 of 128 ranks, opCounts 139d and 139e, last line torn.
+        const auto imp = ndr::trace::import_nccl_log(excerpts + "nccl_issue_1193_ray.log");
+        CHECK(imp.t.nranks == 128);
+        CHECK(imp.torn == 1);
+        CHECK(imp.coll_lines == 4);
+        const std::vector<std::string> want{"allreduce 7382228 seq 0", "allreduce 7066572 seq 1"};
+        CHECK(ops_of(imp.t, 0) == want);
+        CHECK(ops_of(imp.t, 127) == want);
+        CHECK(imp.t.records.size() == 2 * 128);
+    }
+    {
+        // NVIDIA/nccl#1238: quoted ("> "), one rank, opCount 0 three times = three ops.
+        const auto imp = ndr::trace::import_nccl_log(excerpts + "nccl_issue_1238_quoted.log");
+        CHECK(imp.t.nranks == 1);
+        CHECK(ops_of(imp.t, 0) == std::vector<std::string>{"allreduce 33554432 seq 0",
+                                                           "allreduce 33554432 seq 1",
+                                                           "allreduce 33554432 seq 2"});
+    }
+    {
+        // pytorch/torchtitan#1369: two views (GPU 0, GPU 1) of one TP group, merged.
+        const auto imp = ndr::trace::import_nccl_log(excerpts + "torchtitan_issue_1369.log");
+        CHECK(imp.t.comms.size() == 1);
+        CHECK(ops_of(imp.t, 1) ==
+              std::vector<std::string>{"allgather 2097152 seq 0", "reduce_scatter 2097152 seq 1",
+                                       "allgather 2097152 seq 2", "allreduce 1 seq 3",
+                                       "allreduce 1 seq 4"});
+    }
+}
+
+TEST_CASE("NCCL import: excerpt views that disagree are separate communicators", "[trace]") {
+    const std::string body =
+        "AllReduce: opCount 5 sendbuff 0x1 recvbuff 0x1 datatype 7 op 0 root 0";
+    const std::string log =
+        coll("h:1:1 [0]", "0xa", body + " count 4") + coll("h:2:2 [1]", "0xb", body + " count 8") +
+        coll("h:3:3 [2]", "0xc", body + " count 4") +
+        "h:1:1 [0] NCCL INFO Send: opCount 6 sendbuff 0x1 recvbuff (nil) count 4 datatype 7 op 0 "
+        "root 1 comm 0xa [nranks=2] stream 0x1\n";
+    std::istringstream in(log);
+    const auto imp = ndr::trace::import_nccl_log(in, "L");
+    // 0xa and 0xc agree (count 4 at opCount 5), 0xb does not: two communicators of 2 ranks.
+    CHECK(imp.t.comms.size() == 2);
+    CHECK(imp.t.nranks == 2);
+    CHECK(imp.p2p_skipped == 1);
+    CHECK(ops_of(imp.t, 0) == std::vector<std::string>{"allreduce 4 seq 0", "allreduce 8 seq 0"});
+    CHECK_THAT(
+        import_error("h:1:1 [0] NCCL INFO AllReduce: opCount 0 count 4 datatype 7 op 0 "
+                     "root 0 comm 0xa [nranks=zz] stream 0x1\n"),
+        StartsWith("L:1: nranks: expected [nranks=N] with N in 1..65536, got '[nranks=zz]'"));
+    CHECK_THAT(import_error("h:1:1 [0] NCCL INFO AllReduce: opCount 0 count 4 datatype 7 op 0 "
+                            "root 0 comm 0xa\n"),
+               StartsWith("L:1: comm: no complete collective line in the log (1 torn"));
+}
+
+TEST_CASE("NCCL import: an excerpt too large to replay on every rank is refused", "[trace]") {
+    // 65 ops x 65,536 ranks = 4,259,840 records > 2^22 = 4,194,304: refused at the 65th line.
+    std::string log;
+    for (int i = 0; i < 65; ++i) {
+        log += fmt::format(
+            "h:1:1 [0] NCCL INFO AllReduce: opCount {:x} count 4 datatype 7 op 0 root 0 comm 0xa "
+            "[nranks=65536] stream 0x1\n",
+            i);
+    }
+    CHECK_THAT(import_error(log), StartsWith("L:65: nranks: replaying the excerpt on every rank"));
+}
