@@ -13,6 +13,7 @@
 #include "config/keys/link_keys.h"
 #include "config/keys/node_keys.h"
 #include "config/keys/pfc_keys.h"
+#include "config/keys/report_keys.h"
 #include "config/keys/sharp_keys.h"
 #include "config/keys/sim_keys.h"
 #include "config/keys/switch_keys.h"
@@ -35,6 +36,7 @@ struct config {
     ecn_config ecn;
     dcqcn_config dcqcn;
     node_config node;
+    report_config report;
 };
 
 }  // namespace ndr::cfg

@@ -1,6 +1,8 @@
 // Link utilisation samples of a trace run, shared by the cycle-level and TLM runs (run_sim.cpp,
-// run_sim_tlm.cpp). Samples start at 1 us and the resolution halves (pairs are merged) whenever
-// a series would exceed max_samples points, so long runs stay small.
+// run_sim_tlm.cpp). Automatic (report.utilisation_interval = 0): samples start at 1 us and the
+// resolution halves (pairs are merged) whenever a series would exceed max_samples points, so long
+// runs stay small. A fixed period is kept until a series would exceed max_fixed_samples, then
+// halves the same way (memory stays bounded whatever the period).
 #pragma once
 #include <algorithm>
 #include <cstddef>
@@ -15,11 +17,16 @@ template <class Fabric>
 class link_sampler {
 public:
     static constexpr std::size_t max_samples = 2000;
+    static constexpr std::size_t max_fixed_samples = 1'000'000;
 
-    link_sampler(const Fabric& f, std::vector<link_sample_series>& series, uint64_t cycle_ps)
+    /// `period_ps`: report.utilisation_interval (0 = automatic), rounded to whole cycles.
+    link_sampler(const Fabric& f, std::vector<link_sample_series>& series, uint64_t cycle_ps,
+                 uint64_t period_ps = 0)
         : f_(f),
           series_(series),
-          interval_(std::max<uint64_t>(1, 1'000'000 / cycle_ps)),
+          interval_(std::max<uint64_t>(
+              1, period_ps == 0 ? 1'000'000 / cycle_ps : (period_ps + cycle_ps / 2) / cycle_ps)),
+          cap_(period_ps == 0 ? max_samples : max_fixed_samples),
           last_(f.links().size(), 0) {
         series_.resize(f.links().size());
         for (std::size_t i = 0; i < f.links().size(); ++i) {
@@ -46,7 +53,7 @@ public:
                                                                 static_cast<double>(interval_)));
             last_[i] = b;
         }
-        if (series_.empty() || series_[0].utilisation.size() < max_samples) return;
+        if (series_.empty() || series_[0].utilisation.size() < cap_) return;
         for (auto& l : series_) {  // merge pairs
             std::vector<float> merged;
             for (std::size_t k = 0; k + 1 < l.utilisation.size(); k += 2) {
@@ -61,6 +68,7 @@ private:
     const Fabric& f_;
     std::vector<link_sample_series>& series_;
     uint64_t interval_;
+    std::size_t cap_;
     std::vector<uint64_t> last_;
 };
 

@@ -126,7 +126,10 @@ json run_report_json(const cfg::config& c, const trace::trace& tr, const run_out
         {"cycle_ns", ns},
         {"sim_time_ns", static_cast<double>(o.cycles) * ns},
         {"wall_s", o.wall_s},
-        {"cycles_per_wall_s", o.wall_s > 0 ? static_cast<double>(o.cycles) / o.wall_s : 0.0}};
+        {"cycles_per_wall_s", o.wall_s > 0 ? static_cast<double>(o.cycles) / o.wall_s : 0.0},
+        // The period of the timeline's utilisation counters at the end of the run
+        // (report.utilisation_interval, link_sampler.h).
+        {"utilisation_interval_ns", static_cast<double>(o.sample_cycles) * ns}};
     json cs = json::array();
     double first = -1.0;
     double last = 0.0;

@@ -40,9 +40,10 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
     }
     rp.start();
 
-    // Utilisation samples (link_sampler.h): from 1 us, coarser as the run grows.
+    // Utilisation samples (link_sampler.h): report.utilisation_interval, or from 1 us, coarser
+    // as the run grows.
     const uint64_t cycle_ps = out.tm.cycle_ps;
-    link_sampler<fabric> sampler(f, out.links, cycle_ps);
+    link_sampler<fabric> sampler(f, out.links, cycle_ps, c.report.utilisation_interval.ps);
     const uint64_t limit = c.sim.run_time_limit.ps / cycle_ps;
     const auto t0 = std::chrono::steady_clock::now();
     const uint64_t now = run_replay_loop(rp, sampler, limit, [&](uint64_t until) {

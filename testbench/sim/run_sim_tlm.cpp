@@ -38,7 +38,7 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     rp.start();
 
     const uint64_t cycle_ps = out.tm.cycle_ps;
-    link_sampler<fabric_tlm> sampler(f, out.links, cycle_ps);
+    link_sampler<fabric_tlm> sampler(f, out.links, cycle_ps, c.report.utilisation_interval.ps);
     const uint64_t limit = c.sim.run_time_limit.ps / cycle_ps;
     const auto run_until = [&](uint64_t cyc) {
         const sc_core::sc_time target(static_cast<double>(cyc * cycle_ps), sc_core::SC_PS);

@@ -242,3 +242,11 @@ ndr_run_e2e_py(config_err_sl2vl_ports error ${NDR_RUN_BIN} 2
 # Issue 15 item 6: a port pair may map an SL to VL15 (dropped at run time, not refused).
 ndr_run_e2e_py(config_sl2vl_ports_vl15 ok ${NDR_RUN_BIN} "sl2vl_ports" --
   config show --set "switch.sl2vl_ports=0:1=15,15,15,15,15,15,15,15,15,15,15,15,15,15,15,15")
+
+# report.utilisation_interval changes only the utilisation samples, never a simulated result
+# (tests/e2e/utilisation_interval_check.py says what is checked).
+add_test(NAME e2e.run_utilisation_interval
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/utilisation_interval_check.py
+  ${NDR_RUN_BIN} ${NDR_RUN_OUT}/utilisation_interval ${NDR_RUN_TRACES}/allreduce_ring_tree_8.jsonl)
+set_tests_properties(e2e.run_utilisation_interval PROPERTIES LABELS e2e TIMEOUT 120
+  ENVIRONMENT SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1)

@@ -1,0 +1,35 @@
+// The `report` section: what the output files of `ndrsim run` hold.
+// Each parameter is one field here, with its default as the initialiser, and one row in
+// report_rows() below (key, range, help with its source), in the order `ndrsim config keys`
+// lists them. Adding a key to this section touches no other config file.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "config/keys/key_checks.h"
+#include "config/units.h"
+
+namespace ndr::cfg {
+
+/// Output of `ndrsim run`.
+struct report_config {
+    time_ps_t utilisation_interval{0};  ///< link-utilisation sample period; 0 = automatic
+};
+
+namespace detail {
+
+/// The rows of the `report` section; `s` is a section_keys<report_config>
+/// (config/keys/key_builders.h).
+template <class Rows>
+void report_rows(Rows& s) {
+    s.unit_key("report.utilisation_interval", &report_config::utilisation_interval, "any", nullptr,
+               "period of the link-utilisation samples of ndrsim run (timeline.json counters, "
+               "report.json links[].peak_utilisation and sim.utilisation_interval_ns), rounded "
+               "to whole cycles (at least one); 0 = automatic: 1 us, doubled (pairs of samples "
+               "averaged) whenever a link would hold more than 2000 samples, so the files stay "
+               "small for any run length; a set period is doubled the same way past 1,000,000 "
+               "samples (model choice)");
+}
+
+}  // namespace detail
+}  // namespace ndr::cfg
