@@ -440,6 +440,26 @@ void place_ranks(const std::string& path, const std::vector<local_comm>& locals,
     res.gpus_per_node = top;
 }
 
+/// Gives every record its default id (its index on the rank) and validates `t` as a trace whose
+/// records carry the log's line numbers, so that every message names the log and its line
+/// (`header_line` for the header, comm_lines[i] for communicator i).
+trace finish_trace(trace& t, uint32_t header_line, const std::vector<uint32_t>& comm_lines,
+                   const std::string& path) {
+    std::vector<uint32_t> index(t.nranks, 0);
+    for (op_record& r : t.records) r.id = index[r.rank]++;
+    const std::vector<std::string> json = to_json_records(t);
+    std::vector<numbered_record> numbered;
+    numbered.reserve(json.size());
+    numbered.push_back({header_line, json[0]});
+    for (std::size_t ci = 0; ci < comm_lines.size(); ++ci) {
+        numbered.push_back({comm_lines[ci], json[1 + ci]});
+    }
+    for (std::size_t i = 0; i < t.records.size(); ++i) {
+        numbered.push_back({t.records[i].line, json[1 + comm_lines.size() + i]});
+    }
+    return parse_records(numbered, path);
+}
+
 /// A log with COLL lines and no INIT line at all: an excerpt, as pasted into issues. Which rank
 /// printed a line is unknown, so (docs/trace_format.md "Excerpts without INIT lines"):
 ///  * a view is one process's handle on a communicator (process, cudaDev, comm pointer) with the
@@ -591,19 +611,9 @@ nccl_import import_excerpt(const std::vector<std::string>& lines,
             t.records.back().seq = seq;
         }
     }
-    std::vector<uint32_t> index(t.nranks, 0);
-    for (op_record& r : t.records) r.id = index[r.rank]++;
-    const std::vector<std::string> json = to_json_records(t);
-    std::vector<numbered_record> numbered;
-    numbered.reserve(json.size());
-    numbered.push_back({comms.front().line, json[0]});
-    for (std::size_t ci = 0; ci < comms.size(); ++ci) {
-        numbered.push_back({comms[ci].line, json[1 + ci]});
-    }
-    for (std::size_t i = 0; i < t.records.size(); ++i) {
-        numbered.push_back({t.records[i].line, json[1 + comms.size() + i]});
-    }
-    res.t = parse_records(numbered, path);
+    std::vector<uint32_t> comm_lines;
+    for (const excerpt_comm& c : comms) comm_lines.push_back(c.line);
+    res.t = finish_trace(t, comms.front().line, comm_lines, path);
     return res;
 }
 
@@ -831,23 +841,10 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path,
             to_record(f, global_rank.at({lc.process, lc.dev}), lc.global, lc.nranks, path, no));
         ++res.coll_lines;
     }
-    // Default ids: the index on the rank.
-    std::vector<uint32_t> index(t.nranks, 0);
-    for (op_record& r : t.records) r.id = index[r.rank]++;
-
-    // Validate as a trace whose records carry the log's line numbers, so that every message
-    // names this log and its line (the header: the first INIT line; a comm: its first INIT line).
-    const std::vector<std::string> json = to_json_records(t);
-    std::vector<numbered_record> numbered;
-    numbered.reserve(json.size());
-    numbered.push_back({locals.front().line, json[0]});
-    for (std::size_t gi = 0; gi < globals.size(); ++gi) {
-        numbered.push_back({globals[gi].line, json[1 + gi]});
-    }
-    for (std::size_t i = 0; i < t.records.size(); ++i) {
-        numbered.push_back({t.records[i].line, json[1 + globals.size() + i]});
-    }
-    res.t = parse_records(numbered, path);
+    // The header's line: the first INIT line; a comm's: its first INIT line.
+    std::vector<uint32_t> comm_lines;
+    for (const global_comm& g : globals) comm_lines.push_back(g.line);
+    res.t = finish_trace(t, locals.front().line, comm_lines, path);
     return res;
 }
 
