@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 
 // Draws every figure of a JSON list (argv[1]) into PNG files; the layout is built in C++ below.
 constexpr const char* plot_script = R"PY(
-import json, sys, math
+import json, sys, math, textwrap
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -100,7 +100,8 @@ for f in figs:
         fig.colorbar(im, ax=ax, label=f["cbar"])
         ax.set_title(f["title"])
     fig.tight_layout(rect=(0, 0.04, 1, 1))
-    fig.text(0.01, 0.01, f["footer"], fontsize=7, color="dimgrey", family="monospace")
+    fig.text(0.01, 0.005, "\n".join(textwrap.wrap(f["footer"], 120)), fontsize=6,
+             color="dimgrey", family="monospace", va="bottom")
     fig.savefig(f["file"], dpi=100)
     plt.close(fig)
     print(f["file"])
@@ -355,6 +356,7 @@ json load_curves(const sweep_rows& s, const std::string& dir, bool latency, pale
 json bandwidth_vs_size(const sweep_rows& s, const std::string& dir, palette& pal) {
     // (series label incl. algo and op) -> bytes -> (algbw values, busbw values)
     std::map<std::string, std::map<double, std::array<std::vector<double>, 2>>> acc;
+    std::map<std::string, std::string> base_of;  // colour: that of the axes' series
     std::vector<std::string> order;
     for (const sweep_row& r : s.rows) {
         if (r.status != "done" || !r.metrics.contains("per_collective")) continue;
@@ -363,7 +365,10 @@ json bandwidth_vs_size(const sweep_rows& s, const std::string& dir, palette& pal
             const std::string label =
                 fmt::format("{} {}{}", c["op"].get<std::string>(), c["algo"].get<std::string>(),
                             base == "all" ? "" : ", " + base);
-            if (!acc.count(label)) order.push_back(label);
+            if (!acc.count(label)) {
+                order.push_back(label);
+                base_of[label] = base;
+            }
             auto& a = acc[label][c["bytes"].get<double>()];
             a[0].push_back(c["algbw_GBps"].get<double>());
             a[1].push_back(c["busbw_GBps"].get<double>());
@@ -394,8 +399,11 @@ json bandwidth_vs_size(const sweep_rows& s, const std::string& dir, palette& pal
                                            : fmt::format("{:g} B", bytes));
                 }
             }
-            series.push_back(
-                {{"label", label}, {"x", xs}, {"y", ys}, {"err", es}, {"colour", pal(label)}});
+            series.push_back({{"label", label},
+                              {"x", xs},
+                              {"y", ys},
+                              {"err", es},
+                              {"colour", pal(base_of[label])}});
         }
         panels.push_back({{"ylabel", k == 0 ? "algbw [GB/s]" : "busbw [GB/s]"},
                           {"title", k == 0 ? "algorithm bandwidth" : "bus bandwidth"},
