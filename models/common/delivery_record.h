@@ -49,15 +49,27 @@ inline void record_delivery(endpoint_stats& stats, std::vector<uint32_t>& recv_s
         ++expect;
     }
     ++stats.delivered;
+    batch_record& b = stats.batch;
+    if (b.len == 0)
+        b.setup(win_start, win_end, static_cast<uint32_t>(stats.vl_delivered_beats.size()));
     if (t >= win_start && t < win_end) {
         ++stats.window_delivered;
+        const uint32_t i = b.window_index(t, win_start);
+        b.beats[i] += p.beats;
+        b.vl_beats[p.vl][i] += p.beats;
         stats.port_delivered_beats[e] += p.beats;
         stats.vl_delivered_beats[p.vl] += p.beats;
         stats.vl_delivered_bytes[p.vl] += p.wire_bytes;
     }
+    const uint64_t lat = t - p.created;
+    if (p.tagged || (p.created >= b.origin && p.created < win_start)) {
+        const uint32_t i = p.tagged ? b.pre + b.window_index(p.created, win_start)
+                                    : static_cast<uint32_t>((p.created - b.origin) / b.len);
+        b.lat_sum[i] += lat;
+        ++b.lat_n[i];
+    }
     if (p.tagged) {
         ++stats.tagged_delivered;
-        const uint64_t lat = t - p.created;
         const auto count = [lat](std::vector<uint64_t>& h) {
             if (lat >= h.size()) grow_latency_hist(h, lat);
             ++h[lat];

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/batch_record.h"
+
 namespace ndr::tb {
 
 /// What the endpoints measured. Window = [warm-up end, warm-up end + measure).
@@ -22,6 +24,7 @@ struct endpoint_stats {
     std::vector<uint64_t> latency_hist;  ///< [cycles]: tagged packets, creation -> tail delivered
     std::vector<std::vector<uint64_t>> vl_latency_hist;  ///< the same per VL of the last link
     uint64_t max_source_queue = 0;                       ///< packets, max over endpoints
+    batch_record batch;  ///< per-batch sums for confidence intervals (set up on first delivery)
 };
 
 }  // namespace ndr::tb

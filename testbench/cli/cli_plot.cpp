@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "cli.h"
+#include "common/batch_means.h"
 #include "config/config_error.h"
 #include "sweep_db.h"
 #include "sweep_table.h"
@@ -29,39 +30,58 @@ namespace fs = std::filesystem;
 
 // Draws every figure of a JSON list (argv[1]) into PNG files; the layout is built in C++ below.
 constexpr const char* plot_script = R"PY(
-import json, sys, math
+import json, sys, math, textwrap
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 figs = json.load(open(sys.argv[1]))
+colours = plt.get_cmap("tab10").colors
+def colour(s):
+    return colours[s["colour"] % len(colours)]
+def errs(s):
+    return [0 if e is None else e for e in s["err"]]
 for f in figs:
-    if f["type"] == "lines":
+    if f["type"] in ("lines", "bars"):
         panels = f["panels"]
-        fig, axs = plt.subplots(1, len(panels), figsize=(6.4 * len(panels), 4.6), squeeze=False)
+        fig, axs = plt.subplots(1, len(panels), figsize=(6.4 * len(panels), 4.9), squeeze=False)
         for ax, p in zip(axs[0], panels):
-            for s in p["series"]:
-                pts = [(x, y) for x, y in zip(s["x"], s["y"]) if y is not None]
-                if not pts:
-                    continue
-                ax.plot([a for a, _ in pts], [b for _, b in pts], marker="o", label=s["label"])
-            if p.get("diagonal"):
-                lo, hi = ax.get_xlim()
-                ax.plot([0, hi], [0, hi], color="grey", linestyle=":", label="accepted = offered")
-            if f.get("xlog"):
-                ax.set_xscale("log", base=2)
-            if f.get("xticks"):
-                ax.set_xticks(range(len(f["xticks"])))
-                ax.set_xticklabels(f["xticks"], rotation=20, ha="right")
+            series = [s for s in p["series"] if any(y is not None for y in s["y"])]
+            if f["type"] == "bars":
+                ncat = len(f["xticks"])
+                width = 0.8 / max(1, len(series))
+                for k, s in enumerate(series):
+                    xs = [i - 0.4 + width * (k + 0.5) for i in range(ncat)]
+                    ys = [float("nan") if y is None else y for y in s["y"]]
+                    ax.bar(xs, ys, width, yerr=errs(s), capsize=3, color=colour(s),
+                           label=s["label"], error_kw={"elinewidth": 1})
+                ax.set_xticks(range(ncat))
+                ax.set_xticklabels(f["xticks"], rotation=15 if ncat > 3 else 0,
+                                   ha="right" if ncat > 3 else "center")
+            else:
+                for s in series:
+                    pts = [(x, y, e) for x, y, e in zip(s["x"], s["y"], errs(s)) if y is not None]
+                    ax.errorbar([a for a, _, _ in pts], [b for _, b, _ in pts],
+                                yerr=[c for _, _, c in pts], marker="o", capsize=3,
+                                color=colour(s), label=s["label"])
+                if p.get("diagonal"):
+                    lo, hi = ax.get_xlim()
+                    ax.plot([0, hi], [0, hi], color="grey", linestyle=":", label="accepted = offered")
+                if f.get("xlog"):
+                    ax.set_xscale("log", base=2)
+                if f.get("xnums"):
+                    ax.set_xticks(f["xnums"])
+                    ax.set_xticklabels(f["xnumlabels"])
+                    ax.minorticks_off()
             ax.set_xlabel(f["xlabel"])
             ax.set_ylabel(p["ylabel"])
             ax.set_title(p.get("title", ""))
             ax.grid(True, alpha=0.3)
-            if any(s["y"] for s in p["series"]):
+            if series:
                 ax.legend(fontsize=8)
-        fig.suptitle(f["title"])
+        fig.suptitle(f["title"] + "\n" + f["errnote"], fontsize=11)
     else:
         v = f["values"]
-        fig, ax = plt.subplots(figsize=(1.2 * len(f["xticklabels"]) + 4, 0.6 * len(f["yticklabels"]) + 3))
+        fig, ax = plt.subplots(figsize=(1.2 * len(f["xticklabels"]) + 4, 0.6 * len(f["yticklabels"]) + 3.4))
         data = [[float("nan") if c is None else c for c in row] for row in v]
         im = ax.imshow(data, aspect="auto", origin="lower", cmap="viridis")
         ax.set_xticks(range(len(f["xticklabels"])))
@@ -79,7 +99,9 @@ for f in figs:
                             color="white" if c < mid else "black")
         fig.colorbar(im, ax=ax, label=f["cbar"])
         ax.set_title(f["title"])
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    fig.text(0.01, 0.005, "\n".join(textwrap.wrap(f["footer"], 120)), fontsize=6,
+             color="dimgrey", family="monospace", va="bottom")
     fig.savefig(f["file"], dpi=100)
     plt.close(fig)
     print(f["file"])
@@ -96,11 +118,39 @@ struct plot_options {
     std::string cols;
 };
 
+/// The command that makes the figures, for their footer line.
+std::string command_line(const plot_options& o) {
+    std::string c = fmt::format("ndrsim plot {} -o {}", o.db, o.out);
+    if (!o.sweep.empty()) c += " --sweep " + o.sweep;
+    if (!o.x.empty()) c += " --x " + o.x;
+    for (const std::string& y : o.ys) c += " --y " + y;
+    if (!o.heatmap.empty()) c += " --heatmap " + o.heatmap;
+    if (!o.rows.empty()) c += " --rows " + o.rows;
+    if (!o.cols.empty()) c += " --cols " + o.cols;
+    return c;
+}
+
+/// Unit of a metric named by its suffix where it is not a column of its own (vl1_lat_p99_ns).
+std::string unit_by_suffix(const std::string& m) {
+    const auto ends = [&](const char* x) {
+        const std::string t(x);
+        return m.size() > t.size() && m.compare(m.size() - t.size(), t.size(), t) == 0;
+    };
+    if (ends("_ns")) return "ns";
+    if (ends("_us")) return "µs";
+    if (ends("_GBps")) return "GB/s";
+    if (ends("_share")) return "fraction of delivered beats";
+    if (ends("_load")) return "fraction of line rate";
+    if (ends("_cycles")) return "cycles";
+    return "";
+}
+
 std::string metric_label(const std::string& m) {
     const metric_column* c = find_metric(m);
     if (m == "wall_s") return "wall_s [s]";
-    if (c == nullptr || std::string(c->unit).empty()) return m;
-    return fmt::format("{} [{}]", m, c->unit);
+    const std::string unit = c != nullptr && *c->unit != '\0' ? c->unit : unit_by_suffix(m);
+    if (unit.empty()) return fmt::format("{} [count]", m);
+    return fmt::format("{} [{}]", m, unit);
 }
 
 /// x positions and label of one axis: numeric (with unit) or categorical (index + tick labels).
@@ -108,8 +158,15 @@ struct axis_scale {
     std::vector<std::string> values;
     std::vector<double> x;
     std::string label;
-    json ticks;  ///< null if numeric
+    json ticks;         ///< null if numeric
+    bool log2 = false;  ///< a size or count axis spanning more than x8
 };
+
+/// A value as a short name: a file path by its stem (traces), anything else as written.
+std::string short_name(const std::string& v) {
+    if (v.find('/') == std::string::npos && v.find(".jsonl") == std::string::npos) return v;
+    return fs::path(v).stem().string();
+}
 
 axis_scale scale_of(const sweep_rows& s, const std::string& axis) {
     axis_scale a;
@@ -123,12 +180,16 @@ axis_scale scale_of(const sweep_rows& s, const std::string& axis) {
             for (double& d : a.x) d /= 1024.0;
             unit = "KiB";
         }
-        a.label = unit.empty() ? axis : fmt::format("{} [{}]", axis, unit);
+        a.label = fmt::format("{} [{}]", axis, unit.empty() ? "count" : unit);
         a.ticks = nullptr;
+        const auto [lo, hi] = std::minmax_element(a.x.begin(), a.x.end());
+        a.log2 = unit != "ns" && *lo > 0.0 && *hi > 8.0 * *lo;  // sizes and counts, not times
     } else {
         for (std::size_t i = 0; i < a.values.size(); ++i) a.x.push_back(static_cast<double>(i));
-        a.label = axis;
-        a.ticks = a.values;
+        a.label = axis == "trace" ? "trace [file]" : fmt::format("{} [category]", axis);
+        json t = json::array();
+        for (const std::string& val : a.values) t.push_back(short_name(val));
+        a.ticks = t;
     }
     return a;
 }
@@ -140,7 +201,7 @@ std::string series_label(const sweep_rows& s, const sweep_row& r,
     for (const std::string& a : s.axes) {
         if (a == "repeat" || std::find(skip.begin(), skip.end(), a) != skip.end()) continue;
         if (axis_values(s, a).size() < 2) continue;
-        l += fmt::format("{}{}={}", l.empty() ? "" : ", ", a, param_text(r, a));
+        l += fmt::format("{}{}={}", l.empty() ? "" : ", ", a, short_name(param_text(r, a)));
     }
     return l.empty() ? "all" : l;
 }
@@ -154,60 +215,124 @@ std::vector<std::string> series_order(const sweep_rows& s, const std::vector<std
     return v;
 }
 
+/// A plotted value: the mean over the done repeats, its error bar and the count.
+struct plotted {
+    json y;    ///< mean, null without values
+    json err;  ///< 95 % half-width: Student t over repeats (n >= 2), else the run's own
+               ///< batch-means interval (METRIC_ci95 in its metrics), else null
+    std::size_t n = 0;
+};
+
 /// Mean of a metric over the done rows of one series at one axis value.
-json mean_at(const sweep_rows& s, const std::string& series, const std::vector<std::string>& skip,
-             const std::string& axis, const std::string& value, const std::string& metric) {
-    double sum = 0.0;
-    int n = 0;
+plotted mean_at(const sweep_rows& s, const std::string& series,
+                const std::vector<std::string>& skip, const std::string& axis,
+                const std::string& value, const std::string& metric) {
+    std::vector<double> v;
+    json own = nullptr;
     for (const sweep_row& r : s.rows) {
         if (r.status != "done" || series_label(s, r, skip) != series) continue;
         if (param_text(r, axis) != value) continue;
-        if (const auto v = metric_value(r, metric)) {
-            sum += *v;
-            ++n;
+        if (const auto x = metric_value(r, metric)) {
+            v.push_back(*x);
+            own = r.metrics.value(metric + "_ci95", json(nullptr));
         }
     }
-    return n ? json(sum / n) : json(nullptr);
+    plotted p;
+    p.n = v.size();
+    if (v.empty()) return p;
+    const common::mean_ci c = common::mean_ci95(v);
+    p.y = c.mean;
+    p.err = c.n >= 2 ? json(c.half_width) : own;
+    return p;
+}
+
+/// Per sweep: one colour index per series label, in order of first use, for every figure.
+class palette {
+public:
+    int operator()(const std::string& label) {
+        const auto it = std::find(seen_.begin(), seen_.end(), label);
+        if (it != seen_.end()) return static_cast<int>(it - seen_.begin());
+        seen_.push_back(label);
+        return static_cast<int>(seen_.size() - 1);
+    }
+
+private:
+    std::vector<std::string> seen_;
+};
+
+/// What the error bars of a figure are, with the largest repeat count behind a value.
+std::string error_note(std::size_t max_n, bool own_ci) {
+    if (max_n >= 2) {
+        return fmt::format("mean of n = {} repeats, error bars: 95 % CI (Student t)", max_n);
+    }
+    return own_ci ? "one run per point, error bars: its batch-means 95 % CI"
+                  : "one run per point, no error bars (no interval for this metric)";
+}
+
+/// Fills a series' y, err; tracks the repeat count and whether a run's own interval was used.
+void add_value(json& ys, json& es, const plotted& p, std::size_t& max_n, bool& own) {
+    ys.push_back(p.y);
+    es.push_back(p.err);
+    max_n = std::max(max_n, p.n);
+    own = own || (p.n == 1 && !p.err.is_null());
 }
 
 json metric_vs_axis(const sweep_rows& s, const std::string& axis, const std::string& metric,
-                    const std::string& dir) {
+                    const std::string& dir, palette& pal) {
     const axis_scale a = scale_of(s, axis);
     json series = json::array();
+    std::size_t max_n = 0;
+    bool own = false;
     for (const std::string& label : series_order(s, {axis})) {
         json ys = json::array();
-        for (const std::string& v : a.values)
-            ys.push_back(mean_at(s, label, {axis}, axis, v, metric));
-        series.push_back({{"label", label}, {"x", a.x}, {"y", ys}});
+        json es = json::array();
+        for (const std::string& v : a.values) {
+            add_value(ys, es, mean_at(s, label, {axis}, axis, v, metric), max_n, own);
+        }
+        series.push_back(
+            {{"label", label}, {"x", a.x}, {"y", ys}, {"err", es}, {"colour", pal(label)}});
     }
     std::string file = fmt::format("{}_{}_vs_{}.png", s.sweep_id, metric, axis);
-    return {{"type", "lines"},
-            {"file", (fs::path(dir) / file).string()},
-            {"title", fmt::format("{}: {} vs {}", s.sweep_id, metric, axis)},
-            {"xlabel", a.label},
-            {"xticks", a.ticks},
-            {"panels", json::array({{{"ylabel", metric_label(metric)}, {"series", series}}})}};
+    json f = {{"type", a.ticks.is_null() ? "lines" : "bars"},
+              {"file", (fs::path(dir) / file).string()},
+              {"title", fmt::format("{}: {} vs {}", s.sweep_id, metric, axis)},
+              {"errnote", error_note(max_n, own)},
+              {"xlabel", a.label + (a.log2 ? " (log2)" : "")},
+              {"xticks", a.ticks},
+              {"xlog", a.log2},
+              {"panels", json::array({{{"ylabel", metric_label(metric)}, {"series", series}}})}};
+    if (a.ticks.is_null()) {  // ticks at the swept values
+        json labels = json::array();
+        for (const std::string& v : a.values) labels.push_back(v);
+        f["xnums"] = a.x;
+        f["xnumlabels"] = labels;
+    }
+    return f;
 }
 
-json load_curves(const sweep_rows& s, const std::string& dir, bool latency) {
+json load_curves(const sweep_rows& s, const std::string& dir, bool latency, palette& pal) {
     const std::string axis = "traffic.load";
     const std::vector<std::string> loads = axis_values(s, axis);
     const std::vector<std::string> ms = latency
                                             ? std::vector<std::string>{"lat_mean_ns", "lat_p99_ns"}
                                             : std::vector<std::string>{"accepted_load"};
     json panels = json::array();
+    std::size_t max_n = 0;
+    bool own = false;
     for (const std::string& m : ms) {
         json series = json::array();
         for (const std::string& label : series_order(s, {axis})) {
             json xs = json::array();
             json ys = json::array();
+            json es = json::array();
             for (const std::string& l : loads) {
-                const json x = mean_at(s, label, {axis}, axis, l, "offered_load");
+                const json x = mean_at(s, label, {axis}, axis, l, "offered_load").y;
                 if (x.is_null()) continue;
                 xs.push_back(x);
-                ys.push_back(mean_at(s, label, {axis}, axis, l, m));
+                add_value(ys, es, mean_at(s, label, {axis}, axis, l, m), max_n, own);
             }
-            series.push_back({{"label", label}, {"x", xs}, {"y", ys}});
+            series.push_back(
+                {{"label", label}, {"x", xs}, {"y", ys}, {"err", es}, {"colour", pal(label)}});
         }
         panels.push_back({{"ylabel", metric_label(m)},
                           {"title", m == "lat_mean_ns"  ? "mean latency"
@@ -222,14 +347,16 @@ json load_curves(const sweep_rows& s, const std::string& dir, bool latency) {
                          .string()},
             {"title", fmt::format("{}: {} vs offered load", s.sweep_id,
                                   latency ? "latency" : "accepted throughput")},
+            {"errnote", error_note(max_n, own)},
             {"xlabel", "offered load [fraction of line rate]"},
             {"xticks", nullptr},
             {"panels", panels}};
 }
 
-json bandwidth_vs_size(const sweep_rows& s, const std::string& dir) {
-    // (series label incl. algo and op) -> bytes -> (sum algbw, sum busbw, n)
-    std::map<std::string, std::map<double, std::array<double, 3>>> acc;
+json bandwidth_vs_size(const sweep_rows& s, const std::string& dir, palette& pal) {
+    // (series label incl. algo and op) -> bytes -> (algbw values, busbw values)
+    std::map<std::string, std::map<double, std::array<std::vector<double>, 2>>> acc;
+    std::map<std::string, std::string> base_of;  // colour: that of the axes' series
     std::vector<std::string> order;
     for (const sweep_row& r : s.rows) {
         if (r.status != "done" || !r.metrics.contains("per_collective")) continue;
@@ -238,24 +365,45 @@ json bandwidth_vs_size(const sweep_rows& s, const std::string& dir) {
             const std::string label =
                 fmt::format("{} {}{}", c["op"].get<std::string>(), c["algo"].get<std::string>(),
                             base == "all" ? "" : ", " + base);
-            if (!acc.count(label)) order.push_back(label);
+            if (!acc.count(label)) {
+                order.push_back(label);
+                base_of[label] = base;
+            }
             auto& a = acc[label][c["bytes"].get<double>()];
-            a[0] += c["algbw_GBps"].get<double>();
-            a[1] += c["busbw_GBps"].get<double>();
-            a[2] += 1.0;
+            a[0].push_back(c["algbw_GBps"].get<double>());
+            a[1].push_back(c["busbw_GBps"].get<double>());
         }
     }
     json panels = json::array();
+    std::size_t max_n = 0;
+    bool own = false;
+    json sizes = json::array();
+    json size_labels = json::array();
     for (int k = 0; k < 2; ++k) {
         json series = json::array();
         for (const std::string& label : order) {
             json xs = json::array();
             json ys = json::array();
+            json es = json::array();
             for (const auto& [bytes, a] : acc[label]) {
                 xs.push_back(bytes);
-                ys.push_back(a[static_cast<std::size_t>(k)] / a[2]);
+                const common::mean_ci c = common::mean_ci95(a[static_cast<std::size_t>(k)]);
+                add_value(ys, es,
+                          plotted{c.mean, c.n >= 2 ? json(c.half_width) : json(nullptr), c.n},
+                          max_n, own);
+                if (std::find(sizes.begin(), sizes.end(), json(bytes)) == sizes.end()) {
+                    sizes.push_back(bytes);
+                    size_labels.push_back(
+                        bytes >= 1048576.0 ? fmt::format("{:g} MiB", bytes / 1048576.0)
+                        : bytes >= 1024.0  ? fmt::format("{:g} KiB", bytes / 1024.0)
+                                           : fmt::format("{:g} B", bytes));
+                }
             }
-            series.push_back({{"label", label}, {"x", xs}, {"y", ys}});
+            series.push_back({{"label", label},
+                              {"x", xs},
+                              {"y", ys},
+                              {"err", es},
+                              {"colour", pal(base_of[label])}});
         }
         panels.push_back({{"ylabel", k == 0 ? "algbw [GB/s]" : "busbw [GB/s]"},
                           {"title", k == 0 ? "algorithm bandwidth" : "bus bandwidth"},
@@ -265,9 +413,12 @@ json bandwidth_vs_size(const sweep_rows& s, const std::string& dir) {
         {"type", "lines"},
         {"file", (fs::path(dir) / fmt::format("{}_bandwidth_vs_size.png", s.sweep_id)).string()},
         {"title", fmt::format("{}: collective bandwidth vs message size", s.sweep_id)},
+        {"errnote", error_note(max_n, own)},
         {"xlabel", "message size S [B] (log2)"},
         {"xlog", true},
         {"xticks", nullptr},
+        {"xnums", sizes},
+        {"xnumlabels", size_labels},
         {"panels", panels}};
 }
 
@@ -299,8 +450,8 @@ json heat_map(const sweep_rows& s, const std::string& metric, const std::string&
         {"title", fmt::format("{}: {} (mean over other axes and repeats)", s.sweep_id, metric)},
         {"xlabel", cs.label},
         {"ylabel", rs.label},
-        {"xticklabels", cs.values},
-        {"yticklabels", rs.values},
+        {"xticklabels", cs.ticks.is_null() ? json(cs.values) : cs.ticks},
+        {"yticklabels", rs.ticks.is_null() ? json(rs.values) : rs.ticks},
         {"values", values},
         {"cbar", metric_label(metric)}};
 }
@@ -345,22 +496,23 @@ int run(const plot_options& o) {
             return std::find(s.axes.begin(), s.axes.end(), a) != s.axes.end();
         };
         std::size_t before = figs.size();
+        palette pal;  // one colour per series across this sweep's figures
         if (s.kind == "traffic" && has("traffic.load")) {
-            figs.push_back(load_curves(s, o.out, true));
-            figs.push_back(load_curves(s, o.out, false));
+            figs.push_back(load_curves(s, o.out, true, pal));
+            figs.push_back(load_curves(s, o.out, false, pal));
         }
-        if (s.kind == "run") figs.push_back(bandwidth_vs_size(s, o.out));
+        if (s.kind == "run") figs.push_back(bandwidth_vs_size(s, o.out, pal));
         const std::string x = !o.x.empty() ? o.x : axes.empty() ? "" : axes[0];
         if (!x.empty() && !has(x)) {
             throw cfg::config_error(fmt::format("--x: sweep {} has no axis '{}'", s.sweep_id, x));
         }
         for (const std::string& y : o.ys) {
-            if (!x.empty()) figs.push_back(metric_vs_axis(s, x, y, o.out));
+            if (!x.empty()) figs.push_back(metric_vs_axis(s, x, y, o.out, pal));
         }
         const std::string dflt = s.kind == "run" ? "span_us" : "lat_p99_ns";
         if (figs.size() == before + (s.kind == "run" ? 1 : 0) && o.ys.empty() && !x.empty() &&
             x != "traffic.load") {
-            figs.push_back(metric_vs_axis(s, x, dflt, o.out));
+            figs.push_back(metric_vs_axis(s, x, dflt, o.out, pal));
         }
         const std::string hr = !o.rows.empty() ? o.rows : axes.size() > 1 ? axes[0] : "";
         const std::string hc = !o.cols.empty() ? o.cols : axes.size() > 1 ? axes[1] : "";
@@ -368,6 +520,7 @@ int run(const plot_options& o) {
             figs.push_back(heat_map(s, o.heatmap.empty() ? dflt : o.heatmap, hr, hc, o.out));
         }
     }
+    for (json& f : figs) f["footer"] = command_line(o);
     if (figs.empty()) {
         fmt::print("nothing to plot: no sweep with an axis of two or more values\n");
         return 0;

@@ -82,39 +82,36 @@ int pivot(const results_options& o, const std::vector<sweep_rows>& sweeps) {
         any = true;
         const std::vector<std::string> rv = axis_values(s, o.rows);
         const std::vector<std::string> cv = axis_values(s, o.cols);
-        // Mean over the done points of each cell (repeats and any other axis).
-        std::map<std::pair<std::string, std::string>, std::pair<double, int>> acc;
+        // Mean and 95 % Student-t interval over the done points of each cell (repeats and any
+        // other axis).
+        std::map<std::pair<std::string, std::string>, std::vector<double>> acc;
         for (const sweep_row& r : s.rows) {
             if (r.status != "done") continue;
             const auto v = metric_value(r, o.pivot);
             if (!v) continue;
-            auto& a = acc[{param_text(r, o.rows), param_text(r, o.cols)}];
-            a.first += *v;
-            ++a.second;
+            acc[{param_text(r, o.rows), param_text(r, o.cols)}].push_back(*v);
         }
-        int max_n = 0;
-        fmt::print("sweep {}: {} (rows {}, columns {}){}\n", s.sweep_id, o.pivot, o.rows, o.cols,
-                   "");
+        std::size_t max_n = 0;
+        for (const auto& [k, v] : acc) max_n = std::max(max_n, v.size());
+        const int w = max_n > 1 ? 26 : 14;
+        fmt::print("sweep {}: {} (rows {}, columns {})\n", s.sweep_id, o.pivot, o.rows, o.cols);
         std::size_t w0 = o.rows.size();
         for (const std::string& v : rv) w0 = std::max(w0, v.size());
         fmt::print("{:<{}}", o.rows, w0);
-        for (const std::string& c : cv) fmt::print(" {:>14}", c);
+        for (const std::string& c : cv) fmt::print(" {:>{}}", c, w);
         fmt::print("\n");
         for (const std::string& rvv : rv) {
             fmt::print("{:<{}}", rvv, w0);
             for (const std::string& c : cv) {
                 const auto it = acc.find({rvv, c});
-                if (it == acc.end()) {
-                    fmt::print(" {:>14}", "-");
-                } else {
-                    max_n = std::max(max_n, it->second.second);
-                    fmt::print(" {:>14}",
-                               fmt::format("{:.6g}", it->second.first / it->second.second));
-                }
+                fmt::print(" {:>{}}",
+                           it == acc.end() ? "-" : summary_text(common::mean_ci95(it->second)), w);
             }
             fmt::print("\n");
         }
-        if (max_n > 1) fmt::print("(each cell: mean over up to {} done points)\n", max_n);
+        if (max_n > 1) {
+            fmt::print("(each cell: mean ± 95 % CI half-width (Student t) over n done points)\n");
+        }
     }
     if (!any) {
         throw cfg::config_error(
@@ -134,6 +131,8 @@ int write_csv(const results_options& o, const std::vector<sweep_rows>& sweeps) {
     for (const std::string& a : axes) t += "," + csv_cell(a);
     t += ",wall_s";
     for (const metric_column& m : metric_columns()) t += std::string(",") + m.name;
+    for (const metric_column& m : metric_columns())
+        t += fmt::format(",{0}_mean,{0}_ci95,{0}_n", m.name);
     t += ",error\n";
     std::size_t n = 0;
     for (const sweep_rows& s : sweeps) {
@@ -144,6 +143,12 @@ int write_csv(const results_options& o, const std::vector<sweep_rows>& sweeps) {
             t += "," + (r.wall_s ? fmt::format("{}", *r.wall_s) : std::string());
             for (const metric_column& m : metric_columns())
                 t += "," + number_text(r.metrics[m.name]);
+            for (const metric_column& m : metric_columns()) {
+                const common::mean_ci c = repeat_summary(s, r, m.name);
+                t += c.n == 0   ? std::string(",,,0")
+                     : c.n == 1 ? fmt::format(",{},,1", c.mean)
+                                : fmt::format(",{},{},{}", c.mean, c.half_width, c.n);
+            }
             t += "," + csv_cell(r.error) + "\n";
             ++n;
         }
@@ -152,8 +157,28 @@ int write_csv(const results_options& o, const std::vector<sweep_rows>& sweeps) {
     out << t;
     if (!out) throw std::runtime_error("cannot write '" + o.csv + "'");
     fmt::print("wrote {}: {} points, {} columns\n", o.csv, n,
-               7 + axes.size() + metric_columns().size());
+               7 + axes.size() + 4 * metric_columns().size());
     return 0;
+}
+
+/// One line per cell (the points that differ only in their seed): each metric as mean ± 95 %
+/// Student-t half-width over the done repeats, and n.
+void list_repeat_summary(const sweep_rows& s, const std::vector<std::string>& ms) {
+    fmt::print("over repeats (mean ± 95 % CI half-width, Student t, n done repeats):\n");
+    std::vector<std::string> seen;
+    for (const sweep_row& r : s.rows) {
+        const std::string cell = cell_of(r);
+        if (std::find(seen.begin(), seen.end(), cell) != seen.end()) continue;
+        seen.push_back(cell);
+        std::string line;
+        for (const std::string& a : s.axes) {
+            if (a != "repeat") line += fmt::format("{}={} ", a, param_text(r, a));
+        }
+        for (const std::string& m : ms) {
+            line += fmt::format(" {}: {}", m, summary_text(repeat_summary(s, r, m)));
+        }
+        fmt::print("  {}\n", line);
+    }
 }
 
 int list(const results_options& o, const std::vector<sweep_rows>& sweeps) {
@@ -186,6 +211,9 @@ int list(const results_options& o, const std::vector<sweep_rows>& sweeps) {
             }
             fmt::print(" {:>8}{}\n", r.wall_s ? fmt::format("{:.2f}", *r.wall_s) : "-",
                        r.error.empty() ? "" : "  error: " + r.error);
+        }
+        if (std::find(s.axes.begin(), s.axes.end(), "repeat") != s.axes.end()) {
+            list_repeat_summary(s, ms);
         }
     }
     return 0;

@@ -7,6 +7,7 @@
 
 #include "config/config_dump.h"
 #include "roce_report.h"
+#include "traffic_ci.h"
 
 namespace ndr::tb {
 
@@ -65,6 +66,8 @@ json traffic_point_json(const cfg::config& c, const traffic_outcome& o) {
     const uint32_t vls = c.sw.vls;
     const double win = static_cast<double>(o.window_cycles);
     const double line_gbps = static_cast<double>(c.link.rate.bps) / 1e9;
+    const traffic_ci ci =
+        traffic_intervals(o.ep, c.sim.warmup_cycles, o.window_cycles, ports, cycle_ns);
     json j;
     j["sim"] = {
         {"cycles", o.cycles},
@@ -76,6 +79,8 @@ json traffic_point_json(const cfg::config& c, const traffic_outcome& o) {
         {"wall_s", o.wall_s},
         {"cycles_per_wall_s", o.wall_s > 0 ? static_cast<double>(o.cycles) / o.wall_s : 0.0},
         {"packets_per_wall_s", o.wall_s > 0 ? static_cast<double>(o.ep.delivered) / o.wall_s : 0.0},
+        {"batches", batch_record::batches},
+        {"batch_cycles", ci.batch_cycles},
     };
     const double capacity = static_cast<double>(ports) * win;  // beats the ports could carry
     uint64_t delivered_beats = 0;
@@ -85,6 +90,7 @@ json traffic_point_json(const cfg::config& c, const traffic_outcome& o) {
         {"configured_load", c.traffic.load},
         {"offered_load", static_cast<double>(o.ep.window_created_beats) / capacity},
         {"accepted_load", static_cast<double>(delivered_beats) / capacity},
+        {"accepted_load_ci95", ci.accepted_load_ci95},
         {"size", c.traffic.size},
         {"sl", c.traffic.sl},
     };
@@ -100,6 +106,9 @@ json traffic_point_json(const cfg::config& c, const traffic_outcome& o) {
     };
     j["latency_ns"] = latency_summary(o.ep.latency_hist, cycle_ns);
     j["latency_ns"]["complete"] = o.ep.tagged_delivered == o.ep.window_created;
+    j["latency_ns"]["mean_ci95"] = ci.latency_mean_ci95;
+    j["latency_ns"]["ci_batches"] = ci.latency_batches;
+    j["warmup_check"] = ci.warmup_check;
     json jp = json::array();
     double sum = 0.0;
     double sum2 = 0.0;
@@ -134,6 +143,7 @@ json traffic_point_json(const cfg::config& c, const traffic_outcome& o) {
                       {"share", vl_total ? static_cast<double>(o.ep.vl_delivered_beats[vl]) /
                                                static_cast<double>(vl_total)
                                          : 0.0},
+                      {"share_ci95", ci.vl_share_ci95[vl]},
                       {"latency_ns", latency_summary(o.ep.vl_latency_hist[vl], cycle_ns)}});
         jb.push_back({{"vl", vl},
                       {"capacity_blocks", o.tm.sw_vl_max_blocks},

@@ -34,9 +34,9 @@ json run_guarded(const cfg::config& c, const point_fn& fn) {
 }  // namespace
 
 std::vector<json> run_points(const std::vector<cfg::config>& points, unsigned jobs,
-                             const point_fn& fn) {
+                             const point_fn& fn, bool always_fork) {
     std::vector<json> results(points.size());
-    if (points.size() == 1) {
+    if (points.size() == 1 && !always_fork) {
         results[0] = fn(points[0]);  // in this process: exceptions keep their type
         return results;
     }

@@ -93,6 +93,9 @@ json headline_metrics(const std::string& kind, const json& r) {
         m["lat_max_ns"] = l["max"];
         m["lat_samples"] = l["samples"];
         m["lat_complete"] = l["complete"];
+        // The point's own batch-means half-widths (docs/report.md): error bars of one repeat.
+        m["lat_mean_ns_ci95"] = l.value("mean_ci95", json(nullptr));
+        m["accepted_load_ci95"] = r["traffic"].value("accepted_load_ci95", json(nullptr));
         m["credit_stall_cycles"] = r["credit_stall_cycles"]["total"];
         m["jain_index"] = r["fairness"]["jain_index_receivers"];
         const std::string pattern = r["traffic"]["pattern"].get<std::string>();
@@ -121,6 +124,10 @@ json headline_metrics(const std::string& kind, const json& r) {
         }
         if (!shares.empty()) m["vl0_share"] = shares[0];
         if (shares.size() > 1) m["vl1_share"] = shares[1];
+        for (const json& v : r["vls"]) {
+            m[fmt::format("vl{}_share_ci95", v["vl"].get<int>())] =
+                v.value("share_ci95", json(nullptr));
+        }
     } else {
         m["span_us"] = num(r, "totals", "span_ns") / 1000.0;
         m["collectives"] = r["totals"]["collectives"];

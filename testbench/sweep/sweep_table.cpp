@@ -73,6 +73,28 @@ std::string param_text(const sweep_row& r, const std::string& axis) {
     return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
+std::string cell_of(const sweep_row& r) {
+    json p = r.params;
+    p.erase("repeat");
+    return p.dump();
+}
+
+common::mean_ci repeat_summary(const sweep_rows& s, const sweep_row& r, const std::string& metric) {
+    const std::string cell = cell_of(r);
+    std::vector<double> v;
+    for (const sweep_row& q : s.rows) {
+        if (q.status != "done" || cell_of(q) != cell) continue;
+        if (const auto x = metric_value(q, metric)) v.push_back(*x);
+    }
+    return common::mean_ci95(v);
+}
+
+std::string summary_text(const common::mean_ci& m) {
+    if (m.n == 0) return "-";
+    if (m.n == 1) return fmt::format("{:.6g}", m.mean);
+    return fmt::format("{:.6g} ± {:.3g} (n={})", m.mean, m.half_width, m.n);
+}
+
 std::vector<std::string> axis_values(const sweep_rows& s, const std::string& axis) {
     std::vector<std::string> v;
     for (const sweep_row& r : s.rows) {

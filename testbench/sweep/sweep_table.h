@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/batch_means.h"
 #include "sweep_db.h"
 
 namespace ndr::tb {
@@ -39,6 +40,16 @@ std::optional<double> metric_value(const sweep_row& r, const std::string& name);
 
 /// The parameter as text ("" if absent).
 std::string param_text(const sweep_row& r, const std::string& axis);
+
+/// The point's cell: its parameters without "repeat" (the points that differ only in seed).
+std::string cell_of(const sweep_row& r);
+
+/// Mean, 95 % Student-t half-width and count of a metric over the done points of the cell of
+/// `r` (its repeats); half_width is 0 with fewer than 2 values.
+common::mean_ci repeat_summary(const sweep_rows& s, const sweep_row& r, const std::string& metric);
+
+/// "mean ± half-width (n=N)", or "mean" alone with one value, "-" with none.
+std::string summary_text(const common::mean_ci& m);
 
 /// Distinct values of an axis, in point order.
 std::vector<std::string> axis_values(const sweep_rows& s, const std::string& axis);

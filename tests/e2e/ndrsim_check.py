@@ -154,6 +154,77 @@ def expect_error(ndrsim, regexes, args):
     print(f"ok: exit {rc}: {lines[0]}")
 
 
+def number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def check_ci(ndrsim, outdir, args):
+    """The _ci95 fields and the warm-up verdict are there; the latency half-width shrinks about
+    as 1/sqrt(window) (16x the window: ~1/4); a warm-up of 0 at load 0.9 is flagged."""
+    j = run_report(ndrsim, outdir, args + ["--cycles", "20000"])
+    hw = get(j, "latency_ns.mean_ci95")[0]
+    acc = get(j, "traffic.accepted_load_ci95")[0]
+    if not number(hw) or not hw > 0 or not number(acc) or not acc > 0:
+        fail(f"latency_ns.mean_ci95 {hw!r} / traffic.accepted_load_ci95 {acc!r} not positive")
+    if not hw < j["latency_ns"]["mean"]:
+        fail(f"half-width {hw} not below the mean {j['latency_ns']['mean']}")
+    for v in j["vls"]:
+        if "share_ci95" not in v:
+            fail(f"vls[{v['vl']}] lacks share_ci95")
+    w = j.get("warmup_check", {})
+    if w.get("verdict") not in ("ok", "too_short", "undetermined"):
+        fail(f"warmup_check.verdict missing or unknown: {w!r}")
+    long = run_report(ndrsim, outdir + "_long", args + ["--cycles", "320000"])
+    ratio = long["latency_ns"]["mean_ci95"] / hw
+    if not 0.1 < ratio < 0.5:
+        fail(f"16x the window: half-width ratio {ratio:.3f}, expected about 1/4")
+    shutil.rmtree(outdir + "_w0", ignore_errors=True)
+    hot = list(args)
+    hot[hot.index("--load") + 1] = "0.9"
+    rc, out, err = run(ndrsim, hot + ["--cycles", "20000", "--warmup", "0", "--out", outdir + "_w0"])
+    if rc != 0:
+        fail(f"warm-up 0 run exited {rc}: {err.strip()}")
+    with open(os.path.join(outdir + "_w0", "report.json")) as f:
+        w0 = json.load(f)["warmup_check"]
+    if w0["verdict"] != "too_short" or "warm-up of 0 cycles looks too short" not in err:
+        fail(f"warm-up 0 at load 0.9 not flagged: {w0!r}, stderr {err.strip()!r}")
+    print(f"ok: mean {j['latency_ns']['mean']:.1f} +/- {hw:.2f} ns, verdict {w['verdict']}; "
+          f"16x window ratio {ratio:.2f}; warm-up 0 flagged at cycle {w0['truncation_cycle']}")
+
+
+def check_precision(ndrsim, outdir, target, args):
+    """--precision P: either both relative half-widths are below P, or the window reached its
+    cap (64x) and the report and stdout say so."""
+    shutil.rmtree(outdir, ignore_errors=True)
+    rc, out, err = run(ndrsim, args + ["--precision", str(target), "--out", outdir])
+    if rc != 0:
+        fail(f"exit {rc}: {err.strip()}")
+    with open(os.path.join(outdir, "report.json")) as f:
+        j = json.load(f)
+    p = j["sim"]["precision"]
+    lat = j["latency_ns"]["mean_ci95"] / j["latency_ns"]["mean"]
+    acc = j["traffic"]["accepted_load_ci95"] / j["traffic"]["accepted_load"]
+    wins = p["windows_cycles"]
+    if wins[-1] != j["sim"]["window_cycles"] or p["cap_cycles"] != 64 * wins[0]:
+        fail(f"windows {wins}, cap {p['cap_cycles']}, window {j['sim']['window_cycles']}")
+    if any(b != 2 * a for a, b in zip(wins, wins[1:])):
+        fail(f"windows do not double: {wins}")
+    if p["reached"]:
+        if not (lat < target and acc < target):
+            fail(f"reached claimed but relative half-widths {lat:.4g}, {acc:.4g} >= {target}")
+        if len(wins) > 1 and (p["latency_mean_rel_ci95"] is None):
+            fail("no relative half-width recorded")
+        if "below" not in out:
+            fail(f"stdout does not report the precision reached:\n{out}")
+    else:
+        if wins[-1] != p["cap_cycles"] or (lat < target and acc < target):
+            fail(f"not reached, yet window {wins[-1]} (cap {p['cap_cycles']}), {lat:.4g}, {acc:.4g}")
+        if "NOT reached" not in out:
+            fail(f"stdout does not report the cap:\n{out}")
+    print(f"ok: target {target}: reached={p['reached']} after windows {wins}: "
+          f"latency +/- {100 * lat:.3f} %, accepted +/- {100 * acc:.3f} %")
+
+
 def main(argv):
     if len(argv) < 2:
         fail(__doc__)
@@ -227,6 +298,10 @@ def main(argv):
             if name not in out:
                 fail(f"{name} missing from the table:\n{out}")
         print(f"ok: 5 scenarios x {repeat} runs, medians shown")
+    elif mode == "ci":
+        check_ci(ndrsim, head[1], args)
+    elif mode == "precision":
+        check_precision(ndrsim, head[1], float(head[2]), args)
     elif mode == "error":
         expect_error(ndrsim, head[1:], args)
     elif mode == "error-yaml":

@@ -2,7 +2,7 @@
 # tests/e2e/CMakeLists.txt). The sweeps live in tests/sweep/; checks in sweep_check.py, each test
 # in its own work directory. `slurm` starts and stops a single-node Slurm cluster on localhost.
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
-foreach(mode grid zip failing interrupt results plot slurm)
+foreach(mode grid zip failing interrupt results repeats plot slurm)
   add_test(NAME e2e.sweep_${mode}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/sweep_check.py ${mode}
       ${CMAKE_BINARY_DIR}/ndrsim ${PROJECT_SOURCE_DIR}/tests/sweep

@@ -5,7 +5,7 @@
 MODE: grid | zip | failing | interrupt | results | plot | slurm
 Every expectation is computed here independently (itertools grids, sqlite3 reads, PNG headers).
 """
-import csv, itertools, json, os, shutil, signal, socket, sqlite3, struct, subprocess, sys, time
+import csv, itertools, json, math, os, shutil, signal, socket, sqlite3, struct, subprocess, sys, time
 
 ENV = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
 
@@ -229,6 +229,56 @@ def mode_results(nd, sd, work):
     print("results: CSV columns and values, --where, pivot = DB values")
 
 
+def mode_repeats(nd, sd, work):
+    """CSV _mean/_ci95/_n columns and the pivot's mean ± CI against values computed here from
+    the database: mean, sample standard deviation, t_{0.975,2} = 4.302653 (published table)."""
+    import statistics
+    db = os.path.join(work, "rep.db")
+    run([nd, "sweep", f"{sd}/repeats3.yaml", "--db", db])
+    csvf = os.path.join(work, "rep.csv")
+    run([nd, "results", db, "--csv", csvf])
+    with open(csvf) as f:
+        data = list(csv.DictReader(f))
+    if len(data) != 6:
+        fail(f"CSV has {len(data)} rows")
+    t2 = 4.302653
+    checked = 0
+    for metric in ("lat_mean_ns", "lat_p99_ns", "accepted_load"):
+        for load in ("0.3", "0.6"):
+            vals = [v for (v,) in rows(db, f"SELECT {metric} FROM points WHERE status='done' AND "
+                                       "json_extract(params,'$.\"traffic.load\"')=?", load)]
+            if len(vals) != 3:
+                fail(f"{metric} at {load}: {len(vals)} done repeats")
+            mean = statistics.mean(vals)
+            hw = t2 * statistics.stdev(vals) / math.sqrt(3)
+            for r in data:
+                if r["traffic.load"] != load:
+                    continue
+                if int(r[f"{metric}_n"]) != 3:
+                    fail(f"{metric}_n = {r[metric + '_n']}, want 3")
+                if abs(float(r[f"{metric}_mean"]) - mean) > 1e-9 * max(1, abs(mean)):
+                    fail(f"{metric}_mean at {load}: {r[metric + '_mean']} != {mean}")
+                if abs(float(r[f"{metric}_ci95"]) - hw) > 1e-6 * max(1e-12, hw):
+                    fail(f"{metric}_ci95 at {load}: {r[metric + '_ci95']} != {hw}")
+                checked += 1
+    out = run([nd, "results", db, "--pivot", "lat_mean_ns", "--rows", "traffic.load",
+               "--cols", "repeat"]).stdout
+    if "±" in out:
+        fail("a pivot over repeat cells must show single values:\n" + out)
+    listing = run([nd, "results", db]).stdout
+    if "over repeats" not in listing:
+        fail("listing lacks the repeat summary:\n" + listing)
+    for load in ("0.3", "0.6"):
+        vals = [v for (v,) in rows(db, "SELECT lat_mean_ns FROM points WHERE "
+                                   "json_extract(params,'$.\"traffic.load\"')=?", load)]
+        want = f"lat_mean_ns: {statistics.mean(vals):.6g} ± " \
+               f"{t2 * statistics.stdev(vals) / math.sqrt(3):.3g} (n=3)"
+        if not any(l.strip().startswith(f"traffic.load={load} ") and want in l
+                   for l in listing.splitlines()):
+            fail(f"listing lacks '{want}' for load {load}:\n" + listing)
+    print(f"repeats: {checked} CSV cells = hand-computed mean, t CI, n; listing summarises")
+
+
 def check_png(path):
     with open(path, "rb") as f:
         head = f.read(24)
@@ -373,7 +423,7 @@ def main():
     mode, nd, sd, work = sys.argv[1:]
     fresh(work)
     {"grid": mode_grid, "zip": mode_zip, "failing": mode_failing, "interrupt": mode_interrupt,
-     "results": mode_results, "plot": mode_plot, "slurm": mode_slurm}[mode](nd, sd, work)
+     "results": mode_results, "repeats": mode_repeats, "plot": mode_plot, "slurm": mode_slurm}[mode](nd, sd, work)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,22 @@ ndr_e2e_py(config_show_yaml ok ${NDR_E2E_BIN} "^  ports: 64( |$)" -- config show
 # Determinism: same seed -> identical report.json except wall-clock fields; other seed differs.
 ndr_e2e_py(traffic_determinism determinism ${NDR_E2E_BIN} ${NDR_E2E_OUT}/det -- ${NDR_E2E_RUN})
 
+# Batch-means intervals and the MSER-5 warm-up verdict (docs/report.md).
+ndr_e2e_py(traffic_ci ci ${NDR_E2E_BIN} ${NDR_E2E_OUT}/ci --
+  traffic --pattern uniform --load 0.5 -q -j 1)
+# --precision: reached (1 %) and capped (1e-5 from a 5000-cycle window: 64x = 320000 cycles).
+ndr_e2e_py(traffic_precision_reached precision ${NDR_E2E_BIN} ${NDR_E2E_OUT}/prec 0.01 --
+  traffic --pattern uniform --load 0.5 --cycles 5000 -j 1)
+ndr_e2e_py(traffic_precision_cap precision ${NDR_E2E_BIN} ${NDR_E2E_OUT}/prec_cap 0.00001 --
+  traffic --pattern uniform --load 0.5 --cycles 5000 -j 1)
+
 # Bad input: one line, non-zero exit, a message naming the problem.
+ndr_e2e_py(err_precision_nan error ${NDR_E2E_BIN} "--precision" "abc" --
+  traffic --precision abc -q)
+ndr_e2e_py(err_precision_zero error ${NDR_E2E_BIN} "--precision" "> 0" --
+  traffic --precision 0 -q)
+ndr_e2e_py(err_precision_negative error ${NDR_E2E_BIN} "--precision" "-0\\.5" --
+  traffic --precision=-0.5 -q)
 ndr_e2e_py(err_unknown_flag error ${NDR_E2E_BIN} "^ndrsim: error:" "--bogus" --
   traffic --bogus)
 ndr_e2e_py(err_load_range error ${NDR_E2E_BIN} "traffic\\.load" "1\\.5" --
