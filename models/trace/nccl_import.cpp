@@ -1,5 +1,5 @@
-// NCCL INFO log import. Lines are parsed by keyword, never by column (docs/domain.md §12.1: the
-// text changes between NCCL versions).
+// NCCL INFO log import: INIT lines -> communicators, ranks and node placement; COLL lines ->
+// op records (their parsing: nccl_coll_line.h); logs without INIT lines: nccl_excerpt.h.
 #include "trace/nccl_import.h"
 
 #include <fmt/format.h>
@@ -14,101 +14,25 @@
 #include <tuple>
 
 #include "trace/line_reader.h"
-#include "trace/trace_writer.h"
+#include "trace/nccl_coll_line.h"
+#include "trace/nccl_excerpt.h"
 
 namespace ndr::trace {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& path, uint32_t line, std::string_view field,
-                       const std::string& reason) {
-    throw trace_error(fmt::format("{}:{}: {}: {}", path, line, field, reason));
-}
-
-std::vector<std::string> split(std::string_view s) {
-    std::vector<std::string> out;
-    std::size_t i = 0;
-    while (i < s.size()) {
-        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-        const std::size_t b = i;
-        while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-        if (i > b) out.emplace_back(s.substr(b, i - b));
-    }
-    return out;
-}
-
-/// Digits only (hex: an optional 0x), overflow-checked; nullopt otherwise.
-std::optional<uint64_t> to_u64(const std::string& s, int base) {
-    std::string_view digits = s;
-    if (base == 16 && digits.size() > 2 && digits[0] == '0' &&
-        (digits[1] == 'x' || digits[1] == 'X')) {
-        digits.remove_prefix(2);
-    }
-    if (digits.empty()) return std::nullopt;
-    uint64_t v = 0;
-    for (char ch : digits) {
-        const auto c = static_cast<unsigned char>(ch);
-        uint64_t d = 0;
-        if (std::isdigit(c)) {
-            d = static_cast<uint64_t>(c - '0');
-        } else if (base == 16 && std::isxdigit(c)) {
-            d = static_cast<uint64_t>(std::tolower(c) - 'a' + 10);
-        } else {
-            return std::nullopt;
-        }
-        const auto b = static_cast<uint64_t>(base);
-        if (v > (std::numeric_limits<uint64_t>::max() - d) / b) return std::nullopt;
-        v = v * b + d;
-    }
-    return v;
-}
-
-/// A line split around "NCCL INFO": who printed it and what follows.
-struct nccl_line {
-    std::string process;  ///< "host:pid" (thread id dropped); empty if the prefix is trimmed
-    uint32_t dev = 0;     ///< cudaDev from "[N]"
-    std::vector<std::string> words;  ///< after "NCCL INFO"
-};
-
-std::optional<nccl_line> split_info(const std::string& raw) {
-    const std::string marker = " NCCL INFO ";
-    std::size_t p = raw.find(marker);
-    std::size_t skip = marker.size();
-    if (p == std::string::npos) {
-        if (raw.rfind("NCCL INFO ", 0) != 0) return std::nullopt;
-        p = 0;
-        skip = marker.size() - 1;
-    }
-    nccl_line l;
-    l.words = split(std::string_view(raw).substr(p + skip));
-    const std::vector<std::string> pre = split(std::string_view(raw).substr(0, p));
-    for (const std::string& w : pre) {
-        if (w.size() >= 3 && w.front() == '[' && w.back() == ']') {
-            if (auto d = to_u64(w.substr(1, w.size() - 2), 10); d && *d < 1'000'000) {
-                l.dev = static_cast<uint32_t>(*d);
-            }
-        } else if (std::count(w.begin(), w.end(), ':') >= 2) {
-            l.process = w.substr(0, w.rfind(':'));  // host:pid:tid -> host:pid
-        }
-    }
-    return l;
-}
-
-/// Value following `key` in words, if any.
-std::optional<std::string> after(const std::vector<std::string>& w, std::string_view key) {
-    for (std::size_t i = 0; i + 1 < w.size(); ++i) {
-        if (w[i] == key) return w[i + 1];
-    }
-    return std::nullopt;
-}
-
-bool looks_like_nccl(const std::string& raw) {
-    for (const char* lvl :
-         {" NCCL INFO", " NCCL WARN", " NCCL TRACE", " NCCL ABORT", " NCCL VERSION"}) {
-        if (raw.find(lvl) != std::string::npos) return true;
-    }
-    return raw.rfind("NCCL ", 0) == 0;
-}
+using nccl_detail::after;
+using nccl_detail::coll_fields;
+using nccl_detail::fail;
+using nccl_detail::finish_trace;
+using nccl_detail::is_coll;
+using nccl_detail::is_init;
+using nccl_detail::looks_like_nccl;
+using nccl_detail::nccl_line;
+using nccl_detail::parse_coll;
+using nccl_detail::split_info;
+using nccl_detail::to_record;
+using nccl_detail::to_u64;
 
 /// Decimal value of `key` in an INIT line, if the key is there; fails on anything else.
 std::optional<uint32_t> init_number(const nccl_line& l, std::string_view key,
@@ -138,149 +62,6 @@ std::string listing(const std::vector<T>& items, bool quote) {
     }
     if (items.size() > shown) m += fmt::format(", ... ({} in all)", items.size());
     return m;
-}
-
-bool is_coll(const nccl_line& l) {
-    return l.words.size() >= 2 && l.words[0].size() > 1 && l.words[0].back() == ':' &&
-           l.words[1] == "opCount";
-}
-
-bool is_init(const nccl_line& l) {
-    const auto c = after(l.words, "comm");
-    return c && c->rfind("0x", 0) == 0 && after(l.words, "rank") &&
-           (after(l.words, "nRanks") || after(l.words, "nranks"));
-}
-
-std::optional<coll::op_kind> nccl_op(std::string name) {
-    name.pop_back();  // the ':'
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    if (name == "allreduce") return coll::op_kind::allreduce;
-    if (name == "reducescatter") return coll::op_kind::reduce_scatter;
-    if (name == "allgather") return coll::op_kind::allgather;
-    if (name == "alltoall") return coll::op_kind::alltoall;
-    if (name == "broadcast" || name == "bcast") return coll::op_kind::broadcast;
-    if (name == "reduce") return coll::op_kind::reduce;
-    if (name == "send") return coll::op_kind::send;
-    if (name == "recv") return coll::op_kind::recv;
-    return std::nullopt;
-}
-
-/// The fields of one COLL line, parsed but not yet tied to a communicator.
-struct coll_fields {
-    coll::op_kind op = coll::op_kind::allreduce;
-    std::string ptr;                 ///< `comm 0x...`
-    std::optional<uint64_t> nranks;  ///< `[nranks=N]`, if printed
-    std::string nranks_text;         ///< its text, for messages
-    uint64_t seq = 0;                ///< opCount (hex)
-    uint64_t count = 0;              ///< as printed (alltoall: per peer)
-    coll::dtype dt = coll::dtype::fp32;
-    coll::redop rop = coll::redop::sum;
-    uint64_t root = 0;  ///< root or peer, when the op has one
-};
-
-/// The names of the COLL fields a line lacks (a torn line), empty if it has them all.
-std::vector<std::string> missing_coll_fields(const nccl_line& l) {
-    std::vector<std::string> m;
-    for (const char* key : {"opCount", "count", "datatype", "comm"}) {
-        if (!after(l.words, key)) m.emplace_back(key);
-    }
-    const bool has_nranks = std::any_of(l.words.begin(), l.words.end(), [](const std::string& w) {
-        return w.rfind("[nranks=", 0) == 0 && w.back() == ']';
-    });
-    if (!has_nranks) m.emplace_back("[nranks=N]");
-    return m;
-}
-
-coll_fields parse_coll(const nccl_line& l, const std::string& path, uint32_t no) {
-    const auto& w = l.words;
-    const auto op = nccl_op(w[0]);
-    if (!op) {
-        fail(path, no, "op",
-             fmt::format("unsupported NCCL operation '{}' (supported: AllReduce, "
-                         "ReduceScatter, AllGather, AlltoAll, Broadcast, Reduce, Send, Recv)",
-                         w[0].substr(0, w[0].size() - 1)));
-    }
-    const auto need = [&](const char* key) {
-        auto v = after(w, key);
-        if (!v) fail(path, no, key, "missing in the COLL line");
-        return *v;
-    };
-    const auto number = [&](const char* key, int base) {
-        const std::string v = need(key);
-        auto n = to_u64(v, base);
-        if (!n) {
-            fail(path, no, key,
-                 fmt::format("expected a {} number 0..{}, got '{}'", base == 16 ? "hex" : "decimal",
-                             base == 16 ? "0xffffffffffffffff" : "18446744073709551615", v));
-        }
-        return *n;
-    };
-    coll_fields f;
-    f.op = *op;
-    f.ptr = need("comm");
-    for (const std::string& word : w) {
-        if (word.rfind("[nranks=", 0) == 0 && word.back() == ']') {
-            f.nranks_text = word.substr(8, word.size() - 9);
-            const auto n = to_u64(f.nranks_text, 10);
-            f.nranks = n && *n >= 1 && *n <= max_ranks ? *n : 0;
-        }
-    }
-    f.seq = number("opCount", 16);
-    f.count = number("count", 10);
-    const uint64_t dt = number("datatype", 10);
-    const auto d = coll::dtype_from_nccl(static_cast<int>(std::min<uint64_t>(dt, 1000)));
-    if (!d)
-        fail(path, no, "datatype",
-             fmt::format("unknown NCCL datatype {} (0..11, docs/domain.md §12.1)", dt));
-    f.dt = *d;
-    if (has_redop(*op)) {
-        const uint64_t o = number("op", 10);
-        const auto rop = coll::redop_from_nccl(static_cast<int>(std::min<uint64_t>(o, 1000)));
-        if (!rop) {
-            fail(path, no, "op",
-                 fmt::format("unsupported NCCL reduction {} (0 sum, 1 prod, 2 max, 3 min, "
-                             "4 avg; user-defined ops are not modelled)",
-                             o));
-        }
-        f.rop = *rop;
-    }
-    if (has_root(*op) || is_point_to_point(*op)) f.root = number("root", 10);
-    return f;
-}
-
-/// The op record of COLL line `no` on `rank` of communicator `comm` of `nranks` ranks.
-op_record to_record(const coll_fields& f, uint32_t rank, uint32_t comm, uint32_t nranks,
-                    const std::string& path, uint32_t no) {
-    op_record r;
-    r.line = no;
-    r.rank = rank;
-    r.comm = comm;
-    r.op = f.op;
-    r.seq = f.seq;
-    r.dt = f.dt;
-    // NCCL's alltoall count is per peer; a trace's is the total, count * nranks: checked
-    // before multiplying (2^62 x 4 must not wrap to 0).
-    const uint64_t per = f.op == coll::op_kind::alltoall ? nranks : 1;
-    if (f.count > max_count / per) {
-        fail(path, no, "count",
-             per > 1 ? fmt::format("alltoall count {} per peer x {} ranks exceeds the largest "
-                                   "trace count, 2^48 = {} elements",
-                                   f.count, per, max_count)
-                     : fmt::format("{} exceeds the largest trace count, 2^48 = {} elements",
-                                   f.count, max_count));
-    }
-    r.count = f.count * per;
-    if (has_redop(f.op)) r.rop = f.rop;
-    if (has_root(f.op) || is_point_to_point(f.op)) {
-        if (f.root >= nranks) {
-            fail(path, no, "root",
-                 fmt::format("{} {} out of range for a communicator of {} ranks",
-                             is_point_to_point(f.op) ? "peer" : "root", f.root, nranks));
-        }
-        r.root = static_cast<uint32_t>(f.root);
-    }
-    return r;
 }
 
 /// One process's handle on a communicator, from its INIT line(s).
@@ -440,183 +221,6 @@ void place_ranks(const std::string& path, const std::vector<local_comm>& locals,
     res.gpus_per_node = top;
 }
 
-/// Gives every record its default id (its index on the rank) and validates `t` as a trace whose
-/// records carry the log's line numbers, so that every message names the log and its line
-/// (`header_line` for the header, comm_lines[i] for communicator i).
-trace finish_trace(trace& t, uint32_t header_line, const std::vector<uint32_t>& comm_lines,
-                   const std::string& path) {
-    std::vector<uint32_t> index(t.nranks, 0);
-    for (op_record& r : t.records) r.id = index[r.rank]++;
-    const std::vector<std::string> json = to_json_records(t);
-    std::vector<numbered_record> numbered;
-    numbered.reserve(json.size());
-    numbered.push_back({header_line, json[0]});
-    for (std::size_t ci = 0; ci < comm_lines.size(); ++ci) {
-        numbered.push_back({comm_lines[ci], json[1 + ci]});
-    }
-    for (std::size_t i = 0; i < t.records.size(); ++i) {
-        numbered.push_back({t.records[i].line, json[1 + comm_lines.size() + i]});
-    }
-    return parse_records(numbered, path);
-}
-
-/// A log with COLL lines and no INIT line at all: an excerpt, as pasted into issues. Which rank
-/// printed a line is unknown, so (docs/trace_format.md "Excerpts without INIT lines"):
-///  * a view is one process's handle on a communicator (process, cudaDev, comm pointer) with the
-///    `[nranks=N]` its lines print; its ops are keyed by (opCount, how often that opCount came
-///    before in the view), so opCounts that repeat stay separate ops;
-///  * views of the same N whose ops agree wherever their keys meet are one communicator (the
-///    first such one in log order), others start a new one;
-///  * every rank 0..N-1 of a communicator replays the union of its views' ops, in the order of
-///    their first log line, numbered 0, 1, ... as `seq`; communicators share ranks 0..N-1 of
-///    the largest;
-///  * torn COLL lines (a field missing) and point-to-point lines (the peer's rank is relative
-///    to a rank the excerpt does not name) are counted and skipped.
-nccl_import import_excerpt(const std::vector<std::string>& lines,
-                           const std::vector<uint32_t>& coll_line_nos, const std::string& path,
-                           nccl_import res) {
-    using op_key = std::pair<uint64_t, uint32_t>;
-    struct excerpt_op {
-        coll_fields f;
-        uint32_t line = 0;
-    };
-    struct view {
-        uint32_t nranks = 0;
-        uint32_t line = 0;
-        std::map<uint64_t, uint32_t> times;  ///< opCount -> lines seen so far
-        std::map<op_key, excerpt_op> ops;
-    };
-    struct excerpt_comm {
-        uint32_t nranks = 0;
-        uint32_t line = 0;
-        uint32_t views = 0;
-        std::map<op_key, excerpt_op> ops;
-    };
-    std::map<std::tuple<std::string, uint32_t, std::string>, uint32_t> view_of;
-    std::vector<view> views;
-    for (uint32_t no : coll_line_nos) {
-        const nccl_line l = *split_info(lines[no - 1]);
-        if (!missing_coll_fields(l).empty()) {
-            ++res.torn;
-            continue;
-        }
-        const coll_fields f = parse_coll(l, path, no);
-        if (!f.nranks || *f.nranks == 0) {
-            fail(path, no, "nranks",
-                 fmt::format("expected [nranks=N] with N in 1..{}, got '[nranks={}]'", max_ranks,
-                             f.nranks_text));
-        }
-        if (is_point_to_point(f.op)) {
-            ++res.p2p_skipped;
-            continue;
-        }
-        const auto key = std::make_tuple(l.process, l.dev, f.ptr);
-        auto it = view_of.find(key);
-        if (it == view_of.end()) {
-            it = view_of.emplace(key, static_cast<uint32_t>(views.size())).first;
-            view v;
-            v.nranks = static_cast<uint32_t>(*f.nranks);
-            v.line = no;
-            views.push_back(std::move(v));
-        }
-        view& v = views[it->second];
-        if (v.nranks != *f.nranks) {
-            fail(path, no, "nranks",
-                 fmt::format("[nranks={}] for comm {} in process '{}', line {} said {}",
-                             f.nranks_text, f.ptr, l.process, v.line, v.nranks));
-        }
-        const op_key k{f.seq, v.times[f.seq]++};
-        v.ops.emplace(k, excerpt_op{f, no});
-        ++res.coll_lines;
-    }
-    if (views.empty()) {
-        fail(path, coll_line_nos.back(), "comm",
-             fmt::format("no complete collective line in the log ({} torn, {} point-to-point "
-                         "lines skipped) and no NCCL INIT lines",
-                         res.torn, res.p2p_skipped));
-    }
-    const auto same = [](const coll_fields& a, const coll_fields& b) {
-        return a.op == b.op && a.count == b.count && a.dt == b.dt && a.rop == b.rop &&
-               a.root == b.root;
-    };
-    std::vector<excerpt_comm> comms;
-    for (const view& v : views) {
-        excerpt_comm* into = nullptr;
-        for (excerpt_comm& c : comms) {
-            if (c.nranks != v.nranks) continue;
-            const bool agrees = std::all_of(v.ops.begin(), v.ops.end(), [&](const auto& kv) {
-                const auto o = c.ops.find(kv.first);
-                return o == c.ops.end() || same(o->second.f, kv.second.f);
-            });
-            if (agrees) {
-                into = &c;
-                break;
-            }
-        }
-        if (!into) {
-            comms.push_back(excerpt_comm{v.nranks, v.line, 0, {}});
-            into = &comms.back();
-        }
-        ++into->views;
-        for (const auto& [k, o] : v.ops) {
-            auto [at, fresh] = into->ops.emplace(k, o);
-            if (!fresh && o.line < at->second.line) at->second.line = o.line;
-        }
-    }
-    trace& t = res.t;
-    t.name = "imported from " + path + " (excerpt without INIT lines)";
-    t.nranks = 0;
-    for (const excerpt_comm& c : comms) t.nranks = std::max(t.nranks, c.nranks);
-    res.excerpt = true;
-    struct placed {
-        uint32_t line = 0;
-        uint32_t comm = 0;
-        const coll_fields* f = nullptr;
-    };
-    std::vector<placed> order;
-    for (std::size_t ci = 0; ci < comms.size(); ++ci) {
-        communicator c;
-        c.id = static_cast<uint32_t>(ci);
-        for (uint32_t r = 0; r < comms[ci].nranks; ++r) c.ranks.push_back(r);
-        t.comms.push_back(std::move(c));
-        res.comments.push_back(fmt::format(
-            "comm {} = {} ranks, {} collectives, from {} view(s) without INIT lines (first COLL "
-            "line {}): every rank replays the sequence the log shows",
-            ci, comms[ci].nranks, comms[ci].ops.size(), comms[ci].views, comms[ci].line));
-        for (const auto& [k, o] : comms[ci].ops) {
-            order.push_back(placed{o.line, static_cast<uint32_t>(ci), &o.f});
-        }
-    }
-    std::stable_sort(order.begin(), order.end(),
-                     [](const placed& a, const placed& b) { return a.line < b.line; });
-    // Every rank gets every op of its communicator: refuse before allocating a trace that
-    // large (a fuzzed 20-line log claiming [nranks=65536] must not take gigabytes).
-    constexpr uint64_t max_records = uint64_t{1} << 22;
-    uint64_t records = 0;
-    for (const placed& p : order) {
-        records += comms[p.comm].nranks;
-        if (records > max_records) {
-            fail(path, p.line, "nranks",
-                 fmt::format("replaying the excerpt on every rank of its communicators needs more "
-                             "than {} op records; import a log with INIT lines instead",
-                             max_records));
-        }
-    }
-    // seq: the op's place in its communicator's sequence (an excerpt's opCounts may repeat).
-    std::vector<uint64_t> next_seq(comms.size(), 0);
-    for (const placed& p : order) {
-        const uint64_t seq = next_seq[p.comm]++;
-        for (uint32_t r = 0; r < comms[p.comm].nranks; ++r) {
-            t.records.push_back(to_record(*p.f, r, p.comm, comms[p.comm].nranks, path, p.line));
-            t.records.back().seq = seq;
-        }
-    }
-    std::vector<uint32_t> comm_lines;
-    for (const excerpt_comm& c : comms) comm_lines.push_back(c.line);
-    res.t = finish_trace(t, comms.front().line, comm_lines, path);
-    return res;
-}
-
 }  // namespace
 
 nccl_import import_nccl_log(std::istream& in, const std::string& path,
@@ -709,7 +313,7 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path,
     }
 
     if (locals.empty() && !coll_line_nos.empty()) {
-        return import_excerpt(lines, coll_line_nos, path, std::move(res));
+        return nccl_detail::import_excerpt(lines, coll_line_nos, path, std::move(res));
     }
     if (locals.empty()) {
         fail(path, static_cast<uint32_t>(std::max<std::size_t>(lines.size(), 1)), "comm",
