@@ -35,15 +35,46 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 figs = json.load(open(sys.argv[1]))
-colours = plt.get_cmap("tab10").colors
-def colour(s):
-    return colours[s["colour"] % len(colours)]
+def style(s, n):
+    """Colour, marker and line style of series index s["colour"] of n in its sweep: tab10 up to
+    10 series; up to 20, tab20's dark hues then its light ones (squares, dashed); beyond, turbo."""
+    i = s["colour"]
+    if n <= 10:
+        return plt.get_cmap("tab10").colors[i % 10], "o", "-"
+    if n <= 20:
+        return plt.get_cmap("tab20").colors[(2 * i) % 20 + (1 if i >= 10 else 0)], \
+            "o" if i < 10 else "s", "-" if i < 10 else "--"
+    return plt.get_cmap("turbo")(i / max(1, n - 1)), "osD^v"[i % 5], "-"
+def colour(s, n):
+    return style(s, n)[0]
+def num(x, sig):
+    """x to sig significant digits, without an exponent between 1e-3 and 1e7."""
+    if x == 0 or not (1e-3 <= abs(x) < 1e7):
+        return "%.*g" % (sig, x)
+    digits = sig - 1 - int(math.floor(math.log10(abs(x))))
+    return "%.*f" % (max(0, digits), round(x, digits))
 def errs(s):
     return [0 if e is None else e for e in s["err"]]
 for f in figs:
     if f["type"] in ("lines", "bars"):
         panels = f["panels"]
-        fig, axs = plt.subplots(1, len(panels), figsize=(6.4 * len(panels), 4.9), squeeze=False)
+        ncol = f.get("ncolours", 10)
+        labels = []
+        for p in panels:
+            for s in p["series"]:
+                if any(y is not None for y in s["y"]) and s["label"] not in labels:
+                    labels.append(s["label"])
+        # Few short labels: a legend inside each panel; otherwise one legend below the panels,
+        # so it never covers data.
+        width = max([len(l) for l in labels] + [1])
+        below = len(labels) > 4 or width > 28
+        # A legend entry at fontsize 8 takes about 0.075 in per character plus 0.7 in of handle
+        # and spacing; the figure is 6.4 in wide per panel.
+        per_row = max(1, min(len(labels), int((6.4 * len(panels) - 0.4) / (width * 0.075 + 0.7))))
+        rows = -(-len(labels) // per_row) if below else 0
+        legend_h = 0.28 * rows + (0.2 if below else 0)
+        fig, axs = plt.subplots(1, len(panels), figsize=(6.4 * len(panels), 4.9 + legend_h),
+                                squeeze=False)
         for ax, p in zip(axs[0], panels):
             series = [s for s in p["series"] if any(y is not None for y in s["y"])]
             if f["type"] == "bars":
@@ -52,7 +83,7 @@ for f in figs:
                 for k, s in enumerate(series):
                     xs = [i - 0.4 + width * (k + 0.5) for i in range(ncat)]
                     ys = [float("nan") if y is None else y for y in s["y"]]
-                    ax.bar(xs, ys, width, yerr=errs(s), capsize=3, color=colour(s),
+                    ax.bar(xs, ys, width, yerr=errs(s), capsize=3, color=colour(s, ncol),
                            label=s["label"], error_kw={"elinewidth": 1})
                 ax.set_xticks(range(ncat))
                 ax.set_xticklabels(f["xticks"], rotation=15 if ncat > 3 else 0,
@@ -60,9 +91,10 @@ for f in figs:
             else:
                 for s in series:
                     pts = [(x, y, e) for x, y, e in zip(s["x"], s["y"], errs(s)) if y is not None]
+                    c, m, ls = style(s, ncol)
                     ax.errorbar([a for a, _, _ in pts], [b for _, b, _ in pts],
-                                yerr=[c for _, _, c in pts], marker="o", capsize=3,
-                                color=colour(s), label=s["label"])
+                                yerr=[c for _, _, c in pts], marker=m, linestyle=ls, capsize=3,
+                                color=c, label=s["label"])
                 if p.get("diagonal"):
                     lo, hi = ax.get_xlim()
                     ax.plot([0, hi], [0, hi], color="grey", linestyle=":", label="accepted = offered")
@@ -76,9 +108,18 @@ for f in figs:
             ax.set_ylabel(p["ylabel"])
             ax.set_title(p.get("title", ""))
             ax.grid(True, alpha=0.3)
-            if series:
+            if series and not below and labels != ["all"]:
                 ax.legend(fontsize=8)
         fig.suptitle(f["title"] + "\n" + f["errnote"], fontsize=11)
+        if below:
+            handles, seen = [], []
+            for ax in axs[0]:
+                for h, l in zip(*ax.get_legend_handles_labels()):
+                    if l not in seen:
+                        handles.append(h)
+                        seen.append(l)
+            fig.legend(handles, seen, loc="lower center", ncol=per_row, fontsize=8,
+                       bbox_to_anchor=(0.5, 0.04), frameon=False)
     else:
         v = f["values"]
         fig, ax = plt.subplots(figsize=(1.2 * len(f["xticklabels"]) + 4, 0.6 * len(f["yticklabels"]) + 3.4))
@@ -95,11 +136,16 @@ for f in figs:
         for i, row in enumerate(data):
             for j, c in enumerate(row):
                 if not math.isnan(c):
-                    ax.text(j, i, "%.4g" % c, ha="center", va="center", fontsize=8,
+                    e = f["errors"][i][j]
+                    txt = num(c, 4) if e is None else num(c, 4) + "\n± " + num(e, 2)
+                    ax.text(j, i, txt, ha="center", va="center", fontsize=8,
                             color="white" if c < mid else "black")
         fig.colorbar(im, ax=ax, label=f["cbar"])
         ax.set_title(f["title"])
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    bottom = 0.04
+    if f["type"] in ("lines", "bars") and below:
+        bottom = (legend_h + 0.3) / (4.9 + legend_h)
+    fig.tight_layout(rect=(0, bottom, 1, 1))
     fig.text(0.01, 0.005, "\n".join(textwrap.wrap(f["footer"], 120)), fontsize=6,
              color="dimgrey", family="monospace", va="bottom")
     fig.savefig(f["file"], dpi=100)
@@ -116,6 +162,7 @@ struct plot_options {
     std::string heatmap;
     std::string rows;
     std::string cols;
+    std::string data;  ///< --data: also keep the figures' data here
 };
 
 /// The command that makes the figures, for their footer line.
@@ -255,6 +302,8 @@ public:
         seen_.push_back(label);
         return static_cast<int>(seen_.size() - 1);
     }
+    /// Series seen so far: the figures' colour scheme depends on how many there are.
+    std::size_t size() const { return seen_.size(); }
 
 private:
     std::vector<std::string> seen_;
@@ -403,6 +452,7 @@ json bandwidth_vs_size(const sweep_rows& s, const std::string& dir, palette& pal
                               {"x", xs},
                               {"y", ys},
                               {"err", es},
+                              {"key", base_of[label]},
                               {"colour", pal(base_of[label])}});
         }
         panels.push_back({{"ylabel", k == 0 ? "algbw [GB/s]" : "busbw [GB/s]"},
@@ -426,33 +476,50 @@ json heat_map(const sweep_rows& s, const std::string& metric, const std::string&
               const std::string& cols, const std::string& dir) {
     const axis_scale rs = scale_of(s, rows);
     const axis_scale cs = scale_of(s, cols);
+    // A cell's values are repeats of one point only if no other axis varies; then it carries
+    // the Student-t interval, else it is a plain mean over the other axes too.
+    bool repeats_only = true;
+    for (const std::string& a : s.axes) {
+        if (a != "repeat" && a != rows && a != cols && axis_values(s, a).size() > 1) {
+            repeats_only = false;
+        }
+    }
     json values = json::array();
+    json errors = json::array();
+    std::size_t max_n = 0;
     for (const std::string& rv : rs.values) {
         json line = json::array();
+        json eline = json::array();
         for (const std::string& cv : cs.values) {
-            double sum = 0.0;
-            int n = 0;
+            std::vector<double> v;
             for (const sweep_row& r : s.rows) {
                 if (r.status != "done" || param_text(r, rows) != rv || param_text(r, cols) != cv)
                     continue;
-                if (const auto v = metric_value(r, metric)) {
-                    sum += *v;
-                    ++n;
-                }
+                if (const auto x = metric_value(r, metric)) v.push_back(*x);
             }
-            line.push_back(n ? json(sum / n) : json(nullptr));
+            const common::mean_ci c = common::mean_ci95(v);
+            line.push_back(v.empty() ? json(nullptr) : json(c.mean));
+            eline.push_back(repeats_only && c.n >= 2 ? json(c.half_width) : json(nullptr));
+            max_n = std::max(max_n, v.size());
         }
         values.push_back(line);
+        errors.push_back(eline);
     }
+    const std::string what =
+        repeats_only && max_n >= 2
+            ? fmt::format("mean ± 95 % CI (Student t) of n = {} repeats", max_n)
+        : repeats_only ? std::string("one run per cell")
+                       : std::string("mean over other axes and repeats, no interval");
     return {
         {"type", "heatmap"},
         {"file", (fs::path(dir) / fmt::format("{}_heatmap_{}.png", s.sweep_id, metric)).string()},
-        {"title", fmt::format("{}: {} (mean over other axes and repeats)", s.sweep_id, metric)},
+        {"title", fmt::format("{}: {}\n{}", s.sweep_id, metric, what)},
         {"xlabel", cs.label},
         {"ylabel", rs.label},
         {"xticklabels", cs.ticks.is_null() ? json(cs.values) : cs.ticks},
         {"yticklabels", rs.ticks.is_null() ? json(rs.values) : rs.ticks},
         {"values", values},
+        {"errors", errors},
         {"cbar", metric_label(metric)}};
 }
 
@@ -479,6 +546,58 @@ int run_python(const std::string& script, const std::string& data) {
     int status = 0;
     ::waitpid(pid, &status, 0);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/// What a series' colour follows: its label, or the point it belongs to where one figure draws
+/// several series per point (bandwidth_vs_size: one per collective).
+std::string colour_key(const json& s) {
+    return s.contains("key") ? s["key"].get<std::string>() : s["label"].get<std::string>();
+}
+
+/// Colours of one sweep's figures [first, end): figures whose series share a colour key form one
+/// family; inside a family each key gets one index in order of first use, so the same label
+/// has the same colour in every figure, and a figure of 3 series unrelated to a 12-series one
+/// still gets the first 3 colours. Each figure carries its family's size (`ncolours`), which
+/// picks the palette.
+void recolour(json& figs, std::size_t first) {
+    const std::size_t n = figs.size() - first;
+    std::vector<std::vector<std::string>> labels(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const json& f = figs[first + i];
+        if (!f.contains("panels")) continue;
+        for (const json& p : f["panels"]) {
+            for (const json& s : p["series"]) labels[i].push_back(colour_key(s));
+        }
+    }
+    std::vector<std::size_t> family(n);
+    for (std::size_t i = 0; i < n; ++i) family[i] = i;
+    const auto root = [&](std::size_t i) {
+        while (family[i] != i) i = family[i];
+        return i;
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            const bool share = std::any_of(labels[i].begin(), labels[i].end(), [&](const auto& l) {
+                return std::find(labels[j].begin(), labels[j].end(), l) != labels[j].end();
+            });
+            if (share) family[root(i)] = root(j);
+        }
+    }
+    for (std::size_t r = 0; r < n; ++r) {
+        if (root(r) != r) continue;
+        palette pal;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (root(i) != r) continue;
+            json& f = figs[first + i];
+            if (!f.contains("panels")) continue;
+            for (json& p : f["panels"]) {
+                for (json& s : p["series"]) s["colour"] = pal(colour_key(s));
+            }
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            if (root(i) == r) figs[first + i]["ncolours"] = pal.size();
+        }
+    }
 }
 
 int run(const plot_options& o) {
@@ -519,6 +638,7 @@ int run(const plot_options& o) {
         if (!hr.empty() && !hc.empty() && has(hr) && has(hc)) {
             figs.push_back(heat_map(s, o.heatmap.empty() ? dflt : o.heatmap, hr, hc, o.out));
         }
+        recolour(figs, before);
     }
     for (json& f : figs) f["footer"] = command_line(o);
     if (figs.empty()) {
@@ -528,6 +648,11 @@ int run(const plot_options& o) {
     const std::string data = (fs::path(o.out) / ".ndrsim_plot.json").string();
     const std::string script = (fs::path(o.out) / ".ndrsim_plot.py").string();
     write_file(o.out, ".ndrsim_plot.json", figs.dump());
+    if (!o.data.empty()) {
+        std::ofstream d(o.data);
+        d << figs.dump(1) << '\n';
+        if (!d) throw cfg::config_error(fmt::format("--data: cannot write '{}'", o.data));
+    }
     write_file(o.out, ".ndrsim_plot.py", plot_script);
     std::fflush(stdout);
     const int rc = run_python(script, data);
@@ -558,6 +683,9 @@ void add_plot_command(CLI::App& app, command_action& action) {
                     "metric of the heat map (default: lat_p99_ns or span_us)");
     cmd->add_option("--rows", o->rows, "heat map rows axis (default: the first axis)");
     cmd->add_option("--cols", o->cols, "heat map columns axis (default: the second axis)");
+    cmd->add_option("--data", o->data,
+                    "also write every figure's data (series, means, 95 % half-widths, colour "
+                    "indices, heat-map cells) to this JSON file");
     cmd->callback([o, &action] { action = [o] { return run(*o); }; });
 }
 

@@ -304,6 +304,81 @@ def mode_plot(nd, sd, work):
             fail(f"missing {f}; have {os.listdir(out)}")
         check_png(p)
     print(f"plot: {len(want)} valid PNG files")
+    plot_data_with_repeats(nd, work)
+
+
+def plot_data_with_repeats(nd, work):
+    """`ndrsim plot --data` of a 2 x 2 grid with 2 repeats: every heat-map cell and every
+    point of a metric-vs-axis figure is the mean ± 95 % Student-t half-width of its two
+    repeats, recomputed here from the database with t_{0.975,1} = 12.706205 (published table);
+    colours are distinct within a figure and a label has one colour in every figure."""
+    import statistics
+    sweep = os.path.join(work, "rep2x2.yaml")
+    with open(sweep, "w") as f:
+        f.write("name: rep2x2\nkind: traffic\nset:\n  switch.ports: 4\n"
+                "  sim.warmup_cycles: 500\n  sim.measure_cycles: 2000\n  sim.seed: 3\n"
+                "axes:\n  switch.queueing: [voq, fifo]\n  traffic.load: [0.3, 0.6]\n"
+                "repeats: 2\n")
+    db = os.path.join(work, "rep2x2.db")
+    run([nd, "sweep", sweep, "--db", db, "-j", "2"])
+    data = os.path.join(work, "rep2x2.json")
+    out = os.path.join(work, "rep2x2_plots")
+    run([nd, "plot", db, "-o", out, "--y", "lat_p99_ns", "--x", "traffic.load", "--data", data])
+    figs = json.load(open(data))
+    t1 = 12.706205
+
+    def ref(queueing, load, metric):
+        vals = [v for (v,) in rows(db, f"SELECT {metric} FROM points WHERE status='done' AND "
+                                   "json_extract(params,'$.\"switch.queueing\"')=? AND "
+                                   "json_extract(params,'$.\"traffic.load\"')=?", queueing, load)]
+        if len(vals) != 2:
+            fail(f"{queueing} {load}: {len(vals)} repeats")
+        return statistics.mean(vals), t1 * statistics.stdev(vals) / math.sqrt(2)
+
+    def close(a, b, what):
+        if abs(a - b) > 1e-6 * max(1.0, abs(b)):
+            fail(f"{what}: plot data {a} != {b} recomputed from the database")
+
+    heat = [f for f in figs if f["type"] == "heatmap"]
+    if len(heat) != 1 or "n = 2 repeats" not in heat[0]["title"]:
+        fail(f"heat map missing or without the repeats note: {[f.get('title') for f in heat]}")
+    h = heat[0]
+    cells = 0
+    for i, q in enumerate(h["yticklabels"]):
+        for j, load in enumerate(h["xticklabels"]):
+            mean, hw = ref(q, str(load), "lat_p99_ns")
+            close(h["values"][i][j], mean, f"heat map {q} {load} mean")
+            if h["errors"][i][j] is None:
+                fail(f"heat map {q} {load}: no half-width with 2 repeats")
+            close(h["errors"][i][j], hw, f"heat map {q} {load} half-width")
+            cells += 1
+    line = [f for f in figs if f["file"].endswith("rep2x2_lat_p99_ns_vs_traffic.load.png")]
+    if len(line) != 1:
+        fail(f"no lat_p99_ns vs traffic.load figure: {[f['file'] for f in figs]}")
+    points = 0
+    for s in line[0]["panels"][0]["series"]:
+        q = s["label"].split("=")[1]
+        for x, y, e in zip(s["x"], s["y"], s["err"]):
+            mean, hw = ref(q, "%g" % x, "lat_p99_ns")
+            close(y, mean, f"{s['label']} at {x}")
+            close(e, hw, f"{s['label']} at {x} error bar")
+            points += 1
+    colour_of = {}
+    for f in figs:
+        for p in f.get("panels", []):
+            cs = [s["colour"] for s in p["series"]]
+            labels = [s["label"] for s in p["series"]]
+            if len(set(cs)) != len(set(labels)):
+                fail(f"{f['file']}: colours {cs} for labels {labels}")
+            for s in p["series"]:
+                if s["colour"] >= f["ncolours"]:
+                    fail(f"{f['file']}: colour {s['colour']} outside a palette of {f['ncolours']}")
+                if colour_of.setdefault(s["label"], s["colour"]) != s["colour"]:
+                    fail(f"{s['label']} has colours {colour_of[s['label']]} and {s['colour']}")
+    if len(colour_of) != 2:
+        fail(f"want the two queueing series, have {sorted(colour_of)}")
+    print(f"plot --data: {cells} heat-map cells and {points} points match mean ± t-interval "
+          f"of 2 repeats; one colour per label in {len(figs)} figures")
 
 
 def free_port():
