@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 
 #include "trace/line_reader.h"
@@ -219,6 +220,39 @@ void place_ranks(const std::string& path, const std::vector<local_comm>& locals,
     res.t.placement = std::move(placement);
     res.nodes = static_cast<uint32_t>(per_node.size());
     res.gpus_per_node = top;
+}
+
+/// A communicator on which some rank's log shows an opCount twice (nccl#1238: NCCL versions and
+/// wrappers that restart opCount per iteration or per group) cannot use opCount as `seq`. There,
+/// each rank's COLL lines count in log order (one rank's lines come from one thread, so they are
+/// in issue order) and seq = that index; every rank must then show the same opCount sequence.
+/// Communicators whose opCounts never repeat keep seq = opCount.
+void renumber_repeated_op_counts(trace& t, const std::string& path, nccl_import& res) {
+    std::set<std::tuple<uint32_t, uint32_t, uint64_t>> seen;  // (comm, rank, opCount)
+    std::set<uint32_t> repeated;
+    for (const op_record& r : t.records) {
+        if (!seen.emplace(r.comm, r.rank, r.seq).second) repeated.insert(r.comm);
+    }
+    if (repeated.empty()) return;
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> next;  // (comm, rank) -> index
+    // (comm, index) -> opCount and the line that set it, from the first rank to get there
+    std::map<std::pair<uint32_t, uint64_t>, std::tuple<uint64_t, uint32_t, uint32_t>> at;
+    for (op_record& r : t.records) {
+        if (repeated.count(r.comm) == 0) continue;
+        const uint64_t i = next[{r.comm, r.rank}]++;
+        const auto [it, fresh] =
+            at.emplace(std::make_pair(r.comm, i), std::make_tuple(r.seq, r.line, r.rank));
+        if (!fresh && std::get<0>(it->second) != r.seq) {
+            fail(path, r.line, "opCount",
+                 fmt::format("{:x} in COLL line {} of rank {} on comm {}, but line {} (rank {}) "
+                             "has opCount {:x} there: with repeated opCounts the ranks' lines "
+                             "must show the same sequence",
+                             r.seq, i + 1, r.rank, r.comm, std::get<1>(it->second),
+                             std::get<2>(it->second), std::get<0>(it->second)));
+        }
+        r.seq = i;
+    }
+    res.repeated_op_count_comms = static_cast<uint32_t>(repeated.size());
 }
 
 }  // namespace
@@ -445,6 +479,7 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path,
             to_record(f, global_rank.at({lc.process, lc.dev}), lc.global, lc.nranks, path, no));
         ++res.coll_lines;
     }
+    renumber_repeated_op_counts(t, path, res);
     // The header's line: the first INIT line; a comm's: its first INIT line.
     std::vector<uint32_t> comm_lines;
     for (const global_comm& g : globals) comm_lines.push_back(g.line);

@@ -27,6 +27,10 @@ struct nccl_import {
     /// node.gpus a replay needs (highest GPU index + 1); both 0 when no placement was written.
     uint32_t nodes = 0;
     uint32_t gpus_per_node = 0;
+    /// Full log: communicators on which a rank shows an opCount twice; their ops are numbered
+    /// by each rank's lines in log order instead of by opCount (nccl_import.cpp,
+    /// renumber_repeated_op_counts).
+    uint32_t repeated_op_count_comms = 0;
 };
 
 struct nccl_import_options {

@@ -51,6 +51,12 @@ int run_import(const import_opts& o) {
             "sequence the log shows ([nranks=N]); {} torn and {} point-to-point lines skipped\n",
             imp.torn, imp.p2p_skipped);
     }
+    if (imp.repeated_op_count_comms != 0) {
+        fmt::print(
+            "repeated opCounts on {} communicator{}: their collectives follow each rank's lines "
+            "in log order\n",
+            imp.repeated_op_count_comms, imp.repeated_op_count_comms > 1 ? "s" : "");
+    }
     if (imp.nodes != 0) {
         fmt::print(
             "placement: {} ranks on {} nodes (hosts), GPU indices 0..{}: replay with --set "

@@ -455,3 +455,51 @@ TEST_CASE("NCCL import: an excerpt too large to replay on every rank is refused"
     }
     CHECK_THAT(import_error(log), StartsWith("L:65: nranks: replaying the excerpt on every rank"));
 }
+
+namespace {
+
+/// An AllReduce COLL line with opCount `op_count` and `count` elements, RCCL's `task N
+/// globalrank R` suffix after the stream.
+std::string rccl_ar(const std::string& proc, const std::string& comm, const std::string& op_count,
+                    const std::string& count, int rank) {
+    return proc + " NCCL INFO AllReduce: opCount " + op_count +
+           " sendbuff 0x1 recvbuff 0x1 count " + count + " datatype 7 op 0 root 0 comm " + comm +
+           " [nranks=2] stream 0x1 task 0 " + "globalrank " + std::to_string(rank) + "\n";
+}
+
+}  // namespace
+
+TEST_CASE("NCCL import: repeated opCounts in a full log follow each rank's lines in log order",
+          "[trace]") {
+    // Two iterations of (1 KiB, 4 KiB) allreduces whose opCount restarts at 0 (nccl#1238's
+    // pattern), RCCL suffixes, and rank 1's lines interleaved late: four collectives, in the
+    // order each rank issued them (1024, 4096, 1024, 4096 elements x 4 B).
+    const std::string log =
+        init0 + init1 + rccl_ar("h:1:1 [0]", "0xa", "0", "1024", 0) +
+        rccl_ar("h:1:1 [0]", "0xa", "1", "4096", 0) + rccl_ar("h:2:2 [1]", "0xb", "0", "1024", 1) +
+        rccl_ar("h:1:1 [0]", "0xa", "0", "1024", 0) + rccl_ar("h:2:2 [1]", "0xb", "1", "4096", 1) +
+        rccl_ar("h:2:2 [1]", "0xb", "0", "1024", 1) + rccl_ar("h:1:1 [0]", "0xa", "1", "4096", 0) +
+        rccl_ar("h:2:2 [1]", "0xb", "1", "4096", 1);
+    const auto imp = import_text(log);
+    CHECK(imp.repeated_op_count_comms == 1);
+    REQUIRE(imp.t.collectives.size() == 4);
+    const std::vector<uint64_t> want = {4096, 16384, 4096, 16384};
+    for (std::size_t i = 0; i < 4; ++i) {
+        CHECK(imp.t.collectives[i].seq == i);
+        CHECK(imp.t.collectives[i].bytes == want[i]);
+        CHECK(imp.t.collectives[i].ranks.size() == 2);
+    }
+    // Unique opCounts keep seq = opCount (hex 0x10 = 16), as before.
+    const auto uniq = import_text(init0 + init1 + rccl_ar("h:1:1 [0]", "0xa", "10", "8", 0) +
+                                  rccl_ar("h:2:2 [1]", "0xb", "10", "8", 1));
+    CHECK(uniq.repeated_op_count_comms == 0);
+    REQUIRE(uniq.t.collectives.size() == 1);
+    CHECK(uniq.t.collectives[0].seq == 16);
+    // Ranks whose sequences disagree are refused at the line where they part.
+    CHECK(import_error(init0 + init1 + rccl_ar("h:1:1 [0]", "0xa", "0", "8", 0) +
+                       rccl_ar("h:1:1 [0]", "0xa", "0", "8", 0) +
+                       rccl_ar("h:2:2 [1]", "0xb", "1", "8", 1) +
+                       rccl_ar("h:2:2 [1]", "0xb", "0", "8", 1)) ==
+          "L:5: opCount: 1 in COLL line 1 of rank 1 on comm 0, but line 3 (rank 0) has opCount 0 "
+          "there: with repeated opCounts the ranks' lines must show the same sequence");
+}
