@@ -11,6 +11,7 @@
 #include "config/config_error.h"
 #include "golden/ib_packet.h"
 #include "golden/sl2vl.h"
+#include "socket_teardown.h"
 
 namespace ndr::tlmm {
 
@@ -68,6 +69,10 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const commo
     stats_.tx_beats.assign(hosts, 0);
     stats_.rx_beats.assign(hosts, 0);
     stats_.credit_stall_cycles.assign(hosts, 0);
+}
+
+hca_tlm::~hca_tlm() {
+    destroy_newest_first(fc_out, rx, fc_in, tx);
 }
 
 void hca_tlm::connect(uint32_t h, uint32_t peer_buffer_blocks) {

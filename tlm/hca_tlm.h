@@ -71,6 +71,10 @@ public:
 
     hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const common::timing& tm,
             uint32_t hosts, run_status& status);
+    hca_tlm(const hca_tlm&) = delete;
+    hca_tlm& operator=(const hca_tlm&) = delete;
+    /// Sockets newest first (socket_teardown.h).
+    ~hca_tlm() override;
 
     /// Host h's port is cabled to a partner (its leaf switch) whose receive buffer holds
     /// peer_buffer_blocks per VL: the initial credits of every tx VL. Same call as

@@ -15,6 +15,7 @@
 #include "common/switch_ports.h"
 #include "common/switch_window.h"
 #include "golden/switch_alloc.h"
+#include "socket_teardown.h"
 
 namespace ndr::tlmm {
 
@@ -73,6 +74,10 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
         fc_in.back()->register_nb_transport_fw(this, &ib_switch_tlm::fc_in_fw, id);
         fc_in.back()->register_b_transport(this, &ib_switch_tlm::no_b_transport, id);
     }
+}
+
+ib_switch_tlm::~ib_switch_tlm() {
+    destroy_newest_first(fc_in, out, fc_out, in);
 }
 
 void ib_switch_tlm::connect(uint16_t port, uint32_t peer_buffer_blocks) {

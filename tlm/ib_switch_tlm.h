@@ -36,6 +36,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "common/ib_port.h"
+#include "common/lazy_fifo.h"
 #include "common/rx_buffer.h"
 #include "common/switch_stats.h"
 #include "common/timing.h"
@@ -69,6 +70,10 @@ public:
 
     ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c, const common::timing& tm,
                   golden::lft routes, run_status& status);
+    ib_switch_tlm(const ib_switch_tlm&) = delete;
+    ib_switch_tlm& operator=(const ib_switch_tlm&) = delete;
+    /// Sockets newest first (socket_teardown.h).
+    ~ib_switch_tlm() override;
 
     /// Port `port` is cabled to a partner whose receive buffer holds peer_buffer_blocks per VL:
     /// the initial credit limit of every output VL (clamped to 2048). The sockets are bound by the
@@ -183,7 +188,7 @@ private:
     /// order from one input to one output).
     std::vector<uint32_t> flow_queued_;
     std::vector<uint64_t> flow_last_start_;
-    std::vector<std::deque<tlm::tlm_generic_payload*>> voqs_;
+    std::vector<common::lazy_fifo<tlm::tlm_generic_payload*>> voqs_;
     std::vector<uint64_t> req_;          ///< [out*vls + vl]: inputs with a head packet
     std::vector<uint32_t> out_req_vls_;  ///< [out]: VLs with requests
     uint64_t out_req_any_ = 0;

@@ -8,8 +8,15 @@
 #include <tlm>
 
 #include "config/config_error.h"
+#include "socket_teardown.h"
 
 namespace ndr::tb {
+
+fabric_tlm::~fabric_tlm() {
+    tlmm::destroy_newest_first(wires_);
+    tlmm::destroy_newest_first(switches_);
+    hcas_.reset();
+}
 
 fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts)
     : plan_(plan_fabric(c, hosts)), tm_(plan_.tm), topo_(plan_.topo) {

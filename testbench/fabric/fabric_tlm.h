@@ -23,6 +23,10 @@ namespace ndr::tb {
 class fabric_tlm {
 public:
     fabric_tlm(const cfg::config& c, uint32_t hosts);
+    fabric_tlm(const fabric_tlm&) = delete;
+    fabric_tlm& operator=(const fabric_tlm&) = delete;
+    /// SystemC objects newest first: wires, then switches, then the HCAs (socket_teardown.h).
+    ~fabric_tlm();
     tlmm::hca_tlm& hcas() { return *hcas_; }
     const common::timing& timing() const { return tm_; }
     const golden::topology& topology() const { return topo_; }
