@@ -154,7 +154,7 @@ int run(const compare_cli_options& o) {
     const std::vector<json> results = run_points(points, jobs, [&tr](const cfg::config& c) {
         const run_outcome out = run_trace_at_level(c, tr);
         json r = run_report_json(c, tr, out);
-        const sim_level lv = replay_level(c, tr.nranks);
+        const sim_level lv = choose_replay_level(c, tr).level;
         if (lv != sim_level::cycle) r["sim"]["level"] = level_name(lv);
         return slim_report(r);
     });

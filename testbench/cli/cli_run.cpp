@@ -22,6 +22,7 @@ struct run_cli_options {
     std::string pcap;
     std::string pcap_link;
     bool quiet = false;
+    bool level_only = false;  ///< --which-level
 };
 
 int run(const run_cli_options& o) {
@@ -37,7 +38,12 @@ int run(const run_cli_options& o) {
     run_options ro;
     ro.pcap_path = o.pcap;
     ro.pcap_link = o.pcap_link;
-    const bool tlm = replay_level(c, tr.nranks, !o.pcap.empty()) == sim_level::tlm;
+    const level_choice choice = choose_replay_level(c, tr, !o.pcap.empty());
+    const bool tlm = choice.level == sim_level::tlm;
+    if (o.level_only) {
+        fmt::print("{}\n", level_choice_json(choice).dump(2));
+        return 0;
+    }
     const run_outcome out = run_trace_at_level(c, tr, ro);
     const bool burst_note =
         tlm && out.switches > 1 && c.sim.tlm_burst.count / c.hca.mtu.count > 1 &&
@@ -56,6 +62,7 @@ int run(const run_cli_options& o) {
     if (o.quiet && o.out.empty()) return 0;
     nlohmann::json report = run_report_json(c, tr, out);
     if (tlm) report["sim"]["level"] = "tlm";  // cycle-level reports stay unchanged
+    report["sim"]["level_choice"] = level_choice_json(choice);
     if (burst_note) report["sim"]["tlm_burst_note"] = note;
     if (!o.quiet) {
         fmt::print("ndrsim run{}: {} ({} ranks) on {}\n", tlm ? " (TLM level)" : "", tr.path,
@@ -103,7 +110,12 @@ void add_run_command(CLI::App& app, command_action& action) {
         ->needs(pcap);
     o->cfg.add_key_flag(*cmd, "--level", "sim.level",
                         "model level: cycle (cycle-level HCAs and switches), tlm (TLM-2.0 models, "
-                        "docs/fidelity_tlm.md) or auto (tlm above sim.tlm_above_hosts hosts)");
+                        "docs/fidelity_tlm.md) or auto (the cheaper of the two by an estimate of "
+                        "their CPU time: sim.level_auto)");
+    cmd->add_flag("--which-level", o->level_only,
+                  "print the level this run would use, why, and (sim.level auto) the estimated "
+                  "CPU time of each level as JSON (report.json sim.level_choice), then stop "
+                  "without simulating");
     cmd->add_flag("-q,--quiet", o->quiet, "no table on stdout");
     cmd->callback([o, &action] { action = [o] { return run(*o); }; });
 }

@@ -1,5 +1,7 @@
 #include "sim_level.h"
 
+#include <fmt/format.h>
+
 #include "config/config_error.h"
 #include "config/config_source.h"
 #include "run_sim_tlm.h"
@@ -56,6 +58,56 @@ sim_level replay_level(const cfg::config& c, uint32_t trace_ranks, bool pcap) {
     return sim_level::cycle;
 }
 
+level_choice choose_replay_level(const cfg::config& c, const trace::trace& tr, bool pcap) {
+    level_choice ch;
+    ch.level = replay_level(c, tr.nranks, pcap);  // validates; the hosts rule for auto
+    if (c.sim.level != "auto") {
+        ch.rule = "explicit";
+        ch.reason = fmt::format("sim.level {}", c.sim.level);
+        return ch;
+    }
+    if (c.fabric.technology == "roce" || pcap) {
+        ch.rule = "cycle only";
+        ch.reason = c.fabric.technology == "roce"
+                        ? "fabric.technology roce is modelled at the cycle level only"
+                        : "packet capture (--pcap) needs the cycle level";
+        return ch;
+    }
+    const uint32_t hosts = c.fabric.hosts != 0 ? c.fabric.hosts : tr.nranks;
+    if (c.sim.level_auto == "hosts") {
+        ch.rule = "hosts";
+        ch.reason = fmt::format("{} hosts {} sim.tlm_above_hosts {}", hosts,
+                                ch.level == sim_level::tlm ? ">" : "<=", c.sim.tlm_above_hosts);
+        return ch;
+    }
+    ch.rule = "cost";
+    ch.estimated = true;
+    ch.estimate = estimate_replay(c, tr, hosts);
+    const level_estimate& e = ch.estimate;
+    ch.level = e.tlm_cpu_s < e.cycle_cpu_s ? sim_level::tlm : sim_level::cycle;
+    ch.reason = fmt::format(
+        "estimated CPU time {:.3g} s at the cycle level, {:.3g} s at the TLM level ({:.4g} "
+        "transfers, {:.4g} packets, {:.4g} TLM transactions, {:.4g} SHARP packets, {} hosts)",
+        e.cycle_cpu_s, e.tlm_cpu_s, e.counts.transfers, e.counts.packets, e.counts.transactions,
+        e.counts.sharp_packets, hosts);
+    return ch;
+}
+
+nlohmann::json level_choice_json(const level_choice& ch) {
+    nlohmann::json j{{"level", level_name(ch.level)}, {"rule", ch.rule}, {"reason", ch.reason}};
+    if (ch.estimated) {
+        const replay_counts& k = ch.estimate.counts;
+        j["estimated_cpu_s"] = {{"cycle", ch.estimate.cycle_cpu_s}, {"tlm", ch.estimate.tlm_cpu_s}};
+        j["counts"] = {{"hosts", k.hosts},
+                       {"path_links", k.path_links},
+                       {"transfers", k.transfers},
+                       {"packets", k.packets},
+                       {"tlm_transactions", k.transactions},
+                       {"sharp_packets", k.sharp_packets}};
+    }
+    return j;
+}
+
 sim_level traffic_level(const cfg::config& c) {
     if (c.fault.icrc_error_rate != 0.0) {
         // Synthetic traffic has no RC transport to recover a loss: the key would be ignored.
@@ -80,7 +132,7 @@ sim_level traffic_level(const cfg::config& c) {
 
 run_outcome run_trace_at_level(const cfg::config& c, const trace::trace& tr,
                                const run_options& ro) {
-    return replay_level(c, tr.nranks, !ro.pcap_path.empty()) == sim_level::tlm
+    return choose_replay_level(c, tr, !ro.pcap_path.empty()).level == sim_level::tlm
                ? run_trace_tlm(c, tr)
                : run_trace(c, tr, ro);
 }

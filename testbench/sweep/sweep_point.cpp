@@ -189,7 +189,7 @@ int run_point_dir(const std::string& dir) {
                 throw cfg::config_error(e.what());
             }
             report = run_report_json(c, tr, run_trace_at_level(c, tr));
-            const sim_level lv = replay_level(c, tr.nranks);
+            const sim_level lv = choose_replay_level(c, tr).level;
             if (lv != sim_level::cycle) report["sim"]["level"] = level_name(lv);
         }
         write_file(dir, "report.json", report.dump(2) + "\n");

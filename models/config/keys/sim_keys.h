@@ -23,6 +23,7 @@ struct sim_config {
     std::string level = "auto";  ///< cycle|tlm|rtl|auto: model level of every command (--level)
     uint32_t tlm_above_hosts = 1024;  ///< sim.level auto, `ndrsim run`: TLM above this
                                       ///< many hosts (0 = always cycle level)
+    std::string level_auto = "cost";  ///< sim.level auto for trace replay: cost or hosts
     std::string tlm_mode = "at";      ///< TLM level: at (approximately timed) or lt
                                       ///< (loosely timed, temporal decoupling)
     time_ps_t tlm_quantum{0};         ///< lt: global quantum; 0 = the shortest link latency
@@ -51,10 +52,16 @@ void sim_rows(Rows& s) {
     s.choice_key("sim.level", &sim_config::level, {"auto", "cycle", "tlm", "rtl"},
                  "model level of run, traffic, compare, validate and sweep (--level): cycle, tlm "
                  "(docs/fidelity_tlm.md), rtl (traffic only: the Verilated switch core) or auto "
-                 "(traffic: cycle; trace replay: tlm above sim.tlm_above_hosts hosts, else cycle)");
+                 "(traffic: cycle; trace replay: chosen by sim.level_auto)");
+    s.choice_key("sim.level_auto", &sim_config::level_auto, {"cost", "hosts"},
+                 "how sim.level auto picks the level of a trace replay: cost = the level with the "
+                 "smaller estimated CPU time (transfers, packets, TLM bursts and hosts, per-unit "
+                 "costs measured in docs/performance.md); hosts = tlm above sim.tlm_above_hosts "
+                 "hosts (the rule before issue 19)");
     s.uint_key("sim.tlm_above_hosts", &sim_config::tlm_above_hosts, 0, U32_MAX,
-               "trace replay with sim.level auto uses the TLM level on fabrics of more than this "
-               "many hosts, the cycle level otherwise; 0 = always the cycle level");
+               "with sim.level_auto hosts, trace replay with sim.level auto uses the TLM level on "
+               "fabrics of more than this many hosts, the cycle level otherwise; 0 = always the "
+               "cycle level");
     s.choice_key("sim.tlm_mode", &sim_config::tlm_mode, {"at", "lt"},
                  "ndrsim run --level tlm: at = approximately timed (nb_transport phases, one "
                  "SystemC activation per time step with work); lt = loosely timed with temporal "
