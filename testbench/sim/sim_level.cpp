@@ -84,12 +84,18 @@ level_choice choose_replay_level(const cfg::config& c, const trace::trace& tr, b
     ch.estimated = true;
     ch.estimate = estimate_replay(c, tr, hosts);
     const level_estimate& e = ch.estimate;
-    ch.level = e.tlm_cpu_s < e.cycle_cpu_s ? sim_level::tlm : sim_level::cycle;
+    const double floor_s = c.sim.level_auto_cycle_below_s;
+    const bool cheaper = e.tlm_cpu_s < e.cycle_cpu_s;
+    ch.level = cheaper && e.cycle_cpu_s >= floor_s ? sim_level::tlm : sim_level::cycle;
     ch.reason = fmt::format(
         "estimated CPU time {:.3g} s at the cycle level, {:.3g} s at the TLM level ({:.4g} "
-        "transfers, {:.4g} packets, {:.4g} TLM transactions, {:.4g} SHARP packets, {} hosts)",
+        "transfers, {:.4g} packets, {:.4g} TLM transactions, {:.4g} SHARP packets, {} hosts){}",
         e.cycle_cpu_s, e.tlm_cpu_s, e.counts.transfers, e.counts.packets, e.counts.transactions,
-        e.counts.sharp_packets, hosts);
+        e.counts.sharp_packets, hosts,
+        cheaper && ch.level == sim_level::cycle
+            ? fmt::format("; below sim.level_auto_cycle_below_s {:g} s the cycle level runs",
+                          floor_s)
+            : "");
     return ch;
 }
 

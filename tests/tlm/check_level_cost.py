@@ -10,7 +10,9 @@ usage: check_level_cost.py NDRSIM WORKDIR
    64 hosts, 16 MiB ring: TLM 0.05 s vs cycle 0.29 s -> tlm; 1,024 hosts, 1 MiB ring: cycle
    4.3 s vs TLM 58 s -> cycle; 256 hosts, 1 MiB SHARP: cycle 1.3 s vs TLM 2.5 s -> cycle;
    2,048 hosts, 256 MiB ring: TLM 146-201 s (LT) vs cycle, estimated several times longer ->
-   tlm. --which-level prints the choice without simulating.
+   tlm. These with sim.level_auto_cycle_below_s=0 (rank only); at the default (60 s) the
+   64-host run (estimated 0.5 s at the cycle level) stays at the cycle level and says why, the
+   2,048-host one still runs at TLM. --which-level prints the choice without simulating.
 3. A simulated run writes the same choice into report.json sim.level_choice."""
 import json
 import math
@@ -54,8 +56,9 @@ cases = [(gen(64, "16MiB", "ring"), [], "tlm"),
          (gen(1024, "1MiB", "ring"), ["--topology", "fat_tree"], "cycle"),
          (gen(256, "1MiB", "sharp"), ["--topology", "fat_tree"], "cycle"),
          (gen(2048, "256MiB", "ring"), ["--topology", "fat_tree"], "tlm")]
+rank_only = ["--set", "sim.level_auto_cycle_below_s=0"]
 for path, flags, want in cases:
-    ch = which(path, *flags)
+    ch = which(path, *flags, *rank_only)
     est = ch["estimated_cpu_s"]
     print(f"{os.path.basename(path)}: {ch['level']} (cycle {est['cycle']:.3g} s, tlm {est['tlm']:.3g} s)")
     if ch["rule"] != "cost" or ch["level"] != want:
@@ -64,6 +67,13 @@ for path, flags, want in cases:
         fail.append(f"{path}: estimates {est} disagree with the level")
     if "estimated CPU time" not in ch["reason"]:
         fail.append(f"{path}: reason {ch['reason']!r}")
+# The default floor keeps small runs at the cycle level, not large ones.
+small = which(cases[0][0])
+if small["level"] != "cycle" or "below sim.level_auto_cycle_below_s 60 s" not in small["reason"]:
+    fail.append(f"64 hosts at the default floor: {small['level']}, {small['reason']!r}")
+big = which(cases[3][0], "--topology", "fat_tree")
+if big["level"] != "tlm":
+    fail.append(f"2,048 hosts 256 MiB at the default floor: {big['level']}")
 # An explicit level is not estimated.
 ex = which(cases[0][0], "--level", "cycle")
 if ex["rule"] != "explicit" or "estimated_cpu_s" in ex:
@@ -71,7 +81,7 @@ if ex["rule"] != "explicit" or "estimated_cpu_s" in ex:
 
 # 3. The report of a real run carries the choice.
 out = os.path.join(work, "run64")
-subprocess.run([nd, "run", cases[0][0], "-q", "--out", out], check=True)
+subprocess.run([nd, "run", cases[0][0], "-q", "--out", out, *rank_only], check=True)
 with open(os.path.join(out, "report.json")) as f:
     sim = json.load(f)["sim"]
 if sim.get("level") != "tlm" or sim["level_choice"]["level"] != "tlm":

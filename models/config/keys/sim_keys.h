@@ -21,14 +21,15 @@ struct sim_config {
     bool check_invariants = true;                 ///< lossless checks every event
     time_ps_t run_time_limit{1'000'000'000'000};  ///< `ndrsim run` fails past this simulated time
     std::string level = "auto";  ///< cycle|tlm|rtl|auto: model level of every command (--level)
-    uint32_t tlm_above_hosts = 1024;  ///< sim.level auto, `ndrsim run`: TLM above this
-                                      ///< many hosts (0 = always cycle level)
-    std::string level_auto = "cost";  ///< sim.level auto for trace replay: cost or hosts
-    std::string tlm_mode = "at";      ///< TLM level: at (approximately timed) or lt
-                                      ///< (loosely timed, temporal decoupling)
-    time_ps_t tlm_quantum{0};         ///< lt: global quantum; 0 = the shortest link latency
-    bytes_t tlm_burst{1024 * 1024};   ///< TLM `run`: payload bytes of one message per
-                                      ///< transaction at most; 0 = one packet each
+    uint32_t tlm_above_hosts = 1024;         ///< sim.level auto, `ndrsim run`: TLM above this
+                                             ///< many hosts (0 = always cycle level)
+    std::string level_auto = "cost";         ///< sim.level auto for trace replay: cost or hosts
+    double level_auto_cycle_below_s = 60.0;  ///< cost: cycle level below this estimate
+    std::string tlm_mode = "at";             ///< TLM level: at (approximately timed) or lt
+                                             ///< (loosely timed, temporal decoupling)
+    time_ps_t tlm_quantum{0};                ///< lt: global quantum; 0 = the shortest link latency
+    bytes_t tlm_burst{1024 * 1024};          ///< TLM `run`: payload bytes of one message per
+                                             ///< transaction at most; 0 = one packet each
 };
 
 namespace detail {
@@ -58,6 +59,11 @@ void sim_rows(Rows& s) {
                  "smaller estimated CPU time (transfers, packets, TLM bursts and hosts, per-unit "
                  "costs measured in docs/performance.md); hosts = tlm above sim.tlm_above_hosts "
                  "hosts (the rule before issue 19)");
+    s.real_key("sim.level_auto_cycle_below_s", &sim_config::level_auto_cycle_below_s,
+               real_bounds{0.0, true, 1e12, true, "0 <= x <= 1e12"},
+               "with sim.level_auto cost: a replay whose cycle-level estimate is below this many "
+               "CPU seconds runs at the cycle level (the packet-exact reference) even where TLM "
+               "is estimated cheaper; 0 = always the cheaper level");
     s.uint_key("sim.tlm_above_hosts", &sim_config::tlm_above_hosts, 0, U32_MAX,
                "with sim.level_auto hosts, trace replay with sim.level auto uses the TLM level on "
                "fabrics of more than this many hosts, the cycle level otherwise; 0 = always the "
