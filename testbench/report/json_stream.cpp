@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 namespace ndr::tb {
@@ -39,12 +40,33 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
     return n;
 }
 
+constexpr std::size_t flush_bytes = std::size_t{1} << 16;
+
 }  // namespace
+
+json_stream::~json_stream() {
+    flush();
+}
+
+void json_stream::flush() {
+    if (buf_.empty()) return;
+    os_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    buf_.clear();
+}
+
+void json_stream::end_value() {
+    if (stack_.empty()) {
+        done_ = true;
+        flush();
+    } else if (buf_.size() >= flush_bytes) {
+        flush();
+    }
+}
 
 void json_stream::newline(std::size_t depth) {
     if (indent_ < 0) return;
-    os_.put('\n');
-    for (std::size_t i = 0; i < depth * static_cast<std::size_t>(indent_); ++i) os_.put(' ');
+    buf_.push_back('\n');
+    buf_.append(depth * static_cast<std::size_t>(indent_), ' ');
 }
 
 void json_stream::before_value() {
@@ -58,13 +80,13 @@ void json_stream::before_value() {
     }
     frame& f = stack_.back();
     if (f.object) throw std::logic_error("json_stream: a value in an object without a key");
-    if (f.count++ > 0) os_.put(',');
+    if (f.count++ > 0) buf_.push_back(',');
     newline(stack_.size());
 }
 
 void json_stream::open(char c, bool object) {
     before_value();
-    os_.put(c);
+    buf_.push_back(c);
     stack_.push_back(frame{object, 0});
 }
 
@@ -75,8 +97,8 @@ void json_stream::close(char c, bool object) {
     const bool empty = stack_.back().count == 0;
     stack_.pop_back();
     if (!empty) newline(stack_.size());
-    os_.put(c);
-    if (stack_.empty()) done_ = true;
+    buf_.push_back(c);
+    end_value();
 }
 
 void json_stream::begin_object() {
@@ -97,49 +119,58 @@ void json_stream::key(std::string_view k) {
         throw std::logic_error("json_stream: a key outside an object");
     }
     frame& f = stack_.back();
-    if (f.count++ > 0) os_.put(',');
+    if (f.count++ > 0) buf_.push_back(',');
     newline(stack_.size());
     write_escaped(k);
-    os_.write(indent_ < 0 ? ":" : ": ", indent_ < 0 ? 1 : 2);
+    buf_.append(indent_ < 0 ? ":" : ": ");
     after_key_ = true;
 }
 
 void json_stream::write_escaped(std::string_view s) {
-    os_.put('"');
+    buf_.push_back('"');
     std::size_t i = 0;
     while (i < s.size()) {
+        std::size_t run = i;  // a run of characters written as they are
+        while (run < s.size()) {
+            const auto c = static_cast<unsigned char>(s[run]);
+            if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
+            ++run;
+        }
+        buf_.append(s.data() + i, run - i);
+        i = run;
+        if (i == s.size()) break;
         const auto c = static_cast<unsigned char>(s[i]);
         switch (c) {
             case '"':
-                os_.write("\\\"", 2);
+                buf_.append("\\\"");
                 break;
             case '\\':
-                os_.write("\\\\", 2);
+                buf_.append("\\\\");
                 break;
             case '\b':
-                os_.write("\\b", 2);
+                buf_.append("\\b");
                 break;
             case '\f':
-                os_.write("\\f", 2);
+                buf_.append("\\f");
                 break;
             case '\n':
-                os_.write("\\n", 2);
+                buf_.append("\\n");
                 break;
             case '\r':
-                os_.write("\\r", 2);
+                buf_.append("\\r");
                 break;
             case '\t':
-                os_.write("\\t", 2);
+                buf_.append("\\t");
                 break;
             default:
                 if (c < 0x20) {
-                    os_ << fmt::format("\\u{:04x}", c);
+                    fmt::format_to(std::back_inserter(buf_), "\\u{:04x}", c);
                 } else {
                     const std::size_t n = utf8_length(s, i);
                     if (n == 0) {
-                        os_.write("\xEF\xBF\xBD", 3);  // invalid UTF-8: U+FFFD, as dump's replace
+                        buf_.append("\xEF\xBF\xBD");  // invalid UTF-8: U+FFFD, as dump's replace
                     } else {
-                        os_.write(s.data() + i, static_cast<std::streamsize>(n));
+                        buf_.append(s.data() + i, n);
                         i += n;
                         continue;
                     }
@@ -147,32 +178,34 @@ void json_stream::write_escaped(std::string_view s) {
         }
         ++i;
     }
-    os_.put('"');
+    buf_.push_back('"');
 }
 
-void json_stream::write_number(const std::string& text) {
+void json_stream::write_scalar(std::string_view text) {
     before_value();
-    os_.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (stack_.empty()) done_ = true;
+    buf_.append(text);
+    end_value();
 }
 
 void json_stream::put_string(std::string_view s) {
     before_value();
     write_escaped(s);
-    if (stack_.empty()) done_ = true;
+    end_value();
 }
 
 void json_stream::put_bool(bool b) {
-    write_number(b ? "true" : "false");
+    write_scalar(b ? "true" : "false");
 }
 void json_stream::put_null() {
-    write_number("null");
+    write_scalar("null");
 }
 void json_stream::put_int(int64_t v) {
-    write_number(fmt::format_int(v).str());
+    const fmt::format_int f(v);
+    write_scalar(std::string_view(f.data(), f.size()));
 }
 void json_stream::put_uint(uint64_t v) {
-    write_number(fmt::format_int(v).str());
+    const fmt::format_int f(v);
+    write_scalar(std::string_view(f.data(), f.size()));
 }
 
 namespace {
@@ -180,20 +213,28 @@ namespace {
 /// Shortest round-trip text of a finite number, with ".0" on integral values (dump() does too,
 /// so a reader still sees a floating-point number); non-finite: null, as dump().
 template <class F>
-std::string float_text(F v) {
-    if (!std::isfinite(v)) return "null";
-    std::string s = fmt::format("{}", v);
-    if (s.find_first_of(".e") == std::string::npos) s += ".0";
-    return s;
+fmt::memory_buffer float_text(F v) {
+    fmt::memory_buffer b;
+    if (!std::isfinite(v)) {
+        fmt::format_to(std::back_inserter(b), "null");
+        return b;
+    }
+    fmt::format_to(std::back_inserter(b), "{}", v);
+    if (std::string_view(b.data(), b.size()).find_first_of(".e") == std::string_view::npos) {
+        fmt::format_to(std::back_inserter(b), ".0");
+    }
+    return b;
 }
 
 }  // namespace
 
 void json_stream::put_double(double v) {
-    write_number(float_text(v));
+    const fmt::memory_buffer b = float_text(v);
+    write_scalar(std::string_view(b.data(), b.size()));
 }
 void json_stream::put_float(float v) {
-    write_number(float_text(v));
+    const fmt::memory_buffer b = float_text(v);
+    write_scalar(std::string_view(b.data(), b.size()));
 }
 
 }  // namespace ndr::tb

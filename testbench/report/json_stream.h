@@ -1,5 +1,6 @@
-// A streaming JSON writer: each call writes its text to the stream at once, so memory does not
-// grow with the document (report.json, timeline.json). Output is nlohmann::json's dump() layout:
+// A streaming JSON writer: text goes to the stream as it is produced (through a 64 KiB buffer,
+// flushed when full and when the document is complete), so memory does not grow with the
+// document (report.json, timeline.json). Output is nlohmann::json's dump() layout:
 // compact, or pretty with `indent` spaces per level; numbers in their shortest round-trip form.
 #pragma once
 #include <ostream>
@@ -14,6 +15,12 @@ class json_stream final : public json_out {
 public:
     /// indent < 0: compact (dump()); otherwise pretty (dump(indent)).
     explicit json_stream(std::ostream& os, int indent = -1) : os_(os), indent_(indent) {}
+    json_stream(const json_stream&) = delete;
+    json_stream& operator=(const json_stream&) = delete;
+    json_stream(json_stream&&) = delete;
+    json_stream& operator=(json_stream&&) = delete;
+    /// Writes what is still buffered (an incomplete document stays incomplete).
+    ~json_stream() override;
 
     void begin_object() override;
     void end_object() override;
@@ -39,13 +46,17 @@ private:
     void close(char c, bool object);
     void newline(std::size_t depth);
     void write_escaped(std::string_view s);
-    void write_number(const std::string& text);
+    void write_scalar(std::string_view text);
+    /// After a value: hands the buffer to the stream when full or when the document is done.
+    void end_value();
+    void flush();
 
     struct frame {
         bool object = false;
         std::size_t count = 0;
     };
     std::ostream& os_;
+    std::string buf_;
     int indent_;
     std::vector<frame> stack_;
     bool after_key_ = false;

@@ -21,7 +21,8 @@ endfunction()
 
 # A shipped trace (8 ranks, ring + tree allreduce, 1..16 MiB: 10 collectives) with --out:
 # report.json has collectives[] with every key, hca counters, links[], switches[];
-# timeline.json is Chrome trace-event JSON with X slices on every rank and C counters.
+# timeline.json (report.timeline=packets) is Chrome trace-event JSON with X slices on every rank
+# and C counters.
 ndr_run_e2e_py(run_report_timeline report ${NDR_RUN_BIN} ${NDR_RUN_OUT}/shipped 10 --
   run ${NDR_RUN_TRACES}/allreduce_ring_tree_8.jsonl)
 
