@@ -6,8 +6,11 @@
 #include "cli.h"
 #include "config/config_error.h"
 #include "config/cross_check.h"
+#include "json_stream.h"
+#include "output_files.h"
 #include "run_report.h"
 #include "run_sim.h"
+#include "run_timeline.h"
 #include "sim_level.h"
 #include "trace/trace.h"
 
@@ -57,26 +60,44 @@ int run(const run_cli_options& o) {
         "under fabric congestion (docs/fidelity_tlm.md); --set sim.tlm_burst=0 for "
         "packet-by-packet timing";
     if (burst_note) fmt::print(stderr, "ndrsim run: note: {}\n", note);
-    // report.json feeds the table and --out only: `-q` without `--out` builds nothing (issue
-    // 19: it was built, then dropped). The run's checks are inside run_trace_at_level.
+    // `-q` without `--out` writes nothing: no table, no report (the run's checks are inside
+    // run_trace_at_level).
     if (o.quiet && o.out.empty()) return 0;
-    nlohmann::json report = run_report_json(c, tr, out);
-    if (tlm) report["sim"]["level"] = "tlm";  // cycle-level reports stay unchanged
-    report["sim"]["level_choice"] = level_choice_json(choice);
-    if (burst_note) report["sim"]["tlm_burst_note"] = note;
     if (!o.quiet) {
         fmt::print("ndrsim run{}: {} ({} ranks) on {}\n", tlm ? " (TLM level)" : "", tr.path,
                    tr.nranks, out.topology);
-        fmt::print("{}", run_table(report));
+        fmt::print("{}", run_table(tr, out));
         if (!o.pcap.empty()) {
             fmt::print("capture: {} ({} packets on {} and back)\n", o.pcap, out.pcap_records,
                        out.pcap_link);
         }
     }
     if (!o.out.empty()) {
-        write_file(o.out, "report.json", report.dump(2) + "\n");
-        write_file(o.out, "timeline.json", run_timeline_json(tr, out).dump() + "\n");
-        if (!o.quiet) fmt::print("report: {0}/report.json, timeline: {0}/timeline.json\n", o.out);
+        // Both files are streamed as they are written (json_stream): no document in memory.
+        run_report_notes notes;
+        notes.tlm = tlm;  // cycle-level reports have no sim.level
+        if (burst_note) notes.tlm_burst_note = note;
+        notes.level_choice = level_choice_json(choice);
+        write_file_with(o.out, "report.json", [&](std::ostream& os) {
+            json_stream w(os, 2);
+            write_run_report(w, c, tr, out, notes);
+            os << '\n';
+        });
+        const timeline_level level = timeline_level_of(c.report.timeline);
+        if (level == timeline_level::off) {
+            remove_file(o.out, "timeline.json");  // not one left from an earlier run
+        } else {
+            write_file_with(o.out, "timeline.json", [&](std::ostream& os) {
+                json_stream w(os);
+                write_run_timeline(w, tr, out, level);
+                os << '\n';
+            });
+        }
+        if (!o.quiet && level == timeline_level::off) {
+            fmt::print("report: {}/report.json (report.timeline = off: no timeline.json)\n", o.out);
+        } else if (!o.quiet) {
+            fmt::print("report: {0}/report.json, timeline: {0}/timeline.json\n", o.out);
+        }
     }
     return 0;
 }

@@ -78,6 +78,7 @@ replay::replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& 
         if (ci.algo == coll::algo_kind::sharp || ci.algo == coll::algo_kind::nvls) continue;
         named_by_line(tr_, ci, [&] { coll::check_schedule(host_params(i, ci.algo)); });
     }
+    log_transfers_ = c.report.timeline == "transfers" || c.report.timeline == "packets";
     const std::size_t n = tr.records.size();
     recs_.resize(n);
     inst_of_record_.assign(n, NONE);
@@ -245,6 +246,7 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
     run.sched = named_by_line(tr_, ci, [&] { return coll::build_schedule(p); });
     const std::size_t nx = run.sched.xfers.size();
     run.xs.resize(nx);
+    if (log_transfers_) run.posted_at.resize(nx);
     run.dependents.resize(nx);
     run.pending_per_rank.assign(p.nranks, 0);
     for (uint32_t x = 0; x < nx; ++x) {
@@ -278,6 +280,7 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
 void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
     running& rr = runs_[run];
     rr.xs[x].posted = true;
+    if (log_transfers_) rr.posted_at[x] = t;
     const coll::xfer& xf = rr.sched.xfers[x];
     const trace::collective_instance& ci = tr_.collectives[rr.instance];
     if (layout_.multi_gpu()) {
@@ -467,6 +470,12 @@ void replay::xfer_event(cycle_t t, uint32_t run, uint32_t x, bool ack) {
             fmt::format("transfer {} of collective {} completed twice", x, rr.instance));
     }
     (ack ? xs.acked : xs.arrived) = true;
+    if (!ack && log_transfers_) {
+        const coll::xfer& f = rr.sched.xfers[x];
+        const trace::collective_instance& ci = tr_.collectives[rr.instance];
+        transfers_.push_back(transfer_slice{rr.instance, ci.ranks[f.src], ci.ranks[f.dst], f.bytes,
+                                            rr.posted_at[x], t});
+    }
     for (const dependent& d : rr.dependents[x]) {
         if (d.on_ack != ack) continue;
         if (--rr.xs[d.xfer].waiting == 0) post_xfer(t, run, d.xfer);
@@ -493,6 +502,8 @@ void replay::member_done(cycle_t t, uint32_t run, uint32_t comm_rank) {
         rr.dependents.shrink_to_fit();
         rr.xs.clear();
         rr.xs.shrink_to_fit();
+        rr.posted_at.clear();
+        rr.posted_at.shrink_to_fit();
     }
 }
 

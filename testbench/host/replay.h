@@ -49,6 +49,17 @@ struct rank_slice {
     cycle_t end = 0;
 };
 
+/// One RDMA transfer of a host algorithm (report.timeline = transfers or packets): posted by
+/// rank `src` at `start`, its data at rank `dst` at `end`.
+struct transfer_slice {
+    uint32_t instance = 0;  ///< collective instance
+    uint32_t src = 0;       ///< global rank
+    uint32_t dst = 0;
+    uint64_t bytes = 0;
+    cycle_t start = 0;
+    cycle_t end = 0;
+};
+
 /// Where the ranks of `tr` run under `c` (node.gpus, node.hcas, the header's placement); throws
 /// cfg::config_error naming the trace and `placement` (or node.gpus) if they do not fit.
 common::node_layout layout_of(const cfg::config& c, const trace::trace& tr);
@@ -69,6 +80,9 @@ public:
     bool done() const { return records_done_ == tr_.records.size(); }
     const std::vector<collective_result>& results() const { return results_; }
     const std::vector<rank_slice>& slices() const { return slices_; }
+    /// Every host-algorithm transfer, in arrival order; empty unless report.timeline is
+    /// transfers or packets (memory grows with the transfers only when they are asked for).
+    const std::vector<transfer_slice>& transfers() const { return transfers_; }
     uint64_t bytes_posted() const { return bytes_posted_; }
     const common::node_layout& layout() const { return layout_; }
     /// The NVLink fabric of the nodes, or nullptr with node.gpus = 1.
@@ -102,6 +116,7 @@ private:
         std::vector<xfer_state> xs;
         std::vector<std::vector<dependent>> dependents;  ///< per xfer
         std::vector<uint32_t> pending_per_rank;          ///< comm rank -> unfinished xfers
+        std::vector<cycle_t> posted_at;  ///< per xfer, when transfers are logged (else empty)
         uint32_t members_left = 0;
     };
     struct record_state {
@@ -194,6 +209,8 @@ private:
     std::vector<running> runs_;
     std::vector<collective_result> results_;
     std::vector<rank_slice> slices_;
+    bool log_transfers_ = false;  ///< report.timeline is transfers or packets
+    std::vector<transfer_slice> transfers_;
     std::vector<uint64_t> pair_bytes_;
     uint64_t records_done_ = 0;
     uint64_t bytes_posted_ = 0;

@@ -46,6 +46,7 @@ struct run_outcome {
     double wall_s = 0.0;
     std::vector<collective_result> collectives;
     std::vector<rank_slice> slices;
+    std::vector<transfer_slice> transfers;  ///< report.timeline transfers|packets only
     common::hca_stats hca;
     std::vector<common::pfc_port_stats> hca_pfc;  ///< RoCE: per (host, priority), whole run
     std::vector<switch_summary> switch_stats;

@@ -7,20 +7,13 @@
 #include <map>
 
 #include "collective/coll_types.h"
+#include "json_tree.h"
 #include "roce_report.h"
 #include "traffic_report.h"
 
 namespace ndr::tb {
 
-using nlohmann::json;
-
 namespace {
-
-std::string op_label(const trace::trace& tr, const trace::op_record& r) {
-    if (r.compute) return "compute";
-    (void)tr;
-    return std::string(coll::name(r.op));
-}
 
 /// Rail (HCA index in its node) of a link of the report, -1 if it has none: a host cable is on
 /// its host's rail; on a rail_fat_tree a leaf-spine (aggregation) cable is on its leaf's rail
@@ -43,43 +36,93 @@ int rail_of(const std::string& name, uint32_t tier, uint32_t rails, bool rail_to
     return lo < leaves ? static_cast<int>(lo % rails) : -1;
 }
 
+/// The figures of one collective, for the report and the table.
+struct collective_row {
+    double start_ns = 0;
+    double end_ns = 0;
+    double time_ns = 0;
+    uint32_t ranks = 0;
+    double factor = 0;  ///< busbw / algbw
+    double algbw = 0;   ///< GB/s
+};
+
+collective_row row_of(const trace::trace& tr, const collective_result& r, double ns) {
+    const trace::collective_instance& ci = tr.collectives[r.instance];
+    collective_row row;
+    row.start_ns = static_cast<double>(r.start) * ns;
+    row.end_ns = static_cast<double>(r.end) * ns;
+    row.time_ns = row.end_ns - row.start_ns;
+    row.ranks = static_cast<uint32_t>(ci.ranks.size());
+    row.factor = coll::busbw_factor(ci.op, r.algo, row.ranks);
+    row.algbw = row.time_ns > 0 ? static_cast<double>(ci.bytes) / row.time_ns : 0.0;  // B/ns
+    return row;
+}
+
+/// The run's totals: bytes, first start and last end of its collectives.
+struct run_totals {
+    uint64_t bytes = 0;
+    double first_ns = -1.0;
+    double last_ns = 0.0;
+    [[nodiscard]] double span_ns() const { return first_ns < 0 ? 0.0 : last_ns - first_ns; }
+};
+
+run_totals totals_of(const trace::trace& tr, const run_outcome& o, double ns) {
+    run_totals t;
+    for (const collective_result& r : o.collectives) {
+        const collective_row row = row_of(tr, r, ns);
+        t.first_ns = t.first_ns < 0 ? row.start_ns : std::min(t.first_ns, row.start_ns);
+        t.last_ns = std::max(t.last_ns, row.end_ns);
+        t.bytes += tr.collectives[r.instance].bytes;
+    }
+    return t;
+}
+
 /// report.json's node fields (node.gpus > 1 or a rail_fat_tree): the fabric's nodes, GPUs, HCAs,
-/// rails, leaves and spines, per-GPU NVLink bytes and utilisation, per-rail bytes and
-/// utilisation by tier.
-void node_json(const cfg::config& c, const run_outcome& o, json& j) {
+/// rails, leaves and spines (inside the open fabric object), then per-GPU NVLink bytes and
+/// utilisation and per-rail bytes and utilisation by tier.
+void node_fabric_fields(const run_outcome& o, json_out& w) {
     const fabric_counts& fc = o.fabric;  // count_fabric: the numbers `config show` prints too
+    w.field("nodes", fc.nodes);
+    w.field("gpus_per_node", fc.gpus_per_node);
+    w.field("gpus", fc.gpus);
+    w.field("hcas_per_node", fc.hcas_per_node);
+    w.field("hcas", fc.hosts);
+    w.field("rails", fc.rails);
+    w.field("leaves", fc.leaves);
+    w.field("spines", fc.spines);
+    if (fc.cores != 0) w.field("cores", fc.cores);
+    w.field("levels", fc.levels);
+}
+
+void node_sections(const cfg::config& c, const run_outcome& o, json_out& w) {
+    const fabric_counts& fc = o.fabric;
     const uint32_t gpus = fc.gpus_per_node;
     const uint32_t hcas = fc.hcas_per_node;
     const bool rail_topology = c.fabric.topology == "rail_fat_tree";
-    json& f = j["fabric"];
-    f["nodes"] = fc.nodes;
-    f["gpus_per_node"] = gpus;
-    f["gpus"] = fc.gpus;
-    f["hcas_per_node"] = hcas;
-    f["hcas"] = fc.hosts;
-    f["rails"] = fc.rails;
-    f["leaves"] = fc.leaves;
-    f["spines"] = fc.spines;
-    if (fc.cores != 0) f["cores"] = fc.cores;
-    f["levels"] = fc.levels;
     const double span_s = static_cast<double>(std::max<uint64_t>(1, o.cycles)) *
                           static_cast<double>(o.tm.cycle_ps) * 1e-12;
     if (o.multi_gpu) {
-        json g = json::array();
         const double cap = o.node.nvlink_bytes_per_s * span_s;
+        w.key("node");
+        w.begin_object();
+        w.field("nvlink_bandwidth_GBps", o.node.nvlink_bytes_per_s / 1e9);
+        w.field("nvls", c.node.nvls);
+        w.key("gpus");
+        w.begin_array();
         for (std::size_t i = 0; i < o.node.gpu.size(); ++i) {
             const common::nvlink_gpu_stats& st = o.node.gpu[i];
-            g.push_back({{"node", i / gpus},
-                         {"gpu", i % gpus},
-                         {"hca", (i % gpus) * hcas / gpus},
-                         {"nvlink_tx_bytes", st.tx_bytes},
-                         {"nvlink_rx_bytes", st.rx_bytes},
-                         {"nvlink_tx_utilisation", static_cast<double>(st.tx_bytes) / cap},
-                         {"nvlink_rx_utilisation", static_cast<double>(st.rx_bytes) / cap}});
+            w.begin_object();
+            w.field("node", i / gpus);
+            w.field("gpu", i % gpus);
+            w.field("hca", (i % gpus) * hcas / gpus);
+            w.field("nvlink_tx_bytes", st.tx_bytes);
+            w.field("nvlink_rx_bytes", st.rx_bytes);
+            w.field("nvlink_tx_utilisation", static_cast<double>(st.tx_bytes) / cap);
+            w.field("nvlink_rx_utilisation", static_cast<double>(st.rx_bytes) / cap);
+            w.end_object();
         }
-        j["node"] = {{"nvlink_bandwidth_GBps", o.node.nvlink_bytes_per_s / 1e9},
-                     {"nvls", c.node.nvls},
-                     {"gpus", g}};
+        w.end_array();
+        w.end_object();
     }
     // Per rail and tier: links (one per direction), bytes, mean utilisation.
     const uint32_t rails = rail_topology ? hcas : std::max<uint32_t>(1, hcas);
@@ -92,142 +135,148 @@ void node_json(const cfg::config& c, const run_outcome& o, json& j) {
         a[0] += 1.0;
         a[1] += static_cast<double>(l.total_beats);
     }
-    json rl = json::array();
+    w.key("rails");
+    w.begin_array();
     for (uint32_t r = 0; r < rails; ++r) {
-        json tiers = json::array();
+        w.begin_object();
+        w.field("rail", r);
+        w.key("tiers");
+        w.begin_array();
         for (const auto& [key, a] : acc) {
             if (key.first != static_cast<int>(r)) continue;
-            tiers.push_back({{"tier", key.second},
-                             {"links", static_cast<uint64_t>(a[0])},
-                             {"bytes", static_cast<uint64_t>(a[1]) * o.tm.block_bytes},
-                             {"utilisation", a[1] / (a[0] * span)}});
+            w.begin_object();
+            w.field("tier", key.second);
+            w.field("links", static_cast<uint64_t>(a[0]));
+            w.field("bytes", static_cast<uint64_t>(a[1]) * o.tm.block_bytes);
+            w.field("utilisation", a[1] / (a[0] * span));
+            w.end_object();
         }
-        rl.push_back({{"rail", r}, {"tiers", tiers}});
+        w.end_array();
+        w.end_object();
     }
-    j["rails"] = rl;
+    w.end_array();
 }
 
-}  // namespace
-
-json run_report_json(const cfg::config& c, const trace::trace& tr, const run_outcome& o) {
-    const double ns = static_cast<double>(o.tm.cycle_ps) / 1000.0;
-    json j;
-    j["ndrsim"] = {{"command", "run"}, {"report_version", 1}};
-    j["config"] = config_json(c);
-    j["trace"] = {{"path", tr.path},
-                  {"name", tr.name},
-                  {"nranks", tr.nranks},
-                  {"records", tr.records.size()},
-                  {"collectives", tr.collectives.size()}};
-    j["fabric"] = {{"topology", o.topology}, {"hosts", o.hosts}, {"switches", o.switches}};
-    if (o.multi_gpu || c.fabric.topology == "rail_fat_tree") node_json(c, o, j);
-    j["sim"] = {
-        {"cycles", o.cycles},
-        {"cycle_ns", ns},
-        {"sim_time_ns", static_cast<double>(o.cycles) * ns},
-        {"wall_s", o.wall_s},
-        {"cycles_per_wall_s", o.wall_s > 0 ? static_cast<double>(o.cycles) / o.wall_s : 0.0},
-        // The period of the timeline's utilisation counters at the end of the run
-        // (report.utilisation_interval, link_sampler.h).
-        {"utilisation_interval_ns", static_cast<double>(o.sample_cycles) * ns}};
-    json cs = json::array();
-    double first = -1.0;
-    double last = 0.0;
-    uint64_t total_bytes = 0;
+void collectives_section(const trace::trace& tr, const run_outcome& o, double ns, json_out& w) {
+    w.key("collectives");
+    w.begin_array();
     for (const collective_result& r : o.collectives) {
         const trace::collective_instance& ci = tr.collectives[r.instance];
-        const double start = static_cast<double>(r.start) * ns;
-        const double end = static_cast<double>(r.end) * ns;
-        const double t = end - start;
-        const auto nranks = static_cast<uint32_t>(ci.ranks.size());
-        const double factor = coll::busbw_factor(ci.op, r.algo, nranks);
-        const double algbw = t > 0 ? static_cast<double>(ci.bytes) / t : 0.0;  // B/ns = GB/s
-        cs.push_back({{"op", coll::name(ci.op)},
-                      {"bytes", ci.bytes},
-                      {"ranks", nranks},
-                      {"algo", coll::name(r.algo)},
-                      {"algo_requested", coll::name(ci.algo)},
-                      {"comm", ci.comm},
-                      {"seq", ci.seq},
-                      {"start_ns", start},
-                      {"end_ns", end},
-                      {"time_ns", t},
-                      {"algbw_GBps", algbw},
-                      {"busbw_GBps", algbw * factor},
-                      {"busbw_factor", factor},
-                      {"transfers", r.transfers}});
+        const collective_row row = row_of(tr, r, ns);
+        w.begin_object();
+        w.field("op", coll::name(ci.op));
+        w.field("bytes", ci.bytes);
+        w.field("ranks", row.ranks);
+        w.field("algo", coll::name(r.algo));
+        w.field("algo_requested", coll::name(ci.algo));
+        w.field("comm", ci.comm);
+        w.field("seq", ci.seq);
+        w.field("start_ns", row.start_ns);
+        w.field("end_ns", row.end_ns);
+        w.field("time_ns", row.time_ns);
+        w.field("algbw_GBps", row.algbw);
+        w.field("busbw_GBps", row.algbw * row.factor);
+        w.field("busbw_factor", row.factor);
+        w.field("transfers", r.transfers);
         if (r.sharp_tree >= 0) {
-            cs.back()["sharp"] = {{"tree", r.sharp_tree},
-                                  {"levels", r.sharp_levels},
-                                  {"data_checked", r.data_checked}};
+            w.key("sharp");
+            w.begin_object();
+            w.field("tree", r.sharp_tree);
+            w.field("levels", r.sharp_levels);
+            w.field("data_checked", r.data_checked);
+            w.end_object();
         }
-        if (!r.fallback.empty()) cs.back()["fallback"] = r.fallback;
-        first = first < 0 ? start : std::min(first, start);
-        last = std::max(last, end);
-        total_bytes += ci.bytes;
+        if (!r.fallback.empty()) w.field("fallback", r.fallback);
+        w.end_object();
     }
-    j["collectives"] = cs;
-    j["totals"] = {{"collectives", o.collectives.size()},
-                   {"bytes", total_bytes},
-                   {"span_ns", first < 0 ? 0.0 : last - first},
-                   {"end_ns", static_cast<double>(o.cycles) * ns}};
+    w.end_array();
+}
+
+void hca_section(const cfg::config& c, const run_outcome& o, double ns, json_out& w) {
     const common::hca_stats& h = o.hca;
-    j["hca"] = {{"messages_posted", h.messages_posted},
-                {"messages_delivered", h.messages_delivered},
-                {"data_packets_sent", h.data_packets_sent},
-                {"retransmitted_packets", h.retransmitted_packets},
-                {"timeouts", h.timeouts},
-                {"naks_sent", h.naks_sent},
-                {"acks_sent", h.acks_sent},
-                {"icrc_drops", h.icrc_drops},
-                {"out_of_order_drops", h.out_of_order_drops},
-                {"payload_bytes_delivered", h.payload_bytes_delivered}};
+    w.key("hca");
+    w.begin_object();
+    w.field("messages_posted", h.messages_posted);
+    w.field("messages_delivered", h.messages_delivered);
+    w.field("data_packets_sent", h.data_packets_sent);
+    w.field("retransmitted_packets", h.retransmitted_packets);
+    w.field("timeouts", h.timeouts);
+    w.field("naks_sent", h.naks_sent);
+    w.field("acks_sent", h.acks_sent);
+    w.field("icrc_drops", h.icrc_drops);
+    w.field("out_of_order_drops", h.out_of_order_drops);
+    w.field("payload_bytes_delivered", h.payload_bytes_delivered);
     uint64_t host_stall = 0;
     for (uint64_t s : h.credit_stall_cycles) host_stall += s;
-    j["hca"]["credit_stall_cycles"] = host_stall;
+    w.field("credit_stall_cycles", host_stall);
     if (c.fabric.technology == "roce") {
-        j["hca"]["roce"] = {{"ecn_marked_received", h.ecn_marked_received},
-                            {"cnps_sent", h.cnps_sent},
-                            {"cnps_received", h.cnps_received},
-                            {"pfc", pfc_json(o.hca_pfc, c.sw.vls, ns)}};
+        w.key("roce");
+        w.begin_object();
+        w.field("ecn_marked_received", h.ecn_marked_received);
+        w.field("cnps_sent", h.cnps_sent);
+        w.field("cnps_received", h.cnps_received);
+        w.field("pfc", pfc_json(o.hca_pfc, c.sw.vls, ns));
+        w.end_object();
     }
-    json links = json::array();
+    w.end_object();
+}
+
+void links_section(const run_outcome& o, json_out& w) {
     const double span = static_cast<double>(std::max<uint64_t>(1, o.cycles));
+    w.key("links");
+    w.begin_array();
     for (const link_sample_series& l : o.links) {
         float peak = 0.0F;
         for (float u : l.utilisation) peak = std::max(peak, u);
-        links.push_back({{"link", l.name},
-                         {"tier", l.tier},
-                         {"bytes", l.total_beats * o.tm.block_bytes},
-                         {"utilisation", static_cast<double>(l.total_beats) / span},
-                         {"peak_utilisation", peak}});
+        w.begin_object();
+        w.field("link", l.name);
+        w.field("tier", l.tier);
+        w.field("bytes", l.total_beats * o.tm.block_bytes);
+        w.field("utilisation", static_cast<double>(l.total_beats) / span);
+        w.field("peak_utilisation", static_cast<double>(peak));
+        w.end_object();
     }
-    j["links"] = links;
-    json sws = json::array();
+    w.end_array();
+}
+
+void switches_section(const cfg::config& c, const run_outcome& o, double ns, json_out& w) {
+    w.key("switches");
+    w.begin_array();
     for (const switch_summary& s : o.switch_stats) {
-        json buf = json::array();
         uint64_t stall = 0;
+        w.begin_object();
+        w.field("switch", s.id);
+        w.field("level", s.level);
+        w.key("buffer_occupancy");
+        w.begin_array();
         for (std::size_t vl = 0; vl < s.stats.buffer.size(); ++vl) {
-            buf.push_back({{"vl", vl},
-                           {"max_blocks", s.stats.buffer[vl].max_blocks},
-                           {"mean_blocks", s.stats.buffer[vl].mean_blocks}});
+            w.begin_object();
+            w.field("vl", vl);
+            w.field("max_blocks", s.stats.buffer[vl].max_blocks);
+            w.field("mean_blocks", s.stats.buffer[vl].mean_blocks);
+            w.end_object();
             stall += s.stats.credit_stall_cycles[vl];
         }
-        sws.push_back({{"switch", s.id},
-                       {"level", s.level},
-                       {"buffer_occupancy", buf},
-                       {"credit_stall_cycles", stall},
-                       {"credit_stall_cycles_per_vl", s.stats.credit_stall_cycles},
-                       {"fc_packets", s.stats.fc_packets},
-                       {"sl2vl_drops", s.stats.sl2vl_drops}});
+        w.end_array();
+        w.field("credit_stall_cycles", stall);
+        w.key("credit_stall_cycles_per_vl");
+        w.begin_array();
+        for (uint64_t v : s.stats.credit_stall_cycles) w.value(v);
+        w.end_array();
+        w.field("fc_packets", s.stats.fc_packets);
+        w.field("sl2vl_drops", s.stats.sl2vl_drops);
         if (c.fabric.technology == "roce") {
-            sws.back()["roce"] = switch_roce_json(s.stats, c.sw.vls, ns);
+            w.field("roce", switch_roce_json(s.stats, c.sw.vls, ns));
         }
+        w.end_object();
     }
-    j["switches"] = sws;
-    // SHARP: trees and, per tree level, ALU utilisation, OST occupancy, aggregation latency.
-    json sh;
-    sh["trees"] = o.sharp_trees;
+    w.end_array();
+}
+
+/// SHARP: trees and, per tree level, ALU utilisation, OST occupancy, aggregation latency.
+void sharp_section(const run_outcome& o, json_out& w) {
+    const double ns = static_cast<double>(o.tm.cycle_ps) / 1000.0;
+    const double span = static_cast<double>(std::max<uint64_t>(1, o.cycles));
     // busy, chunks, agg cycles, max ost, n, ost waits
     std::map<uint32_t, std::array<double, 6>> per_level;
     for (const sharp_node_summary& n : o.sharp_nodes) {
@@ -240,95 +289,111 @@ json run_report_json(const cfg::config& c, const trace::trace& tr, const run_out
         a[4] += 1.0;
         a[5] += static_cast<double>(n.stats.ost_waits);
     }
-    json levels = json::array();
+    w.key("sharp");
+    w.begin_object();
+    w.key("trees");
+    w.begin_array();
+    for (const std::string& t : o.sharp_trees) w.value(t);
+    w.end_array();
+    w.key("levels");
+    w.begin_array();
     for (const auto& [lvl, a] : per_level) {
-        levels.push_back({{"level", lvl},
-                          {"aggregation_nodes", static_cast<uint64_t>(a[4])},
-                          {"chunks_reduced", static_cast<uint64_t>(a[1])},
-                          {"alu_utilisation", a[0] / (span * a[4])},
-                          {"max_osts_in_use", static_cast<uint64_t>(a[3])},
-                          {"ost_waits", static_cast<uint64_t>(a[5])},
-                          {"mean_aggregation_latency_ns", a[1] > 0 ? a[2] / a[1] * ns : 0.0}});
+        w.begin_object();
+        w.field("level", lvl);
+        w.field("aggregation_nodes", static_cast<uint64_t>(a[4]));
+        w.field("chunks_reduced", static_cast<uint64_t>(a[1]));
+        w.field("alu_utilisation", a[0] / (span * a[4]));
+        w.field("max_osts_in_use", static_cast<uint64_t>(a[3]));
+        w.field("ost_waits", static_cast<uint64_t>(a[5]));
+        w.field("mean_aggregation_latency_ns", a[1] > 0 ? a[2] / a[1] * ns : 0.0);
+        w.end_object();
     }
-    sh["levels"] = levels;
-    j["sharp"] = sh;
-    return j;
+    w.end_array();
+    w.end_object();
 }
 
-std::string run_table(const json& r) {
+}  // namespace
+
+void write_run_report(json_out& w, const cfg::config& c, const trace::trace& tr,
+                      const run_outcome& o, const run_report_notes& notes) {
+    const double ns = static_cast<double>(o.tm.cycle_ps) / 1000.0;
+    w.begin_object();
+    w.key("ndrsim");
+    w.begin_object();
+    w.field("command", "run");
+    w.field("report_version", 1);
+    w.end_object();
+    w.field("config", config_json(c));
+    w.key("trace");
+    w.begin_object();
+    w.field("path", tr.path);
+    w.field("name", tr.name);
+    w.field("nranks", tr.nranks);
+    w.field("records", tr.records.size());
+    w.field("collectives", tr.collectives.size());
+    w.end_object();
+    const bool node_fields = o.multi_gpu || c.fabric.topology == "rail_fat_tree";
+    w.key("fabric");
+    w.begin_object();
+    w.field("topology", o.topology);
+    w.field("hosts", o.hosts);
+    w.field("switches", o.switches);
+    if (node_fields) node_fabric_fields(o, w);
+    w.end_object();
+    if (node_fields) node_sections(c, o, w);
+    w.key("sim");
+    w.begin_object();
+    w.field("cycles", o.cycles);
+    w.field("cycle_ns", ns);
+    w.field("sim_time_ns", static_cast<double>(o.cycles) * ns);
+    w.field("wall_s", o.wall_s);
+    w.field("cycles_per_wall_s", o.wall_s > 0 ? static_cast<double>(o.cycles) / o.wall_s : 0.0);
+    // The period of the timeline's utilisation counters at the end of the run
+    // (report.utilisation_interval, link_sampler.h).
+    w.field("utilisation_interval_ns", static_cast<double>(o.sample_cycles) * ns);
+    if (notes.tlm) w.field("level", "tlm");
+    if (!notes.tlm_burst_note.empty()) w.field("tlm_burst_note", notes.tlm_burst_note);
+    if (!notes.level_choice.is_null()) w.field("level_choice", notes.level_choice);
+    w.end_object();
+    collectives_section(tr, o, ns, w);
+    const run_totals t = totals_of(tr, o, ns);
+    w.key("totals");
+    w.begin_object();
+    w.field("collectives", o.collectives.size());
+    w.field("bytes", t.bytes);
+    w.field("span_ns", t.span_ns());
+    w.field("end_ns", static_cast<double>(o.cycles) * ns);
+    w.end_object();
+    hca_section(c, o, ns, w);
+    links_section(o, w);
+    switches_section(c, o, ns, w);
+    sharp_section(o, w);
+    w.end_object();
+}
+
+nlohmann::json run_report_json(const cfg::config& c, const trace::trace& tr, const run_outcome& o) {
+    json_tree t;
+    write_run_report(t, c, tr, o);
+    return std::move(t.result());
+}
+
+std::string run_table(const trace::trace& tr, const run_outcome& o) {
+    const double ns = static_cast<double>(o.tm.cycle_ps) / 1000.0;
     std::string s = fmt::format("{:<15} {:>12} {:>6} {:<6} {:>12} {:>11} {:>11}\n", "op", "bytes",
                                 "ranks", "algo", "time us", "algbw GB/s", "busbw GB/s");
-    for (const json& c : r["collectives"]) {
+    for (const collective_result& r : o.collectives) {
+        const trace::collective_instance& ci = tr.collectives[r.instance];
+        const collective_row row = row_of(tr, r, ns);
         s += fmt::format("{:<15} {:>12} {:>6} {:<6} {:>12.3f} {:>11.2f} {:>11.2f}\n",
-                         c["op"].get<std::string>(), c["bytes"].get<uint64_t>(),
-                         c["ranks"].get<uint32_t>(), c["algo"].get<std::string>(),
-                         c["time_ns"].get<double>() / 1000.0, c["algbw_GBps"].get<double>(),
-                         c["busbw_GBps"].get<double>());
+                         coll::name(ci.op), ci.bytes, row.ranks, coll::name(r.algo),
+                         row.time_ns / 1000.0, row.algbw, row.algbw * row.factor);
     }
-    const json& t = r["totals"];
+    const run_totals t = totals_of(tr, o, ns);
     s += fmt::format(
         "total: {} collectives, {} bytes, {:.3f} us from first start to last end; "
         "{} retransmitted packets\n",
-        t["collectives"].get<uint64_t>(), t["bytes"].get<uint64_t>(),
-        t["span_ns"].get<double>() / 1000.0, r["hca"]["retransmitted_packets"].get<uint64_t>());
+        o.collectives.size(), t.bytes, t.span_ns() / 1000.0, o.hca.retransmitted_packets);
     return s;
-}
-
-json run_timeline_json(const trace::trace& tr, const run_outcome& o) {
-    const double us = static_cast<double>(o.tm.cycle_ps) / 1e6;  // cycles -> microseconds
-    json ev = json::array();
-    ev.push_back(
-        {{"ph", "M"}, {"pid", 1}, {"name", "process_name"}, {"args", {{"name", "ranks"}}}});
-    ev.push_back(
-        {{"ph", "M"}, {"pid", 2}, {"name", "process_name"}, {"args", {{"name", "links"}}}});
-    // With node.gpus > 1, one track (process) per node holding its ranks: pid 100 + node.
-    const auto pid_of = [&](uint32_t r) -> uint32_t {
-        return o.multi_gpu && r < o.node.rank_node.size() ? 100 + o.node.rank_node[r] : 1;
-    };
-    if (o.multi_gpu) {
-        for (uint32_t n = 0; n < o.node.nodes; ++n) {
-            ev.push_back({{"ph", "M"},
-                          {"pid", 100 + n},
-                          {"name", "process_name"},
-                          {"args", {{"name", fmt::format("node {}", n)}}}});
-        }
-    }
-    for (uint32_t r = 0; r < tr.nranks; ++r) {
-        ev.push_back({{"ph", "M"},
-                      {"pid", pid_of(r)},
-                      {"tid", r},
-                      {"name", "thread_name"},
-                      {"args", {{"name", fmt::format("rank {}", r)}}}});
-    }
-    for (const rank_slice& s : o.slices) {
-        const trace::op_record& rec = tr.records[s.record];
-        json args = {{"line", rec.line}};
-        if (!rec.compute) {
-            args["count"] = rec.count;
-            args["comm"] = rec.comm;
-            args["seq"] = rec.seq;
-        }
-        ev.push_back({{"ph", "X"},
-                      {"pid", pid_of(s.rank)},
-                      {"tid", s.rank},
-                      {"name", op_label(tr, rec)},
-                      {"ts", static_cast<double>(s.start) * us},
-                      {"dur", static_cast<double>(s.end - s.start) * us},
-                      {"args", args}});
-    }
-    // Link counters: host uplinks and inter-switch links, at most 512 series.
-    std::size_t shown = 0;
-    for (const link_sample_series& l : o.links) {
-        if (shown++ == 512) break;
-        for (std::size_t k = 0; k < l.utilisation.size(); ++k) {
-            ev.push_back({{"ph", "C"},
-                          {"pid", 2},
-                          {"name", l.name},
-                          {"ts", static_cast<double>(k * o.sample_cycles) * us},
-                          {"args", {{"utilisation", l.utilisation[k]}}}});
-        }
-    }
-    return json{{"traceEvents", ev}, {"displayTimeUnit", "ns"}};
 }
 
 }  // namespace ndr::tb

@@ -1,19 +1,28 @@
-// report.json, the stdout table and the Perfetto/Chrome trace-event timeline of `ndrsim run`
-// (fields documented in docs/report.md).
+// report.json and the stdout table of `ndrsim run` (fields documented in docs/report.md). The
+// report is written once, to a json_out: streamed to the file by `run --out`, or built in memory
+// (run_report_json) for the commands and tests that read it.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "config/sim_config.h"
+#include "json_out.h"
 #include "run_outcome.h"
 #include "trace/trace.h"
 
 namespace ndr::tb {
 
+/// What the command adds to the report's sim section.
+struct run_report_notes {
+    bool tlm = false;             ///< sim.level "tlm" (cycle-level reports have no sim.level)
+    std::string tlm_burst_note;   ///< sim.tlm_burst_note, if not empty
+    nlohmann::json level_choice;  ///< sim.level_choice (sim_level.h), if not null
+};
+
+void write_run_report(json_out& w, const cfg::config& c, const trace::trace& tr,
+                      const run_outcome& o, const run_report_notes& notes = {});
 nlohmann::json run_report_json(const cfg::config& c, const trace::trace& tr, const run_outcome& o);
-std::string run_table(const nlohmann::json& report);
-/// Chrome trace-event JSON (ui.perfetto.dev opens it): one track per rank with its ops and
-/// compute as slices, and one counter track per link (utilisation, 0..1).
-nlohmann::json run_timeline_json(const trace::trace& tr, const run_outcome& o);
+/// The stdout table: one row per collective (algbw, busbw) and the totals.
+std::string run_table(const trace::trace& tr, const run_outcome& o);
 
 }  // namespace ndr::tb

@@ -63,6 +63,7 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
     for (const auto& s : rp.slices()) end = std::max(end, s.end);
     out.cycles = end;
     out.slices = rp.slices();
+    out.transfers = rp.transfers();
     out.hca = f.hcas().stats();
     if (const cycle::pfc_ports* pfc = f.hcas().pfc()) out.hca_pfc = pfc->stats();
     out.pair_bytes = rp.pair_bytes();

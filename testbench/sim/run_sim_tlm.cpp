@@ -55,6 +55,7 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     for (const auto& s : rp.slices()) end = std::max(end, s.end);
     out.cycles = end;
     out.slices = rp.slices();
+    out.transfers = rp.transfers();
     out.hca = f.hcas().stats();
     out.pair_bytes = rp.pair_bytes();
     fill_node_summary(out, rp, cycle_ps);

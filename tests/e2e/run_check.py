@@ -4,7 +4,7 @@
 Each mode runs ndrsim itself and exits 0 on success, 1 with a message on failure:
 
   report NDRSIM OUTDIR NCOLL -- ARGS...
-      run `ndrsim ARGS... --out OUTDIR -q`; expect exit 0; OUTDIR/report.json has NCOLL
+      run `ndrsim ARGS... --out OUTDIR -q --set report.timeline=packets`; expect exit 0; OUTDIR/report.json has NCOLL
       collectives, each with op, bytes, ranks, algo, start_ns, end_ns, time_ns, algbw_GBps,
       busbw_GBps (consistent with each other: time = end - start, algbw = bytes / time,
       busbw = algbw * nccl-tests factor for allreduce), the hca counters, links[] and
@@ -20,7 +20,7 @@ Each mode runs ndrsim itself and exits 0 on success, 1 with a message on failure
       expect exit status CODE and exactly one non-empty line of output (stdout + stderr)
       matching every REGEX (Python re).
   utilisation NDRSIM OUTDIR LINK -- ARGS...
-      run `ndrsim ARGS... --out OUTDIR -q` on a trace that keeps LINK sending back to back:
+      run `ndrsim ARGS... --out OUTDIR -q --set report.timeline=packets` on a trace that keeps LINK sending back to back:
       99 % of the timeline samples of LINK but the first and the last (the transfer's edges)
       read 0.998..1 (data beats; FC packets share the wire), no sample of any link is above 1, and
       links[].peak_utilisation is <= 1 (exactly 1 for LINK). Samples merge pairwise as the run grows, so this holds at every resolution.
@@ -36,6 +36,9 @@ import subprocess
 import sys
 
 TIMEOUT_S = 120
+# report and utilisation read the link counters: the timeline's most detailed level
+# (report.timeline, docs/report.md; timeline_levels_check.py checks each level).
+FULL_TIMELINE = ["--set", "report.timeline=packets"]
 
 COLL_KEYS = ["op", "bytes", "ranks", "algo", "start_ns", "end_ns", "time_ns", "algbw_GBps",
              "busbw_GBps"]
@@ -152,7 +155,7 @@ def mode_report(argv):
         fail("usage: report NDRSIM OUTDIR NCOLL -- ARGS...")
     ndrsim, out, ncoll = head[0], head[1], int(head[2])
     shutil.rmtree(out, ignore_errors=True)
-    code, so, se = run(ndrsim, args + ["--out", out, "-q"])
+    code, so, se = run(ndrsim, args + ["--out", out, "-q"] + FULL_TIMELINE)
     if code != 0:
         fail(f"exit {code}\nstdout:\n{so}\nstderr:\n{se}")
     rep = load_json(os.path.join(out, "report.json"))
@@ -205,7 +208,7 @@ def mode_utilisation(argv):
         fail("usage: utilisation NDRSIM OUTDIR LINK -- ARGS...")
     ndrsim, out, link = head
     shutil.rmtree(out, ignore_errors=True)
-    code, so, se = run(ndrsim, args + ["--out", out, "-q"])
+    code, so, se = run(ndrsim, args + ["--out", out, "-q"] + FULL_TIMELINE)
     if code != 0:
         fail(f"exit {code}\nstdout:\n{so}\nstderr:\n{se}")
     rep = load_json(os.path.join(out, "report.json"))

@@ -21,7 +21,8 @@ endfunction()
 
 # A shipped trace (8 ranks, ring + tree allreduce, 1..16 MiB: 10 collectives) with --out:
 # report.json has collectives[] with every key, hca counters, links[], switches[];
-# timeline.json is Chrome trace-event JSON with X slices on every rank and C counters.
+# timeline.json (report.timeline=packets) is Chrome trace-event JSON with X slices on every rank
+# and C counters.
 ndr_run_e2e_py(run_report_timeline report ${NDR_RUN_BIN} ${NDR_RUN_OUT}/shipped 10 --
   run ${NDR_RUN_TRACES}/allreduce_ring_tree_8.jsonl)
 
@@ -253,3 +254,14 @@ add_test(NAME e2e.run_utilisation_interval
   ${NDR_RUN_BIN} ${NDR_RUN_OUT}/utilisation_interval ${NDR_RUN_TRACES}/allreduce_ring_tree_8.jsonl)
 set_tests_properties(e2e.run_utilisation_interval PROPERTIES LABELS e2e TIMEOUT 120
   ENVIRONMENT SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1)
+
+# report.timeline: each level holds the events it promises, off writes no timeline.json, and
+# no level changes a simulated result (tests/e2e/timeline_levels_check.py), at both levels.
+foreach(ndr_run_lvl cycle tlm)
+  add_test(NAME e2e.run_timeline_levels_${ndr_run_lvl}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/timeline_levels_check.py
+    ${NDR_RUN_BIN} ${NDR_RUN_OUT}/timeline_levels_${ndr_run_lvl}
+    ${CMAKE_CURRENT_BINARY_DIR}/run_gen16.jsonl 16 1048576 --level ${ndr_run_lvl})
+  set_tests_properties(e2e.run_timeline_levels_${ndr_run_lvl} PROPERTIES LABELS e2e TIMEOUT 120
+    ENVIRONMENT SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 FIXTURES_REQUIRED ndr_run_gen16)
+endforeach()

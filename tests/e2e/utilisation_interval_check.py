@@ -14,7 +14,7 @@ import sys
 
 def run(ndrsim, out, trace, period):
     d = os.path.join(out, period or "auto")
-    args = [ndrsim, "run", trace, "-q", "--out", d]
+    args = [ndrsim, "run", trace, "-q", "--out", d, "--set", "report.timeline=packets"]
     if period:
         args += ["--set", f"report.utilisation_interval={period}"]
     subprocess.run(args, check=True)

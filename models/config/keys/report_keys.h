@@ -14,6 +14,8 @@ namespace ndr::cfg {
 /// Output of `ndrsim run`.
 struct report_config {
     time_ps_t utilisation_interval{0};  ///< link-utilisation sample period; 0 = automatic
+    /// Detail of timeline.json: off|collectives|transfers|packets, each adding to the one before.
+    std::string timeline = "collectives";
 };
 
 namespace detail {
@@ -29,6 +31,15 @@ void report_rows(Rows& s) {
                "averaged) whenever a link would hold more than 2000 samples, so the files stay "
                "small for any run length; a set period is doubled the same way past 1,000,000 "
                "samples (model choice)");
+    s.choice_key("report.timeline", &report_config::timeline,
+                 {"off", "collectives", "transfers", "packets"},
+                 "detail of ndrsim run --out's timeline.json, each level adding to the one "
+                 "before: off = no timeline.json; collectives = one slice per rank per record "
+                 "(collective or compute); transfers = + one slice per RDMA transfer of a host "
+                 "algorithm (post to arrival); packets = + the link-utilisation counters (the "
+                 "beats packets put on each wire per report.utilisation_interval). Default "
+                 "collectives keeps writing under 10 % of a run's wall time (measured, "
+                 "docs/performance.md; model choice)");
 }
 
 }  // namespace detail
