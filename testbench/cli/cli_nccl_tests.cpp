@@ -212,6 +212,11 @@ int run(const nccl_tests_opts& o) {
     if (o.nodes < 1) flag_error("--nodes", "at least 1");
     config_options co = o.cfg;
     if (o.gpus) co.flags.push_back({"-g", "node.gpus", std::to_string(*o.gpus)});
+    // A whole benchmark is seconds of simulated time (8 B .. 1 GiB on 2 x 8 GPUs: 3.7 s), past
+    // sim.run_time_limit's default of 1 s: unless a layer sets the limit, this command raises
+    // it to one hour as its lowest --set (docs/cli.md).
+    if (co.resolve().sim.run_time_limit.ps == cfg::sim_config{}.run_time_limit.ps)
+        co.sets.insert(co.sets.begin(), "sim.run_time_limit=3600s");
     const cfg::config c = co.resolve();
     for (const std::string& w : cfg::cross_check(c))
         fmt::print(stderr, "ndrsim nccl-tests: warning: {}\n", w);
