@@ -274,12 +274,10 @@ int run(const nccl_tests_opts& o) {
         if (t == dt) type_name = nm;
     std::vector<nccl_tests_row> rows;
     for (std::size_t k = 0; k < s.sizes.size(); ++k) {
-        const trace::collective_instance& ci =
-            tr.collectives[std::find_if(out.collectives.begin(), out.collectives.end(),
-                                        [&](const collective_result& r) {
-                                            return tr.collectives[r.instance].seq == s.oop_at[k];
-                                        })
-                               ->instance];
+        // The first instance of the row's first timed call (the trace holds every seq).
+        const trace::collective_instance& ci = *std::find_if(
+            tr.collectives.begin(), tr.collectives.end(),
+            [&](const trace::collective_instance& c) { return c.seq == s.oop_at[k]; });
         nccl_tests_row row;
         row.bytes = ci.bytes;
         row.count = tr.records[ci.records.front()].count;
