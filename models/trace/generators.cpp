@@ -51,6 +51,27 @@ op_record compute_record(uint32_t rank, uint64_t ns) {
     return r;
 }
 
+/// The checks every size sweep shares (the op's own ones are its generator's).
+void check_sweep(const collective_sweep& p) {
+    if (p.sizes.empty() && p.op != coll::op_kind::barrier) bad("bytes: no sizes given");
+    if (p.algos.empty()) bad("algo: no algorithm given");
+    if (p.iters < 1 || p.iters > 1'000'000)
+        bad(fmt::format("iters: {} out of range (1..1000000)", p.iters));
+}
+
+/// The API count of size `s` in sweep `p`; throws when it is 0 (but for a barrier) or too big.
+uint64_t sweep_count(const collective_sweep& p, uint64_t s) {
+    const uint64_t count = count_for_bytes(p.op, s, p.dt, p.nranks);
+    if (count == 0 && p.op != coll::op_kind::barrier) {
+        bad(fmt::format(
+            "bytes: {} B is less than one {} element{} for {} on {} ranks", s, coll::name(p.dt),
+            p.op == coll::op_kind::allreduce || p.op == coll::op_kind::send ? "" : " per rank",
+            coll::name(p.op), p.nranks));
+    }
+    if (count > max_count) bad(fmt::format("bytes: {} B is more than {} elements", s, max_count));
+    return count;
+}
+
 }  // namespace
 
 std::vector<uint64_t> geometric_sizes(uint64_t min_bytes, uint64_t max_bytes, uint64_t factor) {
@@ -62,6 +83,19 @@ std::vector<uint64_t> geometric_sizes(uint64_t min_bytes, uint64_t max_bytes, ui
     for (uint64_t s = min_bytes; s <= max_bytes; s *= factor) {
         v.push_back(s);
         if (factor < 2 || s > max_bytes / factor) break;
+    }
+    return v;
+}
+
+std::vector<uint64_t> linear_sizes(uint64_t min_bytes, uint64_t max_bytes, uint64_t step) {
+    if (min_bytes == 0) bad("size sweep: MIN must be at least 1 byte");
+    if (max_bytes < min_bytes)
+        bad(fmt::format("size sweep: MAX {} is below MIN {}", max_bytes, min_bytes));
+    if (step == 0 && min_bytes != max_bytes) bad("size sweep: STEP must be at least 1 byte");
+    std::vector<uint64_t> v;
+    for (uint64_t s = min_bytes; s <= max_bytes; s += step) {
+        v.push_back(s);
+        if (step == 0 || s > max_bytes - step) break;
     }
     return v;
 }
@@ -89,10 +123,7 @@ trace gen_collective(const collective_sweep& p) {
                         coll::name(p.op)));
     }
     trace t = world(p.nranks, p.name);
-    if (p.sizes.empty() && p.op != coll::op_kind::barrier) bad("bytes: no sizes given");
-    if (p.algos.empty()) bad("algo: no algorithm given");
-    if (p.iters < 1 || p.iters > 1'000'000)
-        bad(fmt::format("iters: {} out of range (1..1000000)", p.iters));
+    check_sweep(p);
     if (has_root(p.op) && p.root >= p.nranks) {
         bad(fmt::format("root: {} out of range (0..{})", p.root, p.nranks - 1));
     }
@@ -102,15 +133,7 @@ trace gen_collective(const collective_sweep& p) {
     uint64_t seq = 0;
     for (coll::algo_kind algo : p.algos) {
         for (uint64_t s : sizes) {
-            const uint64_t count = count_for_bytes(p.op, s, p.dt, p.nranks);
-            if (count == 0 && p.op != coll::op_kind::barrier) {
-                bad(fmt::format("bytes: {} B is less than one {} element{} for {} on {} ranks", s,
-                                coll::name(p.dt),
-                                p.op == coll::op_kind::allreduce ? "" : " per rank",
-                                coll::name(p.op), p.nranks));
-            }
-            if (count > max_count)
-                bad(fmt::format("bytes: {} B is more than {} elements", s, max_count));
+            const uint64_t count = sweep_count(p, s);
             for (uint32_t it = 0; it < p.iters; ++it, ++seq) {
                 for (uint32_t rank = 0; rank < p.nranks; ++rank) {
                     op_record r;
@@ -124,6 +147,46 @@ trace gen_collective(const collective_sweep& p) {
                     r.root = has_root(p.op) ? p.root : 0;
                     r.algo = algo;
                     b.add(std::move(r));
+                }
+            }
+        }
+    }
+    return t;
+}
+
+trace gen_sendrecv_ring(const collective_sweep& p) {
+    if (p.op != coll::op_kind::send) bad("op: a send/recv ring needs op send");
+    trace t = world(p.nranks, p.name);
+    check_sweep(p);
+    builder b(t);
+    uint64_t seq = 0;
+    // Each rank's send and recv of one iteration wait for both of its previous pair (ids 2k-2,
+    // 2k-1); the first pair issues at time 0. Both of a pair are posted together, so the ring
+    // cannot deadlock on a send waiting for a recv that waits behind its own rank's send.
+    for (coll::algo_kind algo : p.algos) {
+        for (uint64_t s : p.sizes) {
+            const uint64_t count = sweep_count(p, s);
+            for (uint32_t it = 0; it < p.iters; ++it, ++seq) {
+                for (uint32_t rank = 0; rank < p.nranks; ++rank) {
+                    for (const coll::op_kind op : {coll::op_kind::send, coll::op_kind::recv}) {
+                        op_record r;
+                        r.rank = rank;
+                        r.comm = 0;
+                        r.seq = seq;
+                        r.op = op;
+                        r.count = count;
+                        r.dt = p.dt;
+                        r.root = op == coll::op_kind::send ? (rank + 1) % p.nranks
+                                                           : (rank + p.nranks - 1) % p.nranks;
+                        r.algo = algo;
+                        if (seq == 0) {
+                            r.issue_ns = 0;
+                        } else {
+                            const auto prev = static_cast<uint32_t>(2 * seq);
+                            r.deps = {prev - 2, prev - 1};
+                        }
+                        b.add(std::move(r));
+                    }
                 }
             }
         }

@@ -15,6 +15,9 @@ namespace ndr::trace {
 /// nccl-tests -b/-e/-f: min, min*factor, min*factor^2, ... while <= max (factor >= 2, or
 /// factor 1 only when min == max). min must be >= 1 and <= max.
 std::vector<uint64_t> geometric_sizes(uint64_t min_bytes, uint64_t max_bytes, uint64_t factor);
+/// nccl-tests -b/-e/-i: min, min+step, min+2*step, ... while <= max (step >= 1, or step 0 only
+/// when min == max). min must be >= 1 and <= max.
+std::vector<uint64_t> linear_sizes(uint64_t min_bytes, uint64_t max_bytes, uint64_t step);
 
 /// The API `count` for a size S (nccl-tests semantics, docs/domain.md §9), rounded down as
 /// nccl-tests does: allreduce/broadcast/reduce: S/size; reduce_scatter/allgather: S/(size*n) per
@@ -35,6 +38,11 @@ struct collective_sweep {
     std::string name;                    ///< header name
 };
 trace gen_collective(const collective_sweep& p);
+/// nccl-tests sendrecv_perf: as gen_collective, but each (algo, size, iteration) is one seq on
+/// communicator 0 in which every rank r sends `count` = S / size elements to rank (r+1) % n and
+/// receives as many from rank (r-1+n) % n, both issued together (one NCCL group). p.op must be
+/// send; redop and root are unused.
+trace gen_sendrecv_ring(const collective_sweep& p);
 
 /// A model for `ndrsim gen ddp`. Compute times are choices (see docs/trace_format.md).
 struct ddp_model {

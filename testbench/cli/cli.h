@@ -53,5 +53,6 @@ void add_plot_command(CLI::App& app, command_action& action);
 void add_compare_command(CLI::App& app, command_action& action);
 void add_validate_command(CLI::App& app, command_action& action);
 void add_verify_command(CLI::App& app, command_action& action);
+void add_nccl_tests_command(CLI::App& app, command_action& action);
 
 }  // namespace ndr::tb

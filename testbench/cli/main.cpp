@@ -44,6 +44,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
     ndr::tb::add_compare_command(app, action);
     ndr::tb::add_validate_command(app, action);
     ndr::tb::add_verify_command(app, action);
+    ndr::tb::add_nccl_tests_command(app, action);
     try {
         app.parse(argc, argv);
         return action ? action() : 0;

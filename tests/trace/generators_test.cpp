@@ -35,6 +35,48 @@ TEST_CASE("geometric size sweeps as nccl-tests -b/-e/-f", "[trace]") {
     CHECK_THROWS_AS(geometric_sizes(1, 8, 1), std::invalid_argument);
 }
 
+TEST_CASE("linear size sweeps as nccl-tests -b/-e/-i", "[trace]") {
+    using ndr::trace::linear_sizes;
+    CHECK(linear_sizes(1000, 3000, 500) == std::vector<uint64_t>{1000, 1500, 2000, 2500, 3000});
+    CHECK(linear_sizes(1000, 2999, 1000) == std::vector<uint64_t>{1000, 2000});
+    CHECK(linear_sizes(8, 8, 0) == std::vector<uint64_t>{8});
+    // The last step must not wrap around 2^64.
+    CHECK(linear_sizes(~0ull - 1, ~0ull, 1ull << 63) == std::vector<uint64_t>{~0ull - 1});
+    CHECK_THROWS_AS(linear_sizes(0, 8, 1), std::invalid_argument);
+    CHECK_THROWS_AS(linear_sizes(16, 8, 1), std::invalid_argument);
+    CHECK_THROWS_AS(linear_sizes(1, 8, 0), std::invalid_argument);
+}
+
+TEST_CASE("gen sendrecv ring: every rank sends to r+1 and receives from r-1", "[trace]") {
+    ndr::trace::collective_sweep p;
+    p.op = op_kind::send;
+    p.nranks = 4;
+    p.sizes = {4096, 64};
+    p.iters = 2;
+    const ndr::trace::trace t = reload(ndr::trace::gen_sendrecv_ring(p));
+    // 2 sizes x 2 iterations = 4 seqs, each with 4 send/recv pairs (instances).
+    REQUIRE(t.collectives.size() == 16);
+    REQUIRE(t.records.size() == 4 * 4 * 2);
+    for (const auto& ci : t.collectives) {
+        CHECK(ci.op == op_kind::send);
+        REQUIRE(ci.ranks.size() == 2);
+        CHECK(ci.ranks[1] == (ci.ranks[0] + 1) % 4);  // sender -> receiver
+        CHECK(ci.bytes == (ci.seq < 2 ? 4096u : 64u));
+    }
+    // Rank 2, seq 1: its send (id 2) and recv (id 3) both wait for seq 0's pair (ids 0, 1);
+    // seq 0's pair issues at time 0.
+    for (const auto& r : t.records) {
+        if (r.rank != 2) continue;
+        if (r.seq == 0) CHECK(r.issue_ns == std::optional<uint64_t>{0});
+        if (r.seq == 1) CHECK(r.deps == std::vector<uint32_t>{0, 1});
+        if (r.op == op_kind::recv) CHECK(r.root == 1);
+        if (r.op == op_kind::send) CHECK(r.root == 3);
+        CHECK(r.count == (r.seq < 2 ? 1024u : 16u));  // fp32 elements
+    }
+    p.op = op_kind::allreduce;
+    CHECK_THROWS_AS(ndr::trace::gen_sendrecv_ring(p), std::invalid_argument);
+}
+
 TEST_CASE("gen collective: allreduce sweep for ring and tree loads back", "[trace]") {
     ndr::trace::collective_sweep p;
     p.op = op_kind::allreduce;

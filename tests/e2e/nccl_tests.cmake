@@ -1,0 +1,35 @@
+# `ndrsim nccl-tests` (label e2e): nccl-tests' table, busbw factors, an NVLink ring expectation
+# and the refusals. Checks live in nccl_tests_check.py (see its docstring).
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+set(NDR_NT_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/nccl_tests_check.py)
+function(ndr_nccl_tests_py name)
+  add_test(NAME e2e.${name} COMMAND ${Python3_EXECUTABLE} ${NDR_NT_CHECK} ${ARGN}
+    WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(e2e.${name} PROPERTIES LABELS e2e TIMEOUT 300
+    ENVIRONMENT SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1)
+endfunction()
+set(NDR_NT_BIN ${CMAKE_BINARY_DIR}/ndrsim)
+
+ndr_nccl_tests_py(nccl_tests_table table ${NDR_NT_BIN})
+ndr_nccl_tests_py(nccl_tests_factors factors ${NDR_NT_BIN})
+ndr_nccl_tests_py(nccl_tests_nvlink_ring ring ${NDR_NT_BIN})
+# Refusals: exit 2 (docs/cli.md "Exit codes") and one line naming the flag.
+ndr_nccl_tests_py(nccl_tests_err_binary error ${NDR_NT_BIN} 2
+  "BINARY: unknown nccl-tests binary 'gather_perf' \\(allowed: all_reduce_perf" --
+  nccl-tests gather_perf -b 8 -e 8)
+ndr_nccl_tests_py(nccl_tests_err_dtype error ${NDR_NT_BIN} 2 "-d: unsupported datatype 'int16'" --
+  nccl-tests all_reduce_perf -g 2 -d int16)
+ndr_nccl_tests_py(nccl_tests_err_op error ${NDR_NT_BIN} 2 "-o: unsupported reduction 'all'" --
+  nccl-tests all_reduce_perf -g 2 -o all)
+ndr_nccl_tests_py(nccl_tests_err_size error ${NDR_NT_BIN} 2 "-e: '8X' is not a size" --
+  nccl-tests all_reduce_perf -g 2 -b 8 -e 8X)
+ndr_nccl_tests_py(nccl_tests_err_order error ${NDR_NT_BIN} 2 "-f: size sweep: MAX 8 is below MIN 16" --
+  nccl-tests all_reduce_perf -g 2 -b 16 -e 8 -f 2)
+ndr_nccl_tests_py(nccl_tests_err_root error ${NDR_NT_BIN} 2 "-r: 4 out of range \\(0\\.\\.3" --
+  nccl-tests broadcast_perf -g 4 -r 4)
+ndr_nccl_tests_py(nccl_tests_err_one_rank error ${NDR_NT_BIN} 2 "--nodes: 1 nodes x 1 GPUs = 1 ranks" --
+  nccl-tests all_reduce_perf)
+ndr_nccl_tests_py(nccl_tests_err_gpus error ${NDR_NT_BIN} 2 "node\\.gpus" --
+  nccl-tests all_reduce_perf -g 65)
+ndr_nccl_tests_py(nccl_tests_err_unknown_flag error ${NDR_NT_BIN} 2 "-z" --
+  nccl-tests all_reduce_perf -g 2 -z 1)
