@@ -246,6 +246,7 @@ int run(const nccl_tests_opts& o) {
     const uint32_t root = bin.root ? static_cast<uint32_t>(o.root) : 0;
     const trace::trace tr = build_trace(bin, s, n, dt, rop, root);
 
+    const level_choice choice = choose_replay_level(c, tr);
     const run_outcome out = run_trace_at_level(c, tr);
     std::vector<seq_time> st(s.seq.size());
     for (const collective_result& r : out.collectives) {
@@ -293,8 +294,10 @@ int run(const nccl_tests_opts& o) {
         rows.push_back(row);
     }
     fmt::print("{}", nccl_tests_footer_text(rows));
-    fmt::print("# ndrsim: {} level, {}; out-of-place and in-place cost the same in the model\n",
-               level_name(replay_level(c, tr.nranks)), out.topology);
+    fmt::print(
+        "# ndrsim: {} level ({}), {}; out-of-place and in-place cost the same in the "
+        "model\n",
+        level_name(choice.level), choice.reason, out.topology);
     return 0;
 }
 
