@@ -30,23 +30,11 @@ constexpr double TLM_PER_SHARP_PACKET_HOP = 4.3e-6;
 constexpr double TLM_LT_FACTOR = 0.5;
 constexpr double TLM_LT_SHARP_FACTOR = 0.75;
 
-/// Payload bytes all transfers of one collective move, in nccl-tests terms: ranks x bus factor
-/// x S (allreduce 2(n-1)/n; reduce_scatter, allgather, alltoall, broadcast, reduce (n-1)/n;
-/// point to point S).
+/// Payload bytes all transfers of one collective move: nccl-tests' bus bytes, ranks x
+/// coll::busbw_factor x S; a point-to-point op moves S once.
 double moved_bytes(coll::op_kind op, uint32_t n, double s) {
-    switch (op) {
-        case coll::op_kind::allreduce:
-            return 2.0 * (n - 1) * s;
-        case coll::op_kind::barrier:
-            return 0.0;
-        case coll::op_kind::send:
-        case coll::op_kind::recv:
-        case coll::op_kind::rdma_write:
-        case coll::op_kind::rdma_read:
-            return s;
-        default:
-            return (n - 1) * s;
-    }
+    if (trace::is_point_to_point(op)) return s;
+    return n * coll::busbw_factor(op, coll::algo_kind::ring, n) * s;
 }
 
 }  // namespace
