@@ -152,9 +152,9 @@ int run(const compare_cli_options& o) {
                               : std::max(1u, std::min(std::thread::hardware_concurrency(),
                                                       static_cast<unsigned>(points.size())));
     const std::vector<json> results = run_points(points, jobs, [&tr](const cfg::config& c) {
-        const run_outcome out = run_trace_at_level(c, tr);
-        json r = run_report_json(c, tr, out);
         const sim_level lv = choose_replay_level(c, tr).level;
+        const run_outcome out = run_trace_at(lv, c, tr);
+        json r = run_report_json(c, tr, out);
         if (lv != sim_level::cycle) r["sim"]["level"] = level_name(lv);
         return slim_report(r);
     });

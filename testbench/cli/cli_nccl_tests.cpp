@@ -247,7 +247,7 @@ int run(const nccl_tests_opts& o) {
     const trace::trace tr = build_trace(bin, s, n, dt, rop, root);
 
     const level_choice choice = choose_replay_level(c, tr);
-    const run_outcome out = run_trace_at_level(c, tr);
+    const run_outcome out = run_trace_at(choice.level, c, tr);
     std::vector<seq_time> st(s.seq.size());
     for (const collective_result& r : out.collectives) {
         seq_time& q = st[tr.collectives[r.instance].seq];

@@ -47,7 +47,7 @@ int run(const run_cli_options& o) {
         fmt::print("{}\n", level_choice_json(choice).dump(2));
         return 0;
     }
-    const run_outcome out = run_trace_at_level(c, tr, ro);
+    const run_outcome out = run_trace_at(choice.level, c, tr, ro);
     const bool burst_note =
         tlm && out.switches > 1 && c.sim.tlm_burst.count / c.hca.mtu.count > 1 &&
         std::any_of(
@@ -61,7 +61,7 @@ int run(const run_cli_options& o) {
         "packet-by-packet timing";
     if (burst_note) fmt::print(stderr, "ndrsim run: note: {}\n", note);
     // `-q` without `--out` writes nothing: no table, no report (the run's checks are inside
-    // run_trace_at_level).
+    // run_trace_at).
     if (o.quiet && o.out.empty()) return 0;
     if (!o.quiet) {
         fmt::print("ndrsim run{}: {} ({} ranks) on {}\n", tlm ? " (TLM level)" : "", tr.path,

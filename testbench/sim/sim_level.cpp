@@ -138,9 +138,12 @@ sim_level traffic_level(const cfg::config& c) {
 
 run_outcome run_trace_at_level(const cfg::config& c, const trace::trace& tr,
                                const run_options& ro) {
-    return choose_replay_level(c, tr, !ro.pcap_path.empty()).level == sim_level::tlm
-               ? run_trace_tlm(c, tr)
-               : run_trace(c, tr, ro);
+    return run_trace_at(choose_replay_level(c, tr, !ro.pcap_path.empty()).level, c, tr, ro);
+}
+
+run_outcome run_trace_at(sim_level level, const cfg::config& c, const trace::trace& tr,
+                         const run_options& ro) {
+    return level == sim_level::tlm ? run_trace_tlm(c, tr) : run_trace(c, tr, ro);
 }
 
 traffic_outcome run_traffic_at_level(const cfg::config& c) {

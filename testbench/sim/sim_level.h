@@ -55,6 +55,9 @@ sim_level traffic_level(const cfg::config& c);
 /// Replays `tr` at choose_replay_level(c, tr).
 run_outcome run_trace_at_level(const cfg::config& c, const trace::trace& tr,
                                const run_options& ro = {});
+/// Replays `tr` at `level`, already chosen by the caller (choose_replay_level).
+run_outcome run_trace_at(sim_level level, const cfg::config& c, const trace::trace& tr,
+                         const run_options& ro = {});
 
 /// Runs one synthetic-traffic point at traffic_level(c).
 traffic_outcome run_traffic_at_level(const cfg::config& c);

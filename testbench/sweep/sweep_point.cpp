@@ -188,8 +188,8 @@ int run_point_dir(const std::string& dir) {
             } catch (const trace::trace_error& e) {
                 throw cfg::config_error(e.what());
             }
-            report = run_report_json(c, tr, run_trace_at_level(c, tr));
             const sim_level lv = choose_replay_level(c, tr).level;
+            report = run_report_json(c, tr, run_trace_at(lv, c, tr));
             if (lv != sim_level::cycle) report["sim"]["level"] = level_name(lv);
         }
         write_file(dir, "report.json", report.dump(2) + "\n");
