@@ -293,7 +293,7 @@ plotted mean_at(const sweep_rows& s, const std::string& series,
     return p;
 }
 
-/// Per sweep: one colour index per series label, in order of first use, for every figure.
+/// One colour index per colour key, in order of first use (recolour: one per figure family).
 class palette {
 public:
     int operator()(const std::string& label) {
@@ -327,7 +327,7 @@ void add_value(json& ys, json& es, const plotted& p, std::size_t& max_n, bool& o
 }
 
 json metric_vs_axis(const sweep_rows& s, const std::string& axis, const std::string& metric,
-                    const std::string& dir, palette& pal) {
+                    const std::string& dir) {
     const axis_scale a = scale_of(s, axis);
     json series = json::array();
     std::size_t max_n = 0;
@@ -338,8 +338,7 @@ json metric_vs_axis(const sweep_rows& s, const std::string& axis, const std::str
         for (const std::string& v : a.values) {
             add_value(ys, es, mean_at(s, label, {axis}, axis, v, metric), max_n, own);
         }
-        series.push_back(
-            {{"label", label}, {"x", a.x}, {"y", ys}, {"err", es}, {"colour", pal(label)}});
+        series.push_back({{"label", label}, {"x", a.x}, {"y", ys}, {"err", es}});
     }
     std::string file = fmt::format("{}_{}_vs_{}.png", s.sweep_id, metric, axis);
     json f = {{"type", a.ticks.is_null() ? "lines" : "bars"},
@@ -359,7 +358,7 @@ json metric_vs_axis(const sweep_rows& s, const std::string& axis, const std::str
     return f;
 }
 
-json load_curves(const sweep_rows& s, const std::string& dir, bool latency, palette& pal) {
+json load_curves(const sweep_rows& s, const std::string& dir, bool latency) {
     const std::string axis = "traffic.load";
     const std::vector<std::string> loads = axis_values(s, axis);
     const std::vector<std::string> ms = latency
@@ -380,8 +379,7 @@ json load_curves(const sweep_rows& s, const std::string& dir, bool latency, pale
                 xs.push_back(x);
                 add_value(ys, es, mean_at(s, label, {axis}, axis, l, m), max_n, own);
             }
-            series.push_back(
-                {{"label", label}, {"x", xs}, {"y", ys}, {"err", es}, {"colour", pal(label)}});
+            series.push_back({{"label", label}, {"x", xs}, {"y", ys}, {"err", es}});
         }
         panels.push_back({{"ylabel", metric_label(m)},
                           {"title", m == "lat_mean_ns"  ? "mean latency"
@@ -402,7 +400,7 @@ json load_curves(const sweep_rows& s, const std::string& dir, bool latency, pale
             {"panels", panels}};
 }
 
-json bandwidth_vs_size(const sweep_rows& s, const std::string& dir, palette& pal) {
+json bandwidth_vs_size(const sweep_rows& s, const std::string& dir) {
     // (series label incl. algo and op) -> bytes -> (algbw values, busbw values)
     std::map<std::string, std::map<double, std::array<std::vector<double>, 2>>> acc;
     std::map<std::string, std::string> base_of;  // colour: that of the axes' series
@@ -448,12 +446,8 @@ json bandwidth_vs_size(const sweep_rows& s, const std::string& dir, palette& pal
                                            : fmt::format("{:g} B", bytes));
                 }
             }
-            series.push_back({{"label", label},
-                              {"x", xs},
-                              {"y", ys},
-                              {"err", es},
-                              {"key", base_of[label]},
-                              {"colour", pal(base_of[label])}});
+            series.push_back(
+                {{"label", label}, {"x", xs}, {"y", ys}, {"err", es}, {"key", base_of[label]}});
         }
         panels.push_back({{"ylabel", k == 0 ? "algbw [GB/s]" : "busbw [GB/s]"},
                           {"title", k == 0 ? "algorithm bandwidth" : "bus bandwidth"},
@@ -615,23 +609,22 @@ int run(const plot_options& o) {
             return std::find(s.axes.begin(), s.axes.end(), a) != s.axes.end();
         };
         std::size_t before = figs.size();
-        palette pal;  // one colour per series across this sweep's figures
         if (s.kind == "traffic" && has("traffic.load")) {
-            figs.push_back(load_curves(s, o.out, true, pal));
-            figs.push_back(load_curves(s, o.out, false, pal));
+            figs.push_back(load_curves(s, o.out, true));
+            figs.push_back(load_curves(s, o.out, false));
         }
-        if (s.kind == "run") figs.push_back(bandwidth_vs_size(s, o.out, pal));
+        if (s.kind == "run") figs.push_back(bandwidth_vs_size(s, o.out));
         const std::string x = !o.x.empty() ? o.x : axes.empty() ? "" : axes[0];
         if (!x.empty() && !has(x)) {
             throw cfg::config_error(fmt::format("--x: sweep {} has no axis '{}'", s.sweep_id, x));
         }
         for (const std::string& y : o.ys) {
-            if (!x.empty()) figs.push_back(metric_vs_axis(s, x, y, o.out, pal));
+            if (!x.empty()) figs.push_back(metric_vs_axis(s, x, y, o.out));
         }
         const std::string dflt = s.kind == "run" ? "span_us" : "lat_p99_ns";
         if (figs.size() == before + (s.kind == "run" ? 1 : 0) && o.ys.empty() && !x.empty() &&
             x != "traffic.load") {
-            figs.push_back(metric_vs_axis(s, x, dflt, o.out, pal));
+            figs.push_back(metric_vs_axis(s, x, dflt, o.out));
         }
         const std::string hr = !o.rows.empty() ? o.rows : axes.size() > 1 ? axes[0] : "";
         const std::string hc = !o.cols.empty() ? o.cols : axes.size() > 1 ? axes[1] : "";
