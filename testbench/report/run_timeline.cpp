@@ -16,11 +16,13 @@ constexpr uint32_t links_pid = 2;
 constexpr uint32_t transfers_pid = 3;
 constexpr uint32_t first_node_pid = 100;  ///< node.gpus > 1: one process per node
 
-void name_process(json_out& w, uint32_t pid, const std::string& name) {
+/// A Trace Event Format metadata event naming a process (tid < 0) or one of its threads.
+void name_event(json_out& w, uint32_t pid, int64_t tid, const std::string& name) {
     w.begin_object();
     w.field("ph", "M");
     w.field("pid", pid);
-    w.field("name", "process_name");
+    if (tid >= 0) w.field("tid", tid);
+    w.field("name", tid >= 0 ? "thread_name" : "process_name");
     w.key("args");
     w.begin_object();
     w.field("name", name);
@@ -28,17 +30,12 @@ void name_process(json_out& w, uint32_t pid, const std::string& name) {
     w.end_object();
 }
 
+void name_process(json_out& w, uint32_t pid, const std::string& name) {
+    name_event(w, pid, -1, name);
+}
+
 void name_thread(json_out& w, uint32_t pid, uint32_t tid, const std::string& name) {
-    w.begin_object();
-    w.field("ph", "M");
-    w.field("pid", pid);
-    w.field("tid", tid);
-    w.field("name", "thread_name");
-    w.key("args");
-    w.begin_object();
-    w.field("name", name);
-    w.end_object();
-    w.end_object();
+    name_event(w, pid, tid, name);
 }
 
 }  // namespace
