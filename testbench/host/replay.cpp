@@ -271,7 +271,8 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
         if (rr.pending_per_rank[cr] == 0) member_done(t, idx, cr);
     }
     for (uint32_t x = 0; x < nx; ++x) {
-        if (runs_[idx].xs[x].waiting == 0) post_xfer(t, idx, x);
+        // A local step completes when posted and may already have posted its dependents.
+        if (runs_[idx].xs[x].waiting == 0 && !runs_[idx].xs[x].posted) post_xfer(t, idx, x);
     }
 }
 
@@ -280,6 +281,11 @@ void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
     rr.xs[x].posted = true;
     const coll::xfer& xf = rr.sched.xfers[x];
     const trace::collective_instance& ci = tr_.collectives[rr.instance];
+    if (xf.src == xf.dst) {  // a local step (rd's reduction of a received buffer): no traffic
+        xfer_event(t, run, x, false);
+        xfer_event(t, run, x, true);
+        return;
+    }
     if (layout_.multi_gpu()) {
         // Node path: GPUs of one node talk over NVLink (after its latency), the others through
         // their HCAs, after a PCIe crossing from the GPU to its HCA.
