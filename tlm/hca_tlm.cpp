@@ -112,7 +112,7 @@ void hca_tlm::post(common::cycle_t now, common::verb v, uint32_t src, uint32_t d
     msg.qp = qp_index(src, dst);
     ++stats_.messages_posted;
     host_port& hp = ports_[src];
-    const uint64_t ready = hp.wqe.next(now + tx_cycles_);
+    const uint64_t ready = hp.wqe.next(now + tx_cycles_, msg.qp);
     schedule(ready, timer{0, 0, T_MSG_READY, 0, 0, 0, m, nullptr});
 }
 

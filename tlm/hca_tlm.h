@@ -151,7 +151,7 @@ private:
     struct host_port {
         uint64_t tx_free = 0;
         uint64_t dma_free = 0;
-        common::interval_pacer wqe;  ///< one WQE per hca.message_interval
+        common::wqe_pacer wqe;  ///< hca.message_interval, hca.qp_message_interval
         bool txfree_pending = false;
         bool tx_dirty = false;
         bool ctrl_pending = false;     ///< a T_CTRL (next packet boundary of a burst) is scheduled

@@ -23,7 +23,11 @@ enum class op_kind : uint8_t {
 };
 
 /// Collective algorithms; names, the ops each runs and where it runs are in ALGORITHMS below.
-enum class algo_kind : uint8_t { auto_, ring, tree, rhd, pairwise, direct, sharp, nvls };
+enum class algo_kind : uint8_t { auto_, ring, tree, rhd, pairwise, direct, sharp, nvls, rd };
+
+/// How `auto` picks a host algorithm (choose_algo, schedule.h): like NCCL's tuner or like
+/// MPICH's allreduce selection. host.stack chooses it (config/keys/host_keys.h).
+enum class auto_rule : uint8_t { nccl, mpich };
 
 enum class dtype : uint8_t {
     int8,
@@ -97,6 +101,8 @@ inline constexpr algo_info ALGORITHMS[] = {
      "SHARP in-network reduction in the switches"},
     {algo_kind::nvls, "nvls", algo_class::in_network, op_bit(op_kind::allreduce),
      "NVLink SHARP: reduction inside the NVSwitch of one node (node.nvls)"},
+    {algo_kind::rd, "rd", algo_class::host, op_bit(op_kind::allreduce),
+     "recursive doubling allreduce (MPICH short messages): log2 n whole-buffer exchanges"},
 };
 
 /// The row of `k`; nullptr for a value outside the enum.

@@ -57,9 +57,16 @@ bool algo_supported(op_kind op, algo_kind algo) {
            (a->where == algo_class::host && algo_runs(algo, op));
 }
 
-algo_kind choose_algo(op_kind op, uint64_t bytes, uint32_t nranks) {
+algo_kind choose_algo(op_kind op, uint64_t bytes, uint32_t nranks, auto_rule rule,
+                      uint32_t dtype_bytes) {
     switch (op) {
         case op_kind::allreduce:
+            if (rule == auto_rule::mpich) {
+                uint64_t pof2 = 1;
+                while (pof2 * 2 <= nranks) pof2 *= 2;
+                const uint64_t count = bytes / (dtype_bytes == 0 ? 1 : dtype_bytes);
+                return bytes <= AUTO_RD_MAX_BYTES || count < pof2 ? algo_kind::rd : algo_kind::rhd;
+            }
             return bytes >= AUTO_TREE_MAX_BYTES || nranks <= AUTO_RING_MAX_RANKS ? algo_kind::ring
                                                                                  : algo_kind::tree;
         case op_kind::reduce_scatter:
@@ -124,7 +131,8 @@ void check_params(const coll_params& p) {
 }
 
 algo_kind resolved_algo(const coll_params& p) {
-    return p.algo == algo_kind::auto_ ? choose_algo(p.op, p.bytes, p.nranks) : p.algo;
+    return p.algo == algo_kind::auto_ ? choose_algo(p.op, p.bytes, p.nranks, p.rule, p.dtype_bytes)
+                                      : p.algo;
 }
 
 /// The transfers the builder of `algo` makes for checked parameters.
@@ -137,6 +145,8 @@ uint64_t count_of(const coll_params& p, algo_kind algo) {
         case algo_kind::rhd:
             return p.op == op_kind::barrier ? detail::dissemination_xfer_count(p)
                                             : detail::rhd_xfer_count(p);
+        case algo_kind::rd:
+            return detail::rd_xfer_count(p);
         case algo_kind::pairwise:
             return detail::pairwise_xfer_count(p);
         case algo_kind::direct:
@@ -186,6 +196,9 @@ schedule build_schedule(const coll_params& p) {
             } else {
                 detail::build_rhd(p, s);
             }
+            break;
+        case algo_kind::rd:
+            detail::build_rd(p, s);
             break;
         case algo_kind::pairwise:
             detail::build_pairwise(p, s);

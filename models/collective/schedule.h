@@ -44,6 +44,10 @@
 //             first and unfold at the end (MPICH).
 //   pairwise  alltoall: n-1 steps, step k sends rank i's block (i+k)%n; step k waits for the
 //             rank's step k-1 send.
+//   rd        allreduce: recursive doubling (MPICH short messages), log2 pof2 whole-buffer
+//             exchanges; per step a local copy (src == dst) into a send buffer, the send into
+//             the partner's receive buffer and a local reduction into [0,S) (rd.cpp); non-
+//             powers of two fold and unfold as rhd. buffer_bytes = S * (2 log2 pof2 + 1).
 //   rhd       barrier: dissemination (ceil(log2 n) rounds of 0-byte tokens, round j to
 //             (i + 2^j) % n). There is no dedicated algo_kind: dissemination is the recursive
 //             doubling pattern generalised to any n.
@@ -66,12 +70,15 @@ struct coll_params {
     algo_kind algo = algo_kind::auto_;
     uint32_t nranks = 2;
     uint64_t bytes = 0;
-    uint32_t dtype_bytes = 4;        ///< element size; transfers split on element boundaries
-    uint32_t root = 0;               ///< broadcast/reduce root (< nranks); p2p ops ignore it
-    uint64_t chunk_bytes = 1 << 20;  ///< pipelining unit (NCCL-like); 0 = no chunking
+    uint32_t dtype_bytes = 4;          ///< element size; transfers split on element boundaries
+    uint32_t root = 0;                 ///< broadcast/reduce root (< nranks); p2p ops ignore it
+    uint64_t chunk_bytes = 1 << 20;    ///< pipelining unit (NCCL-like); 0 = no chunking
+    auto_rule rule = auto_rule::nccl;  ///< how algo auto_ is resolved (choose_algo)
 };
 
-/// One point-to-point transfer. Ranks are communicator-relative (0..nranks-1).
+/// One point-to-point transfer. Ranks are communicator-relative (0..nranks-1). src == dst is a
+/// local step inside one rank (rd's reduction of a received buffer): no network traffic, the
+/// two ranges must not overlap, and it completes (arrives and is acknowledged) when posted.
 struct xfer {
     uint32_t src = 0;
     uint32_t dst = 0;
@@ -125,12 +132,18 @@ byte_range block_range(uint64_t total_bytes, uint32_t elem_bytes, uint32_t n, ui
 ///              picks its double binary tree for small and medium messages at scale (latency
 ///              2 log2 n steps instead of 2(n-1)) and the ring for large ones (bandwidth);
 ///              rhd is never chosen automatically.
+///              With rule mpich (host.stack mpi) allreduce is chosen as MPICH does
+///              (MPIR_Allreduce_intra_auto): rd if bytes <= AUTO_RD_MAX_BYTES (2 KiB,
+///              MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE) or count < pof2 (count = bytes /
+///              dtype_bytes, pof2 the largest power of two <= nranks), else rhd (Rabenseifner).
 ///   reduce_scatter, allgather, broadcast, reduce: ring; alltoall: pairwise; barrier: rhd
-///   (dissemination); send, recv, rdma_write, rdma_read: direct.
+///   (dissemination); send, recv, rdma_write, rdma_read: direct (both rules).
 /// Never returns auto_; `bytes` and `nranks` only matter for allreduce.
 inline constexpr uint64_t AUTO_TREE_MAX_BYTES = uint64_t{1} << 20;
 inline constexpr uint32_t AUTO_RING_MAX_RANKS = 4;
-algo_kind choose_algo(op_kind op, uint64_t bytes, uint32_t nranks);
+inline constexpr uint64_t AUTO_RD_MAX_BYTES = 2048;
+algo_kind choose_algo(op_kind op, uint64_t bytes, uint32_t nranks, auto_rule rule = auto_rule::nccl,
+                      uint32_t dtype_bytes = 4);
 
 /// True if `algo` can build `op`: auto_ always, a host algorithm if its ALGORITHMS row lists
 /// `op` (coll_types.h), sharp never (it runs in the switches, not as a schedule).

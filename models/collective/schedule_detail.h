@@ -1,4 +1,4 @@
-// Internal helpers shared by the schedule builders (ring.cpp, tree.cpp, rhd.cpp,
+// Internal helpers shared by the schedule builders (ring.cpp, tree.cpp, rhd.cpp, rd.cpp,
 // alltoall.cpp, schedule.cpp). Not part of the public interface.
 #pragma once
 #include <cstdint>
@@ -41,6 +41,7 @@ uint32_t add_xfer(schedule& s, uint32_t src, uint32_t dst, byte_range src_r, uin
 void build_ring(const coll_params& p, schedule& s);
 void build_tree(const coll_params& p, schedule& s);
 void build_rhd(const coll_params& p, schedule& s);
+void build_rd(const coll_params& p, schedule& s);
 void build_pairwise(const coll_params& p, schedule& s);
 void build_dissemination(const coll_params& p, schedule& s);
 
@@ -50,6 +51,7 @@ void build_dissemination(const coll_params& p, schedule& s);
 uint64_t ring_xfer_count(const coll_params& p);
 uint64_t tree_xfer_count(const coll_params& p);
 uint64_t rhd_xfer_count(const coll_params& p);
+uint64_t rd_xfer_count(const coll_params& p);
 uint64_t pairwise_xfer_count(const coll_params& p);
 uint64_t dissemination_xfer_count(const coll_params& p);
 

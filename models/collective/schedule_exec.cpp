@@ -81,9 +81,11 @@ void validate_schedule(const schedule& s) {
             throw std::invalid_argument(fmt::format(
                 "schedule: xfer {}: rank {} -> {} out of range (nranks {})", i, x.src, x.dst, n));
         }
-        if (x.src == x.dst) {
-            throw std::invalid_argument(
-                fmt::format("schedule: xfer {}: src and dst are both rank {}", i, x.src));
+        if (x.src == x.dst && x.src_offset < x.dst_offset + x.bytes &&
+            x.dst_offset < x.src_offset + x.bytes) {
+            throw std::invalid_argument(fmt::format(
+                "schedule: xfer {}: local step of rank {} reads and writes overlapping bytes", i,
+                x.src));
         }
         if (!range_ok(x.src_offset, x.bytes, s.buffer_bytes) ||
             !range_ok(x.dst_offset, x.bytes, s.buffer_bytes)) {
@@ -179,7 +181,7 @@ std::vector<std::vector<uint8_t>> execute(const schedule& s,
         const xfer& x = s.xfers[i];
         if (x.bytes == 0) continue;
         const uint8_t* from = inputs[x.src].data() + x.src_offset;
-        uint8_t* to = inputs[x.dst].data() + x.dst_offset;  // another rank's buffer: no alias
+        uint8_t* to = inputs[x.dst].data() + x.dst_offset;  // never overlaps `from`
         if (x.reduce) {
             reduce(to, from, x.bytes);
         } else {

@@ -44,8 +44,8 @@ struct exec_options {
     uint64_t seed = 1;  ///< for exec_order::random
 };
 
-/// Throws std::invalid_argument naming the first problem: algo auto_, a rank >= nranks, src ==
-/// dst, a dep index >= its own index (xfers must be listed in a topological order), a range
+/// Throws std::invalid_argument naming the first problem: algo auto_, a rank >= nranks, a local
+/// step (src == dst) whose ranges overlap, a dep index >= its own index (xfers must be listed in a topological order), a range
 /// outside [0, buffer_bytes) of a transfer or local copy.
 void validate_schedule(const schedule& s);
 

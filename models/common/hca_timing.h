@@ -4,8 +4,8 @@
 #pragma once
 #include <cstdint>
 
-#include "common/interval_pacer.h"
 #include "common/timing.h"
+#include "common/wqe_pacer.h"
 #include "config/sim_config.h"
 
 namespace ndr::common {
@@ -22,12 +22,16 @@ struct hca_timing {
     /// the ACK covering a message's last PSN arrives -> send completion visible
     /// (hca.cqe_latency, may be 0).
     uint32_t send_complete_cycles = 0;
-    /// hca.message_interval in ps and the cycle it is paced on (interval_pacer per HCA).
+    /// hca.message_interval and hca.qp_message_interval in ps, and the cycle they are paced on.
     uint64_t message_interval_ps = 0;
+    uint64_t qp_message_interval_ps = 0;
     uint64_t cycle_ps = 1;
 
-    /// A WQE pacer for one HCA: at most one WQE per hca.message_interval, exact over many.
-    interval_pacer wqe_pacer() const { return interval_pacer(message_interval_ps, cycle_ps); }
+    /// A WQE pacer for one HCA: at most one WQE per hca.message_interval and one per QP per
+    /// hca.qp_message_interval, exact over many.
+    common::wqe_pacer wqe_pacer() const {
+        return common::wqe_pacer(message_interval_ps, qp_message_interval_ps, cycle_ps);
+    }
 };
 
 hca_timing derive_hca_timing(const cfg::config& c, const timing& tm);

@@ -10,6 +10,7 @@
 #include "config/keys/fabric_keys.h"
 #include "config/keys/fault_keys.h"
 #include "config/keys/hca_keys.h"
+#include "config/keys/host_keys.h"
 #include "config/keys/link_keys.h"
 #include "config/keys/node_keys.h"
 #include "config/keys/pfc_keys.h"
@@ -31,6 +32,7 @@ struct config {
     hca_config hca;
     fault_config fault;
     collective_config collective;
+    host_config host;
     sharp_config sharp;
     pfc_config pfc;
     ecn_config ecn;

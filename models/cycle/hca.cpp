@@ -153,7 +153,7 @@ void hca_array::post(cycle_t now, verb v, uint32_t src, uint32_t dst, uint64_t b
     msg.qp = qp_index(src, dst);
     ++stats_.messages_posted;
     host_port& hp = ports_[src];
-    const cycle_t ready = hp.wqe.next(now + tx_cycles_);
+    const cycle_t ready = hp.wqe.next(now + tx_cycles_, msg.qp);
     schedule(ready, event{EV_MSG_READY, 0, 0, m, 0, 0});
 }
 

@@ -157,7 +157,7 @@ private:
         link_peer peer;
         cycle_t tx_free = 0;
         cycle_t dma_free = 0;
-        common::interval_pacer wqe;  ///< WQE engine: one WQE per hca.message_interval
+        common::wqe_pacer wqe;  ///< WQE engine: hca.message_interval, hca.qp_message_interval
         bool txfree_pending = false;
         bool tx_dirty = false;
         std::deque<uint32_t> active;         ///< QPs with something to send, round robin

@@ -21,6 +21,10 @@ constexpr uint64_t TIMER_COMPUTE_DONE = 1;
 constexpr uint64_t TIMER_DEFERRED = 2;  ///< node path: a deferred step (slot in deferred_)
 constexpr uint64_t TIMER_NODE = 3;      ///< node path: a node's next NVLink finish
 constexpr uint64_t NVLS_TAG = uint64_t{1} << 63;
+/// host.stack mpi rendezvous: the 0-byte request (sender -> receiver) and reply of a transfer.
+constexpr uint64_t RTS_TAG = uint64_t{1} << 62;
+constexpr uint64_t CTS_TAG = uint64_t{1} << 61;
+constexpr uint64_t CONTROL_TAGS = RTS_TAG | CTS_TAG;
 
 uint64_t make_token(uint64_t kind, uint32_t rec) {
     return (kind << 62) | rec;
@@ -57,7 +61,8 @@ replay::replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& 
       sharp_(sharp),
       tr_(tr),
       hcas_(hcas),
-      cycle_ps_(common::derive_timing(c).cycle_ps) {
+      cycle_ps_(common::derive_timing(c).cycle_ps),
+      stack_(c, cycle_ps_, tr.nranks) {
     if (layout_.multi_gpu()) {
         // B per GPU and direction: the links it has on the NVSwitch (nvlink_fabric.h).
         const uint32_t links = std::min(c.node.nvlink_links, c.node.nvswitch_ports / c.node.gpus);
@@ -163,6 +168,8 @@ coll::coll_params replay::host_params(uint32_t inst, coll::algo_kind algo) const
     p.dtype_bytes = coll::dtype_bytes(first.dt);
     p.root = ci.root;
     p.chunk_bytes = cfg_.collective.chunk.count;
+    p.rule =
+        stack_.kind() == common::stack_kind::mpi ? coll::auto_rule::mpich : coll::auto_rule::nccl;
     return p;
 }
 
@@ -272,8 +279,16 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
     for (uint32_t cr = 0; cr < p.nranks; ++cr) {
         if (rr.pending_per_rank[cr] == 0) member_done(t, idx, cr);
     }
+    const cycle_t launch = stack_.launch_cycles();  // host.stack nccl: the kernel launch
     for (uint32_t x = 0; x < nx; ++x) {
-        if (runs_[idx].xs[x].waiting == 0) post_xfer(t, idx, x);
+        // A local step completes when posted and may already have posted its dependents.
+        if (runs_[idx].xs[x].waiting != 0 || runs_[idx].xs[x].posted) continue;
+        if (launch == 0) {
+            post_xfer(t, idx, x);
+        } else {
+            runs_[idx].xs[x].posted = true;
+            defer(t, t + launch, step::launch, idx, x);
+        }
     }
 }
 
@@ -281,6 +296,28 @@ void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
     running& rr = runs_[run];
     rr.xs[x].posted = true;
     if (log_transfers_) rr.posted_at[x] = t;
+    const coll::xfer& xf = rr.sched.xfers[x];
+    if (xf.src == xf.dst) {  // a local step (rd's reduction of a received buffer): no traffic
+        const cycle_t d = stack_.local_cycles(xf.bytes, xf.reduce);
+        if (d != 0) {
+            defer(t, t + d, step::local_done, run, x);
+        } else {
+            xfer_event(t, run, x, false);
+            xfer_event(t, run, x, true);
+        }
+        return;
+    }
+    // The endpoint software before the transfer reaches the HCA (host.stack).
+    const cycle_t at = stack_.post_at(t, tr_.collectives[rr.instance].ranks[xf.src], xf.bytes);
+    if (at > t) {
+        defer(t, at, step::host_post, run, x);
+        return;
+    }
+    post_now(t, run, x);
+}
+
+void replay::post_now(cycle_t t, uint32_t run, uint32_t x) {
+    const running& rr = runs_[run];
     const coll::xfer& xf = rr.sched.xfers[x];
     const trace::collective_instance& ci = tr_.collectives[rr.instance];
     if (layout_.multi_gpu()) {
@@ -304,11 +341,17 @@ void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
 }
 
 void replay::post_ib(cycle_t t, uint32_t run, uint32_t x) {
-    const running& rr = runs_[run];
+    running& rr = runs_[run];
     const coll::xfer& xf = rr.sched.xfers[x];
     const trace::collective_instance& ci = tr_.collectives[rr.instance];
     const uint32_t src = host_of(ci.ranks[xf.src]);
     const uint32_t dst = host_of(ci.ranks[xf.dst]);
+    const bool two_sided = ci.op != coll::op_kind::rdma_read && ci.op != coll::op_kind::rdma_write;
+    if (src != dst && two_sided && !rr.xs[x].handshaken && stack_.rendezvous(xf.bytes)) {
+        // host.stack mpi rendezvous: the request goes first; the data follows the reply.
+        hcas_.post(t, common::verb::rdma_write_imm, src, dst, 0, make_tag(run, x) | RTS_TAG);
+        return;
+    }
     if (ci.op == coll::op_kind::rdma_read) {
         // The initiator (the transfer's destination) reads from the peer.
         hcas_.post(t, common::verb::rdma_read, dst, src, xf.bytes, make_tag(run, x));
@@ -346,12 +389,33 @@ void replay::on_deferred(cycle_t t, uint32_t slot) {
         case step::ib_post:
             post_ib(t, d.run, d.x);
             break;
-        case step::ib_arrive: {
+        case step::ib_arrive:
+            host_arrive(t, d.run, d.x);
+            break;
+        case step::arrived: {
             xfer_event(t, d.run, d.x, false);
             const running& rr = runs_[d.run];
             if (tr_.collectives[rr.instance].op == coll::op_kind::rdma_read) {
                 xfer_event(t, d.run, d.x, true);  // no separate ACK
             }
+            break;
+        }
+        case step::launch:
+            post_xfer(t, d.run, d.x);
+            break;
+        case step::host_post:
+            post_now(t, d.run, d.x);
+            break;
+        case step::local_done:
+            xfer_event(t, d.run, d.x, false);
+            xfer_event(t, d.run, d.x, true);
+            break;
+        case step::rndv_reply: {
+            const running& rr = runs_[d.run];
+            const coll::xfer& xf = rr.sched.xfers[d.x];
+            const trace::collective_instance& ci = tr_.collectives[rr.instance];
+            hcas_.post(t, common::verb::rdma_write_imm, host_of(ci.ranks[xf.dst]),
+                       host_of(ci.ranks[xf.src]), 0, make_tag(d.run, d.x) | CTS_TAG);
             break;
         }
         case step::nvlink_start: {
@@ -440,8 +504,17 @@ bool replay::start_nvls(cycle_t t, uint32_t inst, std::string& why) {
 }
 
 void replay::on_delivered(cycle_t t, uint32_t dst, uint64_t tag) {
-    const auto run = static_cast<uint32_t>(tag >> 32);
+    const auto run = static_cast<uint32_t>((tag & ~CONTROL_TAGS) >> 32);
     const auto x = static_cast<uint32_t>(tag & 0xFFFFFFFFULL);
+    if (tag & RTS_TAG) {  // the receiver answers after its per-message overhead
+        defer(t, t + stack_.handshake_cycles(), step::rndv_reply, run, x);
+        return;
+    }
+    if (tag & CTS_TAG) {  // the sender may now send the data
+        runs_[run].xs[x].handshaken = true;
+        post_ib(t, run, x);
+        return;
+    }
     const running& rr = runs_[run];
     const coll::xfer& xf = rr.sched.xfers[x];
     const trace::collective_instance& ci = tr_.collectives[rr.instance];
@@ -452,12 +525,26 @@ void replay::on_delivered(cycle_t t, uint32_t dst, uint64_t tag) {
         defer(t, t + pcie_cycles_, step::ib_arrive, run, x);
         return;
     }
+    host_arrive(t, run, x);
+}
+
+void replay::host_arrive(cycle_t t, uint32_t run, uint32_t x) {
+    const coll::xfer& xf = runs_[run].sched.xfers[x];
+    // The endpoint software after the data has arrived (host.stack): at once when none.
+    const cycle_t d = stack_.arrival_cycles(xf.bytes, xf.reduce);
+    if (d != 0) {
+        defer(t, t + d, step::arrived, run, x);
+        return;
+    }
     xfer_event(t, run, x, false);
-    if (ci.op == coll::op_kind::rdma_read) xfer_event(t, run, x, true);  // no separate ACK
+    if (tr_.collectives[runs_[run].instance].op == coll::op_kind::rdma_read) {
+        xfer_event(t, run, x, true);  // no separate ACK
+    }
 }
 
 void replay::on_send_complete(cycle_t t, uint32_t src, uint64_t tag) {
     (void)src;
+    if (tag & CONTROL_TAGS) return;  // a rendezvous request or reply: nothing waits for it
     xfer_event(t, static_cast<uint32_t>(tag >> 32), static_cast<uint32_t>(tag & 0xFFFFFFFFULL),
                true);
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "collective/schedule.h"
+#include "common/endpoint_stack.h"
 #include "common/node_layout.h"
 #include "common/nvlink_fabric.h"
 #include "config/sim_config.h"
@@ -105,6 +106,7 @@ private:
         bool arrived = false;
         bool acked = false;
         bool posted = false;
+        bool handshaken = false;  ///< host.stack mpi: the rendezvous reply has arrived
     };
     struct dependent {
         uint32_t xfer = 0;
@@ -138,11 +140,26 @@ private:
     /// A SAT collective ended: start the waiting ones whose slots are now free.
     void retry_sat_waiting(cycle_t t);
     void sharp_send_next(cycle_t t, uint32_t job, uint32_t member);
+    /// Transfer x is ready: local steps run, others pass the endpoint software (host.stack).
     void post_xfer(cycle_t t, uint32_t run, uint32_t x);
+    /// Transfer x leaves the host: over NVLink or to its HCA.
+    void post_now(cycle_t t, uint32_t run, uint32_t x);
+    /// Transfer x's data is in the receiver's memory: the receiver's software, then arrival.
+    void host_arrive(cycle_t t, uint32_t run, uint32_t x);
     void xfer_event(cycle_t t, uint32_t run, uint32_t x, bool ack);
     void member_done(cycle_t t, uint32_t run, uint32_t comm_rank);
     /// Node path (node.gpus > 1): a deferred step of transfer x of run `run`.
-    enum class step : uint8_t { nvlink_start, ib_post, ib_arrive, nvls_start };
+    enum class step : uint8_t {
+        nvlink_start,
+        ib_post,
+        ib_arrive,
+        nvls_start,
+        arrived,     ///< the receiver's software is done: the transfer has arrived
+        launch,      ///< host.stack nccl: the kernel launch is over
+        host_post,   ///< the sender's software is done: post the transfer
+        local_done,  ///< a local step (src == dst) is done
+        rndv_reply,  ///< host.stack mpi: the receiver answers a rendezvous request
+    };
     void defer(cycle_t t, cycle_t at, step what, uint32_t run, uint32_t x);
     uint32_t host_of(uint32_t rank) const { return layout_.host_of_rank(rank); }
     void on_deferred(cycle_t t, uint32_t slot);
@@ -202,6 +219,7 @@ private:
     const trace::trace& tr_;
     common::hca_iface& hcas_;
     uint64_t cycle_ps_;
+    common::endpoint_stack stack_;  ///< host.stack: costs of posting and completing
     std::vector<record_state> recs_;
     std::vector<uint32_t> inst_of_record_;   ///< record -> collective instance (or none)
     std::vector<uint32_t> issued_members_;   ///< per instance

@@ -44,7 +44,10 @@ TEST_CASE("collective validate_schedule rejects malformed schedules", "[collecti
     CHECK_THROWS_WITH(c::validate_schedule(bad), Catch::Contains("out of range"));
     bad = good;
     bad.xfers[3].dst = bad.xfers[3].src;
-    CHECK_THROWS_WITH(c::validate_schedule(bad), Catch::Contains("src and dst"));
+    bad.xfers[3].dst_offset = bad.xfers[3].src_offset + bad.xfers[3].bytes - 1;
+    CHECK_THROWS_WITH(c::validate_schedule(bad), Catch::Contains("overlapping"));
+    bad.xfers[3].dst_offset = bad.xfers[3].src_offset + bad.xfers[3].bytes;  // a legal local step
+    CHECK_NOTHROW(c::validate_schedule(bad));
     bad = good;
     bad.xfers[5].src_offset = good.buffer_bytes - 4;
     CHECK_THROWS_WITH(c::validate_schedule(bad), Catch::Contains("exceed"));

@@ -42,6 +42,7 @@ const std::vector<combo> COMBOS = {
     {op_kind::allgather, algo_kind::rhd},      {op_kind::alltoall, algo_kind::pairwise},
     {op_kind::broadcast, algo_kind::ring},     {op_kind::broadcast, algo_kind::tree},
     {op_kind::reduce, algo_kind::ring},        {op_kind::reduce, algo_kind::tree},
+    {op_kind::allreduce, algo_kind::rd},
 };
 
 /// Longest chain of deps (in transfers): the number of sequential steps.

@@ -93,7 +93,8 @@ template <class Fabric>
 void message_rate() {
     constexpr uint32_t N = 4000;
     constexpr uint64_t INTERVAL_PS = 4651;
-    const probe_host h = writes<Fabric>(pinned({"hca.message_interval=4.651ns"}), N);
+    const probe_host h =
+        writes<Fabric>(pinned({"hca.message_interval=4.651ns", "hca.qp_message_interval=0ns"}), N);
     CHECK(h.delivered.at(0) == ONE_WAY_HEAD + BEAT + RX);  // the first is not delayed
     const double span_ps =
         static_cast<double>((h.delivered.at(N - 1) - h.delivered.at(0)) * CYCLE_PS);
@@ -126,7 +127,31 @@ void single(const char* ack, const char* cqe, uint64_t ack_cycles, uint64_t cqe_
     CHECK(h.acked.at(0) == ONE_WAY_HEAD + BEAT + ack_cycles + LINK + SW + LINK + BEAT + cqe_cycles);
 }
 
+/// One QP: with hca.qp_message_interval (default 133.333 ns = 1 / 7.5 M msg/s, perftest
+/// ib_write_bw -s 8 on one QP), 8 B writes of one QP are that far apart, not the HCA's 4.651 ns.
+template <class Fabric>
+void qp_message_rate() {
+    constexpr uint32_t N = 150;  // 150 x 104 cycles: inside the run of writes()
+    constexpr uint64_t QP_INTERVAL_PS = 133'333;
+    const probe_host h = writes<Fabric>(pinned({"hca.message_interval=4.651ns"}), N);
+    const double span_ps =
+        static_cast<double>((h.delivered.at(N - 1) - h.delivered.at(0)) * CYCLE_PS);
+    const double exact_ps = static_cast<double>((N - 1) * QP_INTERVAL_PS);
+    // One cycle of rounding plus up to 4 cycles behind FC bytes on the wire (message_rate).
+    CHECK(span_ps >= exact_ps - CYCLE_PS);
+    CHECK(span_ps <= exact_ps + 5 * CYCLE_PS);
+    CHECK((N - 1) / (span_ps * 1e-12) == Approx(7.5e6).epsilon(0.001));
+}
+
 }  // namespace
+
+TEST_CASE("hca timing: 8 B writes of one QP are hca.qp_message_interval apart (cycle)", "[hca]") {
+    qp_message_rate<ndr::tb::fabric>();
+}
+TEST_CASE("hca timing: 8 B writes of one QP are hca.qp_message_interval apart (tlm)",
+          "[hca][tlm]") {
+    qp_message_rate<ndr::tb::fabric_tlm>();
+}
 
 TEST_CASE("hca timing: 4000 WQEs are hca.message_interval apart exactly (cycle)", "[hca]") {
     message_rate<ndr::tb::fabric>();

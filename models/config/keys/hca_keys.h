@@ -13,18 +13,19 @@ namespace ndr::cfg {
 
 /// ConnectX-7-class HCA (docs/domain.md §8, §13).
 struct hca_config {
-    time_ps_t tx_latency{250'000};          ///< doorbell -> first packet ready (§13: ~250 ns)
-    time_ps_t rx_latency{150'000};          ///< last packet in -> data placed (~150 ns, soft)
-    time_ps_t ack_latency{100'000};         ///< data packet in -> its ACK/NAK ready (soft)
-    time_ps_t cqe_latency{100'000};         ///< data placed / ACK in -> CQE visible (soft)
-    rate_bps_t pcie_rate{504'000'000'000};  ///< payload DMA, PCIe Gen5 x16 ~63 GB/s (§13)
-    time_ps_t message_interval{4'651};      ///< min time between WQEs: 1 / 215 M msg/s (§13)
-    bytes_t mtu{4096};                      ///< path MTU, payload bytes per packet
-    uint32_t ack_coalesce = 16;             ///< responder ACKs every N packets (and each last)
-    time_ps_t ack_timeout{67'108'864'000};  ///< RC local ACK timeout 4.096 us x 2^14 (§13)
-    uint32_t retry_count = 7;               ///< RC retries before the QP errors out (§13)
-    uint32_t sl = 0;                        ///< service level of RDMA traffic
-    uint32_t max_outstanding = 1024;        ///< unacknowledged packets per QP
+    time_ps_t tx_latency{250'000};           ///< doorbell -> first packet ready (§13: ~250 ns)
+    time_ps_t rx_latency{150'000};           ///< last packet in -> data placed (~150 ns, soft)
+    time_ps_t ack_latency{100'000};          ///< data packet in -> its ACK/NAK ready (soft)
+    time_ps_t cqe_latency{100'000};          ///< data placed / ACK in -> CQE visible (soft)
+    rate_bps_t pcie_rate{504'000'000'000};   ///< payload DMA, PCIe Gen5 x16 ~63 GB/s (§13)
+    time_ps_t message_interval{4'651};       ///< min time between WQEs: 1 / 215 M msg/s (§13)
+    time_ps_t qp_message_interval{133'333};  ///< min time between WQEs of one QP: 7.5 M/s (soft)
+    bytes_t mtu{4096};                       ///< path MTU, payload bytes per packet
+    uint32_t ack_coalesce = 16;              ///< responder ACKs every N packets (and each last)
+    time_ps_t ack_timeout{67'108'864'000};   ///< RC local ACK timeout 4.096 us x 2^14 (§13)
+    uint32_t retry_count = 7;                ///< RC retries before the QP errors out (§13)
+    uint32_t sl = 0;                         ///< service level of RDMA traffic
+    uint32_t max_outstanding = 1024;         ///< unacknowledged packets per QP
 };
 
 namespace detail {
@@ -54,6 +55,10 @@ void hca_rows(Rows& s) {
     s.unit_key("hca.message_interval", &hca_config::message_interval, "any", nullptr,
                "minimum time between two WQEs of one HCA (1 / message rate); docs/domain.md §13 "
                "'HCA message rate' (215 M msg/s)");
+    s.unit_key("hca.qp_message_interval", &hca_config::qp_message_interval, LATENCY_RANGE, latency,
+               "minimum time between two WQEs of one queue pair (1 / single-QP message rate); "
+               "0 = only hca.message_interval; docs/domain.md §13 'HCA message rate' (perftest "
+               "ib_write_bw, 8 B, one QP: 7.5 M msg/s, soft)");
     s.unit_key(
         "hca.mtu", &hca_config::mtu, "256..4096, power of two",
         [](uint64_t v) -> std::string {

@@ -1,0 +1,64 @@
+// The endpoint software of host collectives (the `host` section, config/keys/host_keys.h): what
+// the host adds before a transfer reaches its HCA and after its data has arrived, chosen by
+// host.stack. testbench/host/replay.cpp asks it at the one place transfers are posted and
+// completed, so every model level (cycle, tlm) gets the same costs. SystemC-free.
+//   none  no costs: transfers post and complete at the HCA's times.
+//   nccl  per collective host.nccl_launch; per transfer host.nccl_proxy_step + host.wqe_post
+//         before the post; per arrival host.cqe_poll.
+//   mpi   LogGP: per message host.mpi_o on the sender before it posts and on the receiver
+//         after arrival, a rank posts at most one message per host.mpi_g; eager messages (<=
+//         host.mpi_eager_limit) are copied into and out of bounce buffers at
+//         host.mpi_copy_rate; larger ones go by rendezvous (a 0-byte request and reply cross
+//         the fabric first, zero copy); a reduce transfer also pays host.mpi_reduce_rate.
+//         A local step (src == dst: rd's reduction of a received buffer) pays the reduction,
+//         its copy into the send buffer nothing (the eager copy of the send pays for it).
+// Times are in picoseconds, rounded up to whole cycles once per cost.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "common/cycles.h"
+#include "config/sim_config.h"
+
+namespace ndr::common {
+
+enum class stack_kind : uint8_t { none, nccl, mpi };
+
+class endpoint_stack {
+public:
+    /// `ranks`: how many ranks keep a gap (host.mpi_g) state.
+    endpoint_stack(const cfg::config& c, uint64_t cycle_ps, uint32_t ranks);
+
+    stack_kind kind() const { return kind_; }
+    /// Cycles from a collective's start to its first transfers being ready (nccl launch).
+    cycle_t launch_cycles() const { return launch_; }
+    /// The cycle at which a transfer of `bytes` that `rank` is ready to send at `t` reaches
+    /// its HCA; takes the rank's next slot under host.mpi_g. `t` itself when nothing applies.
+    cycle_t post_at(cycle_t t, uint32_t rank, uint64_t bytes);
+    /// Cycles from a network transfer's arrival to the receiver acting on it.
+    cycle_t arrival_cycles(uint64_t bytes, bool reduce) const;
+    /// Cycles a local step (src == dst) takes.
+    cycle_t local_cycles(uint64_t bytes, bool reduce) const;
+    /// True if a message of `bytes` goes by rendezvous (mpi, above host.mpi_eager_limit).
+    bool rendezvous(uint64_t bytes) const;
+    /// Cycles of the receiver's work on a rendezvous request before it replies (mpi: o).
+    cycle_t handshake_cycles() const { return o_; }
+
+private:
+    cycle_t to_cycles(double ps) const;
+    double copy_ps(uint64_t bytes) const { return static_cast<double>(bytes) * copy_ps_per_byte_; }
+
+    stack_kind kind_ = stack_kind::none;
+    uint64_t cycle_ps_ = 1;
+    cycle_t launch_ = 0;
+    uint64_t post_ps_ = 0;    ///< fixed sender cost per transfer
+    uint64_t arrive_ps_ = 0;  ///< fixed receiver cost per arrival
+    cycle_t o_ = 0;           ///< mpi: o in cycles
+    uint64_t gap_ps_ = 0;     ///< mpi: g
+    uint64_t eager_limit_ = 0;
+    double copy_ps_per_byte_ = 0;
+    double reduce_ps_per_byte_ = 0;
+    std::vector<uint64_t> next_post_ps_;  ///< per rank: earliest next post under g
+};
+
+}  // namespace ndr::common
