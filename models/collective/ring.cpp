@@ -12,6 +12,7 @@
 // allgather      the last n-1 steps (rank i starts with its block i).
 // broadcast      pipelined chain root -> root+1 -> ... -> root+n-1 over the whole buffer.
 // reduce         pipelined chain root+1 -> root+2 -> ... -> root, reducing at every hop.
+#include <algorithm>
 #include <vector>
 
 #include "collective/schedule_detail.h"
@@ -22,35 +23,65 @@ namespace {
 
 enum class ring_phase { reduce_scatter, allgather };
 
-/// Runs `steps` ring steps of `phase` starting after `prev` (prev[r] = per-chunk transfers
-/// sent by rank r in the step before, empty at the start). Returns the last step's transfers.
+/// One ring channel: its order (position -> rank) and its part c of C of every block.
+struct ring_channel {
+    const std::vector<uint32_t>* order = nullptr;  ///< nullptr = 0, 1, ..., n-1
+    uint32_t c = 0;
+    uint32_t count = 1;
+    uint32_t rank(uint32_t pos) const { return order != nullptr ? (*order)[pos] : pos; }
+};
+
+/// Part ch.c of ch.count of the block rank `owner` ends with (block_range of the block, cut on
+/// element boundaries again).
+byte_range channel_block(const coll_params& p, const ring_channel& ch, uint32_t owner) {
+    const byte_range b = block_range(p.bytes, p.dtype_bytes, p.nranks, owner);
+    if (ch.count == 1) return b;
+    const byte_range part = block_range(b.bytes, p.dtype_bytes, ch.count, ch.c);
+    return byte_range{b.offset + part.offset, part.bytes};
+}
+
+/// Runs `steps` ring steps of `phase` on channel `ch` starting after `prev` (prev[q] =
+/// per-chunk transfers sent by position q in the step before, empty at the start). Returns the
+/// last step's transfers. Positions stand for ranks in the file comment: position q sends to
+/// q+1 and ends with (reduce-scatter) or starts with (allgather) the block of rank(q).
 std::vector<std::vector<uint32_t>> ring_steps(const coll_params& p, schedule& s, ring_phase phase,
+                                              const ring_channel& ch,
                                               std::vector<std::vector<uint32_t>> prev) {
     const uint32_t n = p.nranks;
     const uint64_t chunk = effective_chunk(p);
     std::vector<std::vector<uint32_t>> cur(n);
     for (uint32_t k = 0; k + 1 < n; ++k) {
-        for (uint32_t r = 0; r < n; ++r) {
-            // Block sent by r at step k (see the file comment).
+        for (uint32_t q = 0; q < n; ++q) {
+            // Block sent by position q at step k (see the file comment).
             const uint32_t blk =
-                phase == ring_phase::reduce_scatter ? (r + 2 * n - k - 1) % n : (r + n - k) % n;
-            const byte_range b = block_range(p.bytes, p.dtype_bytes, n, blk);
-            const uint32_t dst = (r + 1) % n;
-            const std::vector<uint32_t>& arrived = prev[(r + n - 1) % n];  // into r, step k-1
+                phase == ring_phase::reduce_scatter ? (q + 2 * n - k - 1) % n : (q + n - k) % n;
+            const byte_range b = channel_block(p, ch, ch.rank(blk));
+            const uint32_t src = ch.rank(q);
+            const uint32_t dst = ch.rank((q + 1) % n);
+            const std::vector<uint32_t>& arrived = prev[(q + n - 1) % n];  // into q, step k-1
             const uint64_t nc = chunk_count(b.bytes, chunk);
-            cur[r].clear();
-            cur[r].reserve(nc);
+            cur[q].clear();
+            cur[q].reserve(nc);
             for (uint64_t c = 0; c < nc; ++c) {
-                const byte_range ch = chunk_of(b, chunk, c);
+                const byte_range piece = chunk_of(b, chunk, c);
                 std::vector<uint32_t> deps;
                 if (!arrived.empty()) deps.push_back(arrived[c]);
-                cur[r].push_back(add_xfer(s, r, dst, ch, ch.offset,
+                cur[q].push_back(add_xfer(s, src, dst, piece, piece.offset,
                                           phase == ring_phase::reduce_scatter, std::move(deps)));
             }
         }
         std::swap(prev, cur);
     }
     return prev;
+}
+
+/// Chunk count of a range of `elems` elements split into `parts` parts on element boundaries
+/// (block_range): elems % parts parts one element longer.
+uint64_t split_chunks(uint64_t elems, uint64_t parts, uint64_t dtype, uint64_t chunk) {
+    const uint64_t base = elems / parts;
+    const uint64_t extra = elems % parts;
+    return sat_add(sat_mul(extra, chunk_count((base + 1) * dtype, chunk)),
+                   sat_mul(parts - extra, chunk_count(base * dtype, chunk)));
 }
 
 /// Pipelined chain through ranks first, first+1, ... (n-1 hops) over the whole buffer.
@@ -79,17 +110,30 @@ void chain(const coll_params& p, schedule& s, uint32_t first, bool reduce) {
 void build_ring(const coll_params& p, schedule& s) {
     s.buffer_bytes = p.bytes;
     const std::vector<std::vector<uint32_t>> none(p.nranks);
+    const uint32_t channels = ring_channels(p);
+    for (uint32_t c = 0;
+         c < channels && (p.op == op_kind::allreduce || p.op == op_kind::reduce_scatter ||
+                          p.op == op_kind::allgather);
+         ++c) {
+        ring_channel ch;
+        ch.order = p.ring_orders.empty() ? nullptr : &p.ring_orders[c % p.ring_orders.size()];
+        ch.c = c;
+        ch.count = channels;
+        if (p.op == op_kind::allreduce) {
+            ring_steps(p, s, ring_phase::allgather, ch,
+                       ring_steps(p, s, ring_phase::reduce_scatter, ch, none));
+        } else {
+            ring_steps(p, s,
+                       p.op == op_kind::reduce_scatter ? ring_phase::reduce_scatter
+                                                       : ring_phase::allgather,
+                       ch, none);
+        }
+    }
     switch (p.op) {
         case op_kind::allreduce:
-            ring_steps(p, s, ring_phase::allgather,
-                       ring_steps(p, s, ring_phase::reduce_scatter, none));
-            break;
         case op_kind::reduce_scatter:
-            ring_steps(p, s, ring_phase::reduce_scatter, none);
-            break;
         case op_kind::allgather:
-            ring_steps(p, s, ring_phase::allgather, none);
-            break;
+            break;  // the channels above
         case op_kind::broadcast:
             chain(p, s, p.root, false);
             break;
@@ -107,15 +151,30 @@ uint64_t ring_xfer_count(const coll_params& p) {
     if (p.op == op_kind::broadcast || p.op == op_kind::reduce) {
         return sat_mul(n - 1, chunk_count(p.bytes, chunk));  // chain: n-1 hops
     }
-    // One ring step sends every block once (the block index is a bijection of the rank): E%n
-    // blocks of E/n+1 elements, the others of E/n (block_range).
+    // One ring step of one channel sends every block's part once (the block index is a
+    // bijection of the position): E%n blocks of E/n+1 elements, the others of E/n
+    // (block_range), each cut into ring_channels(p) parts.
     const uint64_t elems = p.bytes / p.dtype_bytes;
     const uint64_t base = elems / n;
     const uint64_t extra = elems % n;
-    const uint64_t step = sat_add(sat_mul(extra, chunk_count((base + 1) * p.dtype_bytes, chunk)),
-                                  sat_mul(n - extra, chunk_count(base * p.dtype_bytes, chunk)));
+    const uint64_t parts = ring_channels(p);
+    const uint64_t step =
+        sat_add(sat_mul(extra, split_chunks(base + 1, parts, p.dtype_bytes, chunk)),
+                sat_mul(n - extra, split_chunks(base, parts, p.dtype_bytes, chunk)));
     const uint64_t steps = p.op == op_kind::allreduce ? 2 * (n - 1) : n - 1;
     return sat_mul(steps, step);
 }
 
 }  // namespace ndr::coll::detail
+
+namespace ndr::coll {
+
+uint32_t ring_channels(const coll_params& p) {
+    const uint64_t e = p.dtype_bytes == 0 ? 1 : p.dtype_bytes;
+    const uint64_t smallest = p.bytes / e / (p.nranks == 0 ? 1 : p.nranks);  // elements
+    uint64_t c = std::min<uint64_t>(p.channels == 0 ? 1 : p.channels, smallest);
+    if (p.channel_min_bytes != 0) c = std::min(c, smallest * e / p.channel_min_bytes);
+    return static_cast<uint32_t>(std::max<uint64_t>(1, c));
+}
+
+}  // namespace ndr::coll

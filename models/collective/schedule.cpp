@@ -123,6 +123,26 @@ void check_params(const coll_params& p) {
             fmt::format("collective {}: bytes {} is not a multiple of dtype_bytes {}", name(p.op),
                         p.bytes, p.dtype_bytes));
     }
+    if (p.channels < 1) {
+        throw std::invalid_argument(
+            fmt::format("collective {}: channels must be >= 1", name(p.op)));
+    }
+    for (const std::vector<uint32_t>& order : p.ring_orders) {
+        std::vector<bool> seen(p.nranks, false);
+        bool ok = order.size() == p.nranks;
+        for (const uint32_t r : order) {
+            if (!ok || r >= p.nranks || seen[r]) {
+                ok = false;
+                break;
+            }
+            seen[r] = true;
+        }
+        if (!ok) {
+            throw std::invalid_argument(
+                fmt::format("collective {}: a ring order is not a permutation of the {} ranks",
+                            name(p.op), p.nranks));
+        }
+    }
     if (p.op == op_kind::alltoall && p.bytes % (uint64_t{p.nranks} * p.dtype_bytes) != 0) {
         throw std::invalid_argument(fmt::format(
             "alltoall: bytes {} must be a multiple of nranks {} * dtype_bytes {} (equal blocks)",

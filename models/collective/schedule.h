@@ -36,7 +36,9 @@
 //   ring      allreduce (n-1 reduce-scatter + n-1 allgather steps), reduce_scatter and
 //             allgather (n-1 steps), broadcast (pipelined chain root, root+1, ...), reduce
 //             (chain root+1, root+2, ..., root). Chunk c of step k on rank r depends on chunk c
-//             of step k-1 arriving at r.
+//             of step k-1 arriving at r. With channels (coll_params::channels) every
+//             block is split into ring_channels(p) parts, part c travelling ring c, whose
+//             order is ring_orders[c] (NCCL's channels: one ring per channel).
 //   tree      allreduce: NCCL double binary tree (dtree_node); broadcast/reduce: binomial tree
 //             rooted at `root` (tree.cpp), pipelined by chunks.
 //   rhd       allreduce (Rabenseifner), reduce_scatter (recursive halving), allgather
@@ -74,7 +76,22 @@ struct coll_params {
     uint32_t root = 0;                 ///< broadcast/reduce root (< nranks); p2p ops ignore it
     uint64_t chunk_bytes = 1 << 20;    ///< pipelining unit (NCCL-like); 0 = no chunking
     auto_rule rule = auto_rule::nccl;  ///< how algo auto_ is resolved (choose_algo)
+    /// Ring channels (NCCL channels) of ring allreduce, reduce_scatter and allgather: the data
+    /// of every block is split over this many independent rings (ring.cpp); >= 1. Fewer run
+    /// when a block has fewer elements (ring_channels).
+    uint32_t channels = 1;
+    /// Least bytes of a block's part per channel: fewer channels run when the smallest block
+    /// would be cut finer (ring_channels); 0 = no floor.
+    uint64_t channel_min_bytes = 0;
+    /// Channel c runs its ring in the order ring_orders[c % size] (position -> rank, a
+    /// permutation of 0..nranks-1); empty = 0, 1, ..., nranks-1 for every channel.
+    std::vector<std::vector<uint32_t>> ring_orders;
 };
+
+/// The ring channels a ring reduce_scatter, allgather or allreduce of `p` runs: channels, but
+/// at most the elements of its smallest block, and at most that block's bytes /
+/// channel_min_bytes (at least 1), so no channel is empty or finer than the floor.
+uint32_t ring_channels(const coll_params& p);
 
 /// One point-to-point transfer. Ranks are communicator-relative (0..nranks-1). src == dst is a
 /// local step inside one rank (rd's reduction of a received buffer): no network traffic, the

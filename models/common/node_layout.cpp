@@ -44,4 +44,42 @@ node_layout::node_layout(uint32_t gpus, uint32_t hcas, uint32_t nranks,
     for (const gpu_ref& g : ranks_) nodes_ = std::max(nodes_, g.node + 1);
 }
 
+std::vector<std::vector<uint32_t>> node_layout::ring_orders(
+    const std::vector<uint32_t>& members) const {
+    std::vector<std::vector<uint32_t>> nodes;  // per node (first-appearance order): positions
+    std::vector<uint32_t> slot;                // node index -> its entry in `nodes`, or NONE
+    constexpr uint32_t NONE = UINT32_MAX;
+    size_t widest = 0;
+    for (uint32_t i = 0; i < members.size(); ++i) {
+        const uint32_t node = ranks_[members[i]].node;
+        if (node >= slot.size()) slot.resize(node + 1, NONE);
+        if (slot[node] == NONE) {
+            slot[node] = static_cast<uint32_t>(nodes.size());
+            nodes.emplace_back();
+        }
+        nodes[slot[node]].push_back(i);
+    }
+    for (std::vector<uint32_t>& m : nodes) {
+        std::stable_sort(m.begin(), m.end(), [&](uint32_t a, uint32_t b) {
+            return ranks_[members[a]].gpu < ranks_[members[b]].gpu;
+        });
+        widest = std::max(widest, m.size());
+    }
+    if (nodes.size() < 2 || widest < 2) return {};
+    std::vector<std::vector<uint32_t>> orders(widest);
+    for (size_t c = 0; c < widest; ++c) {
+        orders[c].reserve(members.size());
+        for (size_t k = 0; k < nodes.size(); ++k) {
+            const std::vector<uint32_t>& m = nodes[k];
+            const size_t w = m.size();
+            for (size_t j = 0; j < w; ++j) {
+                // even nodes: c, c+1, ..., c-1; odd nodes: c-1, c-2, ..., c (mod w)
+                const size_t local = k % 2 == 0 ? (c + j) % w : (c + 2 * w - 1 - j) % w;
+                orders[c].push_back(m[local]);
+            }
+        }
+    }
+    return orders;
+}
+
 }  // namespace ndr::common

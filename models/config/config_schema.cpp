@@ -36,6 +36,7 @@ std::vector<config_key> build_schema() {
     rows<collective_config>(keys, &config::collective,
                             detail::collective_rows<detail::section_keys<collective_config>>);
     rows<host_config>(keys, &config::host, detail::host_rows<detail::section_keys<host_config>>);
+    rows<nccl_config>(keys, &config::nccl, detail::nccl_rows<detail::section_keys<nccl_config>>);
     rows<sharp_config>(keys, &config::sharp,
                        detail::sharp_rows<detail::section_keys<sharp_config>>);
     rows<pfc_config>(keys, &config::pfc, detail::pfc_rows<detail::section_keys<pfc_config>>);

@@ -12,6 +12,7 @@
 #include "config/keys/hca_keys.h"
 #include "config/keys/host_keys.h"
 #include "config/keys/link_keys.h"
+#include "config/keys/nccl_keys.h"
 #include "config/keys/node_keys.h"
 #include "config/keys/pfc_keys.h"
 #include "config/keys/report_keys.h"
@@ -33,6 +34,7 @@ struct config {
     fault_config fault;
     collective_config collective;
     host_config host;
+    nccl_config nccl;
     sharp_config sharp;
     pfc_config pfc;
     ecn_config ecn;

@@ -217,6 +217,11 @@ int run(const nccl_tests_opts& o) {
     // it to one hour as its lowest --set (docs/cli.md).
     if (co.resolve().sim.run_time_limit.ps == cfg::sim_config{}.run_time_limit.ps)
         co.sets.insert(co.sets.begin(), "sim.run_time_limit=3600s");
+    // nccl-tests runs NCCL: unless a layer chooses an endpoint stack, the NCCL one applies
+    // (kernel launch, proxy steps, WQE post, CQE poll; docs/architecture.md "Endpoint software
+    // costs"), as the lowest --set, like the time limit above.
+    if (co.resolve().host.stack == cfg::host_config{}.stack)
+        co.sets.insert(co.sets.begin(), "host.stack=nccl");
     const cfg::config c = co.resolve();
     for (const std::string& w : cfg::cross_check(c))
         fmt::print(stderr, "ndrsim nccl-tests: warning: {}\n", w);

@@ -6,6 +6,7 @@
 
 #include "collective/coll_types.h"
 #include "collective/schedule.h"
+#include "common/node_layout.h"
 
 namespace ndr::tb {
 
@@ -64,6 +65,8 @@ level_estimate estimate_replay(const cfg::config& c, const trace::trace& tr, uin
         p.bytes = ci.bytes;
         p.root = ci.root;
         p.chunk_bytes = c.collective.chunk.count;
+        p.channels = common::ring_channel_count(c.nccl.channels, c.node.gpus);
+        p.channel_min_bytes = c.nccl.channel_min_block.count;
         p.dtype_bytes = 1;
         double t = 1.0;
         try {

@@ -13,6 +13,7 @@ set(NDR_NT_BIN ${CMAKE_BINARY_DIR}/ndrsim)
 ndr_nccl_tests_py(nccl_tests_table table ${NDR_NT_BIN})
 ndr_nccl_tests_py(nccl_tests_factors factors ${NDR_NT_BIN})
 ndr_nccl_tests_py(nccl_tests_nvlink_ring ring ${NDR_NT_BIN})
+ndr_nccl_tests_py(nccl_tests_rails rails ${NDR_NT_BIN})
 # Refusals: exit 2 (docs/cli.md "Exit codes") and one line naming the flag.
 ndr_nccl_tests_py(nccl_tests_err_binary error ${NDR_NT_BIN} 2
   "BINARY: unknown nccl-tests binary 'gather_perf' \\(allowed: all_reduce_perf" --

@@ -15,6 +15,11 @@
       all_reduce_perf of 256 MiB on one dgx-h100 node of 8 GPUs: busbw within 10 % of the
       preset's NVLink bandwidth per GPU and direction (450 GB/s, node.nvlink_bandwidth 3.6 Tbps):
       a ring allreduce moves 2(n-1)/n x S over each GPU's link, which is what busbw undoes.
+  nccl_tests_check.py rails NDRSIM
+      all_reduce_perf of 128 MiB on 2 dgx-h100 nodes (16 GPUs, 8 NDR rails): with the default
+      nccl.channels (auto: one ring per rail) busbw is within 5 % of 8 x 50 GB/s (8 NICs of
+      400 Gb/s: each rail carries one ring's 2(n-1)/n x S/8 each way); with nccl.channels=1 one
+      ring crosses one rail, so within 5 % of 50 GB/s.
   nccl_tests_check.py error NDRSIM CODE REGEX -- ARGS...
       the command exits CODE with exactly one line of output matching REGEX.
 """
@@ -166,6 +171,18 @@ def mode_ring(ndrsim):
     print(f"ok: busbw {rows[0]['pass'][0]['busbw']} GB/s vs NVLink {nvlink} GB/s")
 
 
+def mode_rails(ndrsim):
+    args = ["all_reduce_perf", "-b", "128M", "-e", "128M", "-g", "8", "--nodes", "2",
+            "--preset", "dgx-h100", "-n", "1", "-w", "0"]
+    nic = 400e9 / 8 / 1e9  # GB/s of one NDR port
+    for extra, want in (([], 8 * nic), (["--set", "nccl.channels=1"], nic)):
+        _, rows, _ = table(ndrsim, args + extra)
+        got = rows[0]["pass"][0]["busbw"]
+        if abs(got - want) > 0.05 * want:
+            fail(f"{extra or 'default channels'}: busbw {got} GB/s not within 5 % of {want} GB/s")
+        print(f"ok: {extra or 'default channels'}: busbw {got} GB/s vs {want} GB/s")
+
+
 def mode_error(argv):
     if "--" not in argv:
         fail("usage: error NDRSIM CODE REGEX -- ARGS...")
@@ -183,13 +200,13 @@ def mode_error(argv):
 
 
 def main():
-    modes = {"table": mode_table, "factors": mode_factors, "ring": mode_ring}
+    modes = {"table": mode_table, "factors": mode_factors, "ring": mode_ring, "rails": mode_rails}
     if len(sys.argv) >= 3 and sys.argv[1] in modes:
         modes[sys.argv[1]](sys.argv[2])
     elif len(sys.argv) >= 3 and sys.argv[1] == "error":
         mode_error(sys.argv[2:])
     else:
-        fail("usage: nccl_tests_check.py table|factors|ring NDRSIM | error NDRSIM CODE RX -- ARGS")
+        fail("usage: nccl_tests_check.py table|factors|ring|rails NDRSIM | error NDRSIM CODE RX -- ARGS")
 
 
 if __name__ == "__main__":

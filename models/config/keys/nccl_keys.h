@@ -1,0 +1,45 @@
+// The `nccl` section: how the NCCL-like collectives of a trace are laid out on the nodes.
+// Each parameter is one field here, with its default as the initialiser, and one row in
+// nccl_rows() below (key, range, help with its source), in the order `ndrsim config keys`
+// lists them. Adding a key to this section touches no other config file.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "config/keys/key_checks.h"
+#include "config/units.h"
+
+namespace ndr::cfg {
+
+/// NCCL execution model (docs/architecture.md "Channels").
+struct nccl_config {
+    /// Ring channels (NCCL_MIN/MAX_NCHANNELS); 0 = auto: node.gpus on multi-GPU nodes, else 1.
+    uint32_t channels = 0;
+    /// Least bytes of a ring block per channel (a model choice; fewer channels below it).
+    bytes_t channel_min_block{64 * 1024};
+};
+
+namespace detail {
+
+/// The rows of the `nccl` section; `s` is a section_keys<nccl_config>
+/// (config/keys/key_builders.h).
+template <class Rows>
+void nccl_rows(Rows& s) {
+    s.uint_key(
+        "nccl.channels", &nccl_config::channels, 0, 64,
+        "ring channels of ring reduce_scatter, allgather and allreduce (NCCL_MIN_NCHANNELS = "
+        "NCCL_MAX_NCHANNELS): the data is split over this many rings, channel c entering "
+        "every node at local GPU c, so that on multi-GPU nodes the rings spread over all "
+        "rails; 0 = auto: node.gpus when a node has more than one GPU, else 1 (a choice: "
+        "NCCL picks 16-32 on 8-GPU H100 nodes; docs/domain.md §13 'Channels')",
+        "0..64 (0 = auto)");
+    s.unit_key("nccl.channel_min_block", &nccl_config::channel_min_block, "any", nullptr,
+               "least bytes of a ring block's part on one channel: a collective whose smallest "
+               "block (S / n) would be cut finer runs fewer channels (S / n / this, at least 1); "
+               "0 = no floor (every channel). A model choice: below it a ring step is latency-"
+               "bound and more rails change its time little while multiplying transfers; "
+               "docs/architecture.md 'Channels'");
+}
+
+}  // namespace detail
+}  // namespace ndr::cfg

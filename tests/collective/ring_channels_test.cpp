@@ -1,0 +1,152 @@
+// Ring channels (coll_params::channels, ring_orders; models/collective/ring.cpp) and the
+// rail-spread ring orders of node_layout::ring_orders: results on real data against the
+// definitions (coll_test_util.h), transfer counts against the builder, the bytes every rank
+// sends against 2(n-1)/n S, and the orders against hand-computed vectors.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "coll_test_util.h"
+#include "collective/schedule.h"
+#include "collective/schedule_exec.h"
+#include "common/node_layout.h"
+
+namespace c = ndr::coll;
+namespace t = ndr::coll::test;
+using c::algo_kind;
+using c::op_kind;
+
+namespace {
+
+c::coll_params ring_params(op_kind op, uint32_t n, uint64_t bytes, uint32_t channels,
+                           uint64_t chunk) {
+    c::coll_params p;
+    p.op = op;
+    p.algo = algo_kind::ring;
+    p.nranks = n;
+    p.bytes = bytes;
+    p.dtype_bytes = 8;
+    p.chunk_bytes = chunk;
+    p.channels = channels;
+    return p;
+}
+
+std::vector<uint32_t> shuffled(uint32_t n, uint64_t seed) {
+    std::vector<uint32_t> v(n);
+    std::iota(v.begin(), v.end(), 0U);
+    std::mt19937_64 rng(seed);
+    std::shuffle(v.begin(), v.end(), rng);
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("ring channels: real-data results in every order, counts equal the builder",
+          "[collective]") {
+    for (op_kind op : {op_kind::allreduce, op_kind::reduce_scatter, op_kind::allgather}) {
+        for (uint32_t n : {2U, 3U, 4U, 6U}) {
+            for (uint32_t ch : {1U, 2U, 3U, 5U}) {
+                for (uint64_t elems : {uint64_t{1}, uint64_t{13}, uint64_t{60}}) {
+                    for (bool orders : {false, true}) {
+                        CAPTURE(name(op), n, ch, elems, orders);
+                        auto p = ring_params(op, n, elems * 8 * n, ch, 16);
+                        if (orders) p.ring_orders = {shuffled(n, 1), shuffled(n, 2)};
+                        const auto s = c::build_schedule(p);
+                        CHECK(c::transfer_count(p) == s.xfers.size());
+                        REQUIRE(c::find_races(s).empty());
+                        const t::buffers in = t::random_inputs(n, s.buffer_bytes, n + elems);
+                        for (uint64_t seed = 0; seed <= 2; ++seed) {
+                            const auto out = c::execute(
+                                s, in, c::wrapping_sum(8),
+                                {seed == 0 ? c::exec_order::latest_first : c::exec_order::random,
+                                 seed});
+                            CHECK(t::check_result(s, in, out).empty());
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("ring channels: each rank sends 2(n-1)/n S in all; channels cap at the block size",
+          "[collective]") {
+    const uint32_t n = 8;
+    const uint64_t S = uint64_t{8} * n * 64;  // 64 elements per block
+    for (uint32_t ch : {1U, 4U, 8U}) {
+        const auto s = c::build_schedule(ring_params(op_kind::allreduce, n, S, ch, 0));
+        std::vector<uint64_t> sent(n, 0);
+        for (const auto& x : s.xfers) sent[x.src] += x.bytes;
+        for (uint32_t r = 0; r < n; ++r) CHECK(sent[r] == 2 * (n - 1) * S / n);
+        // chunking off: one transfer per position, step and channel
+        CHECK(s.xfers.size() == uint64_t{2} * (n - 1) * n * ch);
+    }
+    // 3 elements per block: at most 3 channels, none empty
+    const auto p = ring_params(op_kind::allreduce, n, uint64_t{8} * n * 3, 8, 0);
+    CHECK(c::ring_channels(p) == 3);
+    const auto s = c::build_schedule(p);
+    CHECK(s.xfers.size() == uint64_t{2} * (n - 1) * n * 3);
+    for (const auto& x : s.xfers) CHECK(x.bytes == 8);
+    // a 64-byte floor per part: 512 B blocks take 8 channels, 256 B blocks 4, 32 B blocks 1
+    auto f = ring_params(op_kind::allreduce, n, uint64_t{512} * n, 16, 0);
+    f.channel_min_bytes = 64;
+    CHECK(c::ring_channels(f) == 8);
+    f.bytes = uint64_t{256} * n;
+    CHECK(c::ring_channels(f) == 4);
+    f.bytes = uint64_t{32} * n;
+    CHECK(c::ring_channels(f) == 1);
+    // one element in all: one channel
+    CHECK(c::ring_channels(ring_params(op_kind::allreduce, n, 8, 8, 0)) == 1);
+}
+
+TEST_CASE("ring channels: a bad order is refused", "[collective]") {
+    auto p = ring_params(op_kind::allreduce, 4, 64, 2, 0);
+    p.ring_orders = {{0, 1, 2, 2}};
+    CHECK_THROWS_AS(c::build_schedule(p), std::invalid_argument);
+    p.ring_orders = {{0, 1, 2}};
+    CHECK_THROWS_AS(c::build_schedule(p), std::invalid_argument);
+    p.ring_orders = {};
+    p.channels = 0;
+    CHECK_THROWS_AS(c::build_schedule(p), std::invalid_argument);
+}
+
+TEST_CASE("node_layout::ring_orders: hand-computed orders, one ring per rail each way",
+          "[collective]") {
+    // 2 nodes x 4 GPUs, default placement: node 1 runs backwards.
+    const ndr::common::node_layout two(4, 0, 8, {});
+    std::vector<uint32_t> all(8);
+    std::iota(all.begin(), all.end(), 0U);
+    const auto o = two.ring_orders(all);
+    REQUIRE(o.size() == 4);
+    CHECK(o[0] == std::vector<uint32_t>{0, 1, 2, 3, 7, 6, 5, 4});
+    CHECK(o[1] == std::vector<uint32_t>{1, 2, 3, 0, 4, 7, 6, 5});
+    CHECK(o[3] == std::vector<uint32_t>{3, 0, 1, 2, 6, 5, 4, 7});
+    // 4 nodes x 8 GPUs: every inter-node hop stays on one rail; each (node, GPU) sends one
+    // inter-node hop and receives one over the 8 channels.
+    const ndr::common::node_layout four(8, 0, 32, {});
+    std::vector<uint32_t> m(32);
+    std::iota(m.begin(), m.end(), 0U);
+    const auto oo = four.ring_orders(m);
+    REQUIRE(oo.size() == 8);
+    std::map<uint32_t, int> out, in;
+    for (const auto& ord : oo) {
+        for (size_t q = 0; q < ord.size(); ++q) {
+            const auto a = four.of_rank(ord[q]);
+            const auto b = four.of_rank(ord[(q + 1) % ord.size()]);
+            if (a.node == b.node) continue;
+            CHECK(a.gpu == b.gpu);
+            ++out[ord[q]];
+            ++in[ord[(q + 1) % ord.size()]];
+        }
+    }
+    CHECK(out.size() == 32);
+    CHECK(in.size() == 32);
+    for (const auto& [r, k] : out) CHECK(k == 1);
+    for (const auto& [r, k] : in) CHECK(k == 1);
+    // one node, or one GPU per node: the identity order
+    CHECK(ndr::common::node_layout(8, 0, 8, {}).ring_orders(std::vector<uint32_t>(all)).empty());
+    CHECK(ndr::common::node_layout(1, 0, 8, {}).ring_orders(all).empty());
+}
