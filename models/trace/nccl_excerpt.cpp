@@ -10,9 +10,60 @@
 
 namespace ndr::trace::nccl_detail {
 
+namespace {
+
+/// Header placement of an excerpt (nccl_excerpt.h): only for one communicator whose views are
+/// all its ranks, each with a host and a distinct [cudaDev] there, some host holding several.
+template <class View, class Comm>
+void place_excerpt_ranks(const std::vector<View>& views, const std::vector<Comm>& comms,
+                         nccl_import& res) {
+    if (comms.size() != 1 || comms.front().views != comms.front().nranks) return;
+    struct member {
+        uint32_t node = 0;
+        uint32_t dev = 0;
+        std::string host;
+    };
+    std::map<std::string, uint32_t> node_of;  // host -> node, in order of first appearance
+    std::vector<const View*> in_line_order;
+    for (uint32_t vi : comms.front().members) in_line_order.push_back(&views[vi]);
+    std::stable_sort(in_line_order.begin(), in_line_order.end(),
+                     [](const View* a, const View* b) { return a->line < b->line; });
+    std::vector<member> ms;
+    for (const View* v : in_line_order) {
+        if (v->process.empty()) return;  // prefix trimmed: the hosts are unknown
+        const std::string host = v->process.substr(0, v->process.rfind(':'));
+        const auto it = node_of.emplace(host, static_cast<uint32_t>(node_of.size())).first;
+        ms.push_back(member{it->second, v->dev, host});
+    }
+    std::sort(ms.begin(), ms.end(), [](const member& a, const member& b) {
+        return a.node != b.node ? a.node < b.node : a.dev < b.dev;
+    });
+    for (std::size_t i = 1; i < ms.size(); ++i) {
+        if (ms[i].node == ms[i - 1].node && ms[i].dev == ms[i - 1].dev) return;  // one GPU twice
+    }
+    if (node_of.size() == ms.size()) return;  // one rank per host: no placement needed
+    uint32_t top = 0;
+    for (const member& m : ms) {
+        if (m.dev > 63 || m.node > 0xBFFF) return;  // outside a trace's placement: leave it out
+        top = std::max(top, m.dev + 1);
+    }
+    res.t.placement.clear();
+    for (std::size_t r = 0; r < ms.size(); ++r) {
+        res.t.placement.push_back({ms[r].node, ms[r].dev});
+        res.comments.push_back(fmt::format(
+            "rank {} = host '{}' cudaDev {} -> node {} GPU {} (placed from the excerpt's host "
+            "names and device indices)",
+            r, ms[r].host, ms[r].dev, ms[r].node, ms[r].dev));
+    }
+    res.nodes = static_cast<uint32_t>(node_of.size());
+    res.gpus_per_node = top;
+}
+
+}  // namespace
+
 nccl_import import_excerpt(const std::vector<std::string>& lines,
                            const std::vector<uint32_t>& coll_line_nos, const std::string& path,
-                           nccl_import res) {
+                           nccl_import res, bool placement) {
     using op_key = std::pair<uint64_t, uint32_t>;
     struct excerpt_op {
         coll_fields f;
@@ -21,6 +72,8 @@ nccl_import import_excerpt(const std::vector<std::string>& lines,
     struct view {
         uint32_t nranks = 0;
         uint32_t line = 0;
+        std::string process;                 ///< "host:pid", empty when the prefix is trimmed
+        uint32_t dev = 0;                    ///< [cudaDev]
         std::map<uint64_t, uint32_t> times;  ///< opCount -> lines seen so far
         std::map<op_key, excerpt_op> ops;
     };
@@ -29,6 +82,7 @@ nccl_import import_excerpt(const std::vector<std::string>& lines,
         uint32_t line = 0;
         uint32_t views = 0;
         std::map<op_key, excerpt_op> ops;
+        std::vector<uint32_t> members;  ///< its views (indices into `views`)
     };
     std::map<std::tuple<std::string, uint32_t, std::string>, uint32_t> view_of;
     std::vector<view> views;
@@ -55,6 +109,8 @@ nccl_import import_excerpt(const std::vector<std::string>& lines,
             view v;
             v.nranks = static_cast<uint32_t>(*f.nranks);
             v.line = no;
+            v.process = l.process;
+            v.dev = l.dev;
             views.push_back(std::move(v));
         }
         view& v = views[it->second];
@@ -78,7 +134,8 @@ nccl_import import_excerpt(const std::vector<std::string>& lines,
                a.root == b.root;
     };
     std::vector<excerpt_comm> comms;
-    for (const view& v : views) {
+    for (uint32_t vi = 0; vi < views.size(); ++vi) {
+        const view& v = views[vi];
         excerpt_comm* into = nullptr;
         for (excerpt_comm& c : comms) {
             if (c.nranks != v.nranks) continue;
@@ -92,10 +149,11 @@ nccl_import import_excerpt(const std::vector<std::string>& lines,
             }
         }
         if (!into) {
-            comms.push_back(excerpt_comm{v.nranks, v.line, 0, {}});
+            comms.push_back(excerpt_comm{v.nranks, v.line, 0, {}, {}});
             into = &comms.back();
         }
         ++into->views;
+        into->members.push_back(vi);
         for (const auto& [k, o] : v.ops) {
             auto [at, fresh] = into->ops.emplace(k, o);
             if (!fresh && o.line < at->second.line) at->second.line = o.line;
@@ -149,6 +207,7 @@ nccl_import import_excerpt(const std::vector<std::string>& lines,
             t.records.back().seq = seq;
         }
     }
+    if (placement) place_excerpt_ranks(views, comms, res);
     std::vector<uint32_t> comm_lines;
     for (const excerpt_comm& c : comms) comm_lines.push_back(c.line);
     res.t = finish_trace(t, comms.front().line, comm_lines, path);

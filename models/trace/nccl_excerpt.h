@@ -20,9 +20,13 @@ namespace ndr::trace::nccl_detail {
 ///    their first log line, numbered 0, 1, ... as `seq`; communicators share ranks 0..N-1 of
 ///    the largest;
 ///  * torn COLL lines (a field missing) and point-to-point lines (the peer's rank is relative
-///    to a rank the excerpt does not name) are counted and skipped.
+///    to a rank the excerpt does not name) are counted and skipped;
+///  * with `placement`, when the excerpt shows every rank of its one communicator (one view
+///    per rank, each naming its host and a distinct [cudaDev] there) and some host holds
+///    several, rank r is the r-th view by (host in order of first appearance, cudaDev) and the
+///    header places it on node = that host, GPU = its cudaDev.
 nccl_import import_excerpt(const std::vector<std::string>& lines,
                            const std::vector<uint32_t>& coll_line_nos, const std::string& path,
-                           nccl_import res);
+                           nccl_import res, bool placement);
 
 }  // namespace ndr::trace::nccl_detail

@@ -347,7 +347,8 @@ nccl_import import_nccl_log(std::istream& in, const std::string& path,
     }
 
     if (locals.empty() && !coll_line_nos.empty()) {
-        return nccl_detail::import_excerpt(lines, coll_line_nos, path, std::move(res));
+        return nccl_detail::import_excerpt(lines, coll_line_nos, path, std::move(res),
+                                           opts.placement);
     }
     if (locals.empty()) {
         fail(path, static_cast<uint32_t>(std::max<std::size_t>(lines.size(), 1)), "comm",

@@ -389,6 +389,11 @@ TEST_CASE("NCCL import: real excerpts without INIT lines replay their sequence o
         CHECK(ops_of(imp.t, 1) == want);
         CHECK(imp.coll_lines == 7);
         CHECK(imp.torn == 0);
+        // both ranks printed by host gpu1, cudaDev 0 and 1: one node, GPUs 0 and 1
+        using pl = std::vector<std::array<uint32_t, 2>>;
+        CHECK(imp.t.placement == pl{{0, 0}, {0, 1}});
+        CHECK(imp.nodes == 1);
+        CHECK(imp.gpus_per_node == 2);
     }
     {
         // NVIDIA/nccl#1193: Ray prefixes, 3 of 128 ranks, opCounts 139d and 139e, last line torn.
@@ -400,6 +405,7 @@ TEST_CASE("NCCL import: real excerpts without INIT lines replay their sequence o
         CHECK(ops_of(imp.t, 0) == want);
         CHECK(ops_of(imp.t, 127) == want);
         CHECK(imp.t.records.size() == 2 * 128);
+        CHECK(imp.t.placement.empty());  // 3 of 128 ranks shown: where the others run is unknown
     }
     {
         // NVIDIA/nccl#1238: quoted ("> "), one rank, opCount 0 three times = three ops.
@@ -418,6 +424,32 @@ TEST_CASE("NCCL import: real excerpts without INIT lines replay their sequence o
                                        "allgather 2097152 seq 2", "allreduce 1 seq 3",
                                        "allreduce 1 seq 4"});
     }
+}
+
+TEST_CASE("NCCL import: an excerpt showing every rank is placed by host and cudaDev", "[trace]") {
+    const std::string body =
+        "AllReduce: opCount 5 sendbuff 0x1 recvbuff 0x1 datatype 7 op 0 root 0 count 4";
+    // hosts in order of first line: b (node 0), a (node 1); ranks by (node, cudaDev)
+    const auto coll4 = [&](const std::string& proc, const std::string& comm) {
+        return proc + " NCCL INFO " + body + " comm " + comm + " [nranks=4] stream 0x1\n";
+    };
+    const std::string log = coll4("b:7:1 [3]", "0x1") + coll4("a:5:1 [1]", "0x2") +
+                            coll4("b:8:1 [2]", "0x3") + coll4("a:6:1 [0]", "0x4");
+    std::istringstream in(log);
+    const auto imp = ndr::trace::import_nccl_log(in, "L");
+    REQUIRE(imp.t.comms.size() == 1);
+    using pl = std::vector<std::array<uint32_t, 2>>;
+    CHECK(imp.t.placement == pl{{0, 2}, {0, 3}, {1, 0}, {1, 1}});
+    CHECK(imp.nodes == 2);
+    CHECK(imp.gpus_per_node == 4);
+    // the same GPU of one host twice (two processes): no placement
+    const std::string dup = coll("b:7:1 [0]", "0x1", body) + coll("b:8:1 [0]", "0x3", body);
+    std::istringstream in2(dup);
+    CHECK(ndr::trace::import_nccl_log(in2, "L").t.placement.empty());
+    // one rank per host: none needed
+    const std::string spread = coll("b:7:1 [0]", "0x1", body) + coll("a:8:1 [0]", "0x3", body);
+    std::istringstream in3(spread);
+    CHECK(ndr::trace::import_nccl_log(in3, "L").t.placement.empty());
 }
 
 TEST_CASE("NCCL import: excerpt views that disagree are separate communicators", "[trace]") {
