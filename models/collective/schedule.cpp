@@ -143,6 +143,25 @@ void check_params(const coll_params& p) {
                             name(p.op), p.nranks));
         }
     }
+    if (!p.node_groups.empty()) {
+        std::vector<bool> seen(p.nranks, false);
+        size_t total = 0;
+        for (const std::vector<uint32_t>& g : p.node_groups) {
+            for (const uint32_t r : g) {
+                if (r >= p.nranks || seen[r] || g.empty()) {
+                    throw std::invalid_argument(
+                        fmt::format("collective {}: node groups do not partition the {} ranks",
+                                    name(p.op), p.nranks));
+                }
+                seen[r] = true;
+                ++total;
+            }
+        }
+        if (total != p.nranks) {
+            throw std::invalid_argument(fmt::format(
+                "collective {}: node groups do not partition the {} ranks", name(p.op), p.nranks));
+        }
+    }
     if (p.op == op_kind::alltoall && p.bytes % (uint64_t{p.nranks} * p.dtype_bytes) != 0) {
         throw std::invalid_argument(fmt::format(
             "alltoall: bytes {} must be a multiple of nranks {} * dtype_bytes {} (equal blocks)",

@@ -86,6 +86,10 @@ struct coll_params {
     /// Channel c runs its ring in the order ring_orders[c % size] (position -> rank, a
     /// permutation of 0..nranks-1); empty = 0, 1, ..., nranks-1 for every channel.
     std::vector<std::vector<uint32_t>> ring_orders;
+    /// The ranks of every node (each node's ranks by local GPU), nodes in tree order: tree
+    /// allreduce then runs NCCL's node-aware trees (tree.cpp) on ring_channels(p) channels.
+    /// Empty = the flat double binary tree over ranks 0..n-1. Must partition 0..n-1.
+    std::vector<std::vector<uint32_t>> node_groups;
 };
 
 /// The ring channels a ring reduce_scatter, allgather or allreduce of `p` runs: channels, but

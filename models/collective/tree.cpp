@@ -11,6 +11,10 @@
 //            its half once up and once down; for even n each rank is interior in one tree only,
 //            so a rank sends at most S/2 up per tree plus S/2 to each of two children in one
 //            tree: 2S in all, like the ring's 2(n-1)/n * S, in about 2 log2 n steps.
+//            With node_groups (multi-GPU nodes) the trees are NCCL's: a double binary tree over
+//            the nodes and a chain inside each node (node_tree_shape), on ring_channels(p)
+//            channels whose chains start at different GPUs, so the trees' inter-node hops
+//            spread over the rails.
 // broadcast  binomial tree over virtual ranks v = (r - root) mod n (MPICH): the parent of v is
 // reduce     v with its lowest set bit cleared; v's children are v + 2^k for every 2^k below
 //            v's lowest set bit (any k for the root) with v + 2^k < n, largest subtree first.
@@ -111,6 +115,54 @@ tree_shape binomial_shape(uint32_t n, uint32_t root) {
     return sh;
 }
 
+/// NCCL's tree on multi-GPU nodes: an inter-node double binary tree over the nodes
+/// (dtree_node over node indices) and a chain inside every node. On channel c of `channels`,
+/// tree 0 runs each node's members rotated by c (head = member c, then c+1, ...), tree 1 the
+/// reverse (head = member c-1, then c-2, ...); a head's parent is the head of its parent node,
+/// its children the heads of its child nodes, then the next member of its chain.
+tree_shape node_tree_shape(uint32_t n, const std::vector<std::vector<uint32_t>>& groups, int t,
+                           uint32_t c) {
+    tree_shape sh(n);
+    const auto nodes = static_cast<uint32_t>(groups.size());
+    std::vector<std::vector<uint32_t>> chain(nodes);
+    for (uint32_t k = 0; k < nodes; ++k) {
+        const std::vector<uint32_t>& m = groups[k];
+        const auto w = static_cast<uint32_t>(m.size());
+        for (uint32_t j = 0; j < w; ++j) {
+            chain[k].push_back(t == 0 ? m[(c + j) % w] : m[(c % w + 2 * w - 1 - j) % w]);
+        }
+    }
+    for (uint32_t k = 0; k < nodes; ++k) {
+        const tree_node nd = dtree_node(nodes, k, t);
+        const uint32_t head = chain[k][0];
+        if (nd.parent < 0) {
+            sh.root = head;
+        } else {
+            sh.parent[head] = static_cast<int32_t>(chain[static_cast<uint32_t>(nd.parent)][0]);
+        }
+        for (int32_t ch : {nd.child0, nd.child1}) {
+            if (ch >= 0) sh.children[head].push_back(chain[static_cast<uint32_t>(ch)][0]);
+        }
+        for (size_t j = 1; j < chain[k].size(); ++j) {
+            sh.parent[chain[k][j]] = static_cast<int32_t>(chain[k][j - 1]);
+            sh.children[chain[k][j - 1]].push_back(chain[k][j]);
+        }
+    }
+    sh.finish();
+    return sh;
+}
+
+/// Part c of `parts` of the range r, cut on element boundaries.
+byte_range part_of(byte_range r, uint32_t e, uint32_t parts, uint32_t c) {
+    const byte_range q = block_range(r.bytes, e, parts, c);
+    return byte_range{r.offset + q.offset, q.bytes};
+}
+
+/// Channels of a node-aware tree allreduce (1 for the flat double binary tree).
+uint32_t tree_channels(const coll_params& p) {
+    return p.node_groups.empty() ? 1 : ring_channels(p);
+}
+
 /// Up pass of one chunk: every non-root node sends `ch` to its parent (reduce) after its
 /// children's chunk arrived. up[v] = the transfer v sent.
 void up_pass(schedule& s, const tree_shape& sh, byte_range ch, std::vector<uint32_t>& up) {
@@ -146,20 +198,28 @@ void build_tree(const coll_params& p, schedule& s) {
     std::vector<uint32_t> up(n), down(n), root_deps;
 
     if (p.op == op_kind::allreduce) {
-        const tree_shape trees[2] = {dtree_shape(n, 0), dtree_shape(n, 1)};
-        const byte_range half[2] = {block_range(p.bytes, p.dtype_bytes, 2, 0),
-                                    block_range(p.bytes, p.dtype_bytes, 2, 1)};
-        const uint64_t nc[2] = {chunk_count(half[0].bytes, chunk),
-                                chunk_count(half[1].bytes, chunk)};
-        for (uint64_t c = 0; c < nc[0] || c < nc[1]; ++c) {
-            for (int t = 0; t < 2; ++t) {
-                if (c >= nc[t]) continue;
-                const tree_shape& sh = trees[t];
-                const byte_range ch = chunk_of(half[t], chunk, c);
-                up_pass(s, sh, ch, up);
-                root_deps.clear();
-                for (uint32_t k : sh.children[sh.root]) root_deps.push_back(up[k]);
-                down_pass(s, sh, ch, root_deps, down);
+        const uint32_t channels = tree_channels(p);
+        for (uint32_t cc = 0; cc < channels; ++cc) {
+            const tree_shape trees[2] = {
+                p.node_groups.empty() ? dtree_shape(n, 0)
+                                      : node_tree_shape(n, p.node_groups, 0, cc),
+                p.node_groups.empty() ? dtree_shape(n, 1)
+                                      : node_tree_shape(n, p.node_groups, 1, cc)};
+            const byte_range half[2] = {
+                part_of(block_range(p.bytes, p.dtype_bytes, 2, 0), p.dtype_bytes, channels, cc),
+                part_of(block_range(p.bytes, p.dtype_bytes, 2, 1), p.dtype_bytes, channels, cc)};
+            const uint64_t nc[2] = {chunk_count(half[0].bytes, chunk),
+                                    chunk_count(half[1].bytes, chunk)};
+            for (uint64_t c = 0; c < nc[0] || c < nc[1]; ++c) {
+                for (int t = 0; t < 2; ++t) {
+                    if (c >= nc[t]) continue;
+                    const tree_shape& sh = trees[t];
+                    const byte_range ch = chunk_of(half[t], chunk, c);
+                    up_pass(s, sh, ch, up);
+                    root_deps.clear();
+                    for (uint32_t k : sh.children[sh.root]) root_deps.push_back(up[k]);
+                    down_pass(s, sh, ch, root_deps, down);
+                }
             }
         }
         return;
@@ -184,9 +244,17 @@ uint64_t tree_xfer_count(const coll_params& p) {
     const uint64_t chunk = effective_chunk(p);
     // Every chunk crosses each of a spanning tree's n-1 edges once per pass.
     if (p.op == op_kind::allreduce) {
-        const uint64_t chunks =
-            sat_add(chunk_count(block_range(p.bytes, p.dtype_bytes, 2, 0).bytes, chunk),
-                    chunk_count(block_range(p.bytes, p.dtype_bytes, 2, 1).bytes, chunk));
+        const uint32_t channels = tree_channels(p);
+        uint64_t chunks = 0;
+        for (int t = 0; t < 2; ++t) {
+            const uint64_t elems = block_range(p.bytes, p.dtype_bytes, 2, t).bytes / p.dtype_bytes;
+            const uint64_t base = elems / channels;
+            const uint64_t extra = elems % channels;
+            chunks =
+                sat_add(chunks, sat_mul(extra, chunk_count((base + 1) * p.dtype_bytes, chunk)));
+            chunks = sat_add(chunks,
+                             sat_mul(channels - extra, chunk_count(base * p.dtype_bytes, chunk)));
+        }
         return sat_mul(2 * (n - 1), chunks);  // up and down
     }
     return sat_mul(n - 1, chunk_count(p.bytes, chunk));

@@ -44,12 +44,11 @@ node_layout::node_layout(uint32_t gpus, uint32_t hcas, uint32_t nranks,
     for (const gpu_ref& g : ranks_) nodes_ = std::max(nodes_, g.node + 1);
 }
 
-std::vector<std::vector<uint32_t>> node_layout::ring_orders(
+std::vector<std::vector<uint32_t>> node_layout::node_groups(
     const std::vector<uint32_t>& members) const {
     std::vector<std::vector<uint32_t>> nodes;  // per node (first-appearance order): positions
     std::vector<uint32_t> slot;                // node index -> its entry in `nodes`, or NONE
     constexpr uint32_t NONE = UINT32_MAX;
-    size_t widest = 0;
     for (uint32_t i = 0; i < members.size(); ++i) {
         const uint32_t node = ranks_[members[i]].node;
         if (node >= slot.size()) slot.resize(node + 1, NONE);
@@ -59,6 +58,7 @@ std::vector<std::vector<uint32_t>> node_layout::ring_orders(
         }
         nodes[slot[node]].push_back(i);
     }
+    size_t widest = 0;
     for (std::vector<uint32_t>& m : nodes) {
         std::stable_sort(m.begin(), m.end(), [&](uint32_t a, uint32_t b) {
             return ranks_[members[a]].gpu < ranks_[members[b]].gpu;
@@ -66,6 +66,15 @@ std::vector<std::vector<uint32_t>> node_layout::ring_orders(
         widest = std::max(widest, m.size());
     }
     if (nodes.size() < 2 || widest < 2) return {};
+    return nodes;
+}
+
+std::vector<std::vector<uint32_t>> node_layout::ring_orders(
+    const std::vector<uint32_t>& members) const {
+    const std::vector<std::vector<uint32_t>> nodes = node_groups(members);
+    size_t widest = 0;
+    for (const std::vector<uint32_t>& m : nodes) widest = std::max(widest, m.size());
+    if (nodes.empty()) return {};
     std::vector<std::vector<uint32_t>> orders(widest);
     for (size_t c = 0; c < widest; ++c) {
         orders[c].reserve(members.size());

@@ -59,6 +59,10 @@ public:
     /// order per distinct channel (the largest node's member count of them), or none (the
     /// identity order) when the communicator spans one node or one GPU per node.
     std::vector<std::vector<uint32_t>> ring_orders(const std::vector<uint32_t>& members) const;
+    /// The communicator's ranks (positions in `members`) grouped by node: nodes in the order
+    /// their first member appears, each node's members by local GPU
+    /// (coll::coll_params::node_groups); none when it spans one node or one GPU per node.
+    std::vector<std::vector<uint32_t>> node_groups(const std::vector<uint32_t>& members) const;
 
 private:
     uint32_t gpus_ = 1;

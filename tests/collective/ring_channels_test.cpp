@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "coll_test_util.h"
@@ -149,4 +150,52 @@ TEST_CASE("node_layout::ring_orders: hand-computed orders, one ring per rail eac
     // one node, or one GPU per node: the identity order
     CHECK(ndr::common::node_layout(8, 0, 8, {}).ring_orders(std::vector<uint32_t>(all)).empty());
     CHECK(ndr::common::node_layout(1, 0, 8, {}).ring_orders(all).empty());
+}
+
+TEST_CASE("node-aware tree: real-data allreduce, counts, and inter-node hops on one rail",
+          "[collective]") {
+    // 3 nodes of 4 ranks (the layout's positions: node k holds 4k..4k+3 by local GPU)
+    std::vector<std::vector<uint32_t>> groups{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}};
+    for (uint32_t ch : {1U, 2U, 4U}) {
+        for (uint64_t elems : {uint64_t{12}, uint64_t{100}}) {
+            CAPTURE(ch, elems);
+            c::coll_params p;
+            p.op = op_kind::allreduce;
+            p.algo = algo_kind::tree;
+            p.nranks = 12;
+            p.bytes = elems * 8 * 12;
+            p.dtype_bytes = 8;
+            p.chunk_bytes = 64;
+            p.channels = ch;
+            p.node_groups = groups;
+            const auto s = c::build_schedule(p);
+            CHECK(c::transfer_count(p) == s.xfers.size());
+            REQUIRE(c::find_races(s).empty());
+            const t::buffers in = t::random_inputs(12, s.buffer_bytes, elems + ch);
+            for (uint64_t seed = 0; seed <= 2; ++seed) {
+                const auto out = c::execute(
+                    s, in, c::wrapping_sum(8),
+                    {seed == 0 ? c::exec_order::latest_first : c::exec_order::random, seed});
+                CHECK(t::check_result(s, in, out).empty());
+            }
+            // every hop between nodes joins the same local GPU; inside a node, neighbours
+            for (const auto& x : s.xfers) {
+                if (x.src / 4 != x.dst / 4) CHECK(x.src % 4 == x.dst % 4);
+            }
+            // channel c's trees leave a node at GPU c (tree 0) and c-1 (tree 1): channels
+            // 0..ch-1 use GPUs -1..ch-1, ch+1 rails, at most the node's 4
+            std::set<uint32_t> rails;
+            for (const auto& x : s.xfers) {
+                if (x.src / 4 != x.dst / 4) rails.insert(x.src % 4);
+            }
+            CHECK(rails.size() == std::min<size_t>(4, ch + 1));
+        }
+    }
+    c::coll_params bad;
+    bad.op = op_kind::allreduce;
+    bad.algo = algo_kind::tree;
+    bad.nranks = 4;
+    bad.bytes = 64;
+    bad.node_groups = {{0, 1}, {1, 2, 3}};
+    CHECK_THROWS_AS(c::build_schedule(bad), std::invalid_argument);
 }
