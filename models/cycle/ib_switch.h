@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/ar_router.h"
 #include "common/bits.h"
 #include "common/ib_port.h"
 #include "common/rx_buffer.h"
@@ -83,6 +84,12 @@ public:
     /// RoCE (fabric.technology = roce): routes packets whose LFT port is in `up_ports` by the
     /// ECMP hash of their 5-tuple over all of `up_ports` instead (switch-specific hash seed).
     void set_ecmp(uint64_t up_ports, uint32_t seed);
+    /// routing.mode = adaptive: packets whose LFT port is in `group` (the switch's up-ports, the
+    /// AR group of routing.ar_group = tree) go to the port golden::ar_choose picks; `sw` is the
+    /// switch's index (tie-break draw, with sim.seed).
+    void set_adaptive(const cfg::config& c, uint64_t group, uint32_t sw);
+    /// Packets AR sent to a group port other than their LFT port (0 unless adaptive).
+    uint64_t ar_moved() const { return ar_ ? ar_->moved() : 0; }
     /// RoCE: PFC thresholds of port p (nullptr for IB).
     const pfc_ports* pfc() const;
 
@@ -287,6 +294,7 @@ private:
     void ingress_grow();
     bool refresh_due_ = false;
     std::unique_ptr<eth_state> eth_;  ///< RoCE only
+    std::unique_ptr<common::ar_router> ar_;  ///< routing.mode = adaptive only
 
     // Scratch for allocation (kept to avoid per-cycle allocation).
     std::vector<grant> grants_;
