@@ -183,9 +183,9 @@ tlm::tlm_sync_enum ib_switch_tlm::fc_in_fw(int port, tlm::tlm_generic_payload& g
     return tlm::TLM_COMPLETED;
 }
 
-void ib_switch_tlm::set_adaptive(const cfg::config& c, uint64_t group, uint32_t sw) {
+void ib_switch_tlm::set_adaptive(const cfg::config& c, std::vector<uint64_t> groups, uint32_t sw) {
     ar_ = std::make_unique<common::ar_router>(
-        ports_, group,
+        std::move(groups),
         static_cast<uint32_t>(c.routing.ar_threshold.count / golden::CREDIT_BLOCK_BYTES),
         c.sim.seed, sw);
 }

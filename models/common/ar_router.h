@@ -1,10 +1,11 @@
 // The adaptive-routing state of one InfiniBand switch, as both switch models keep it
-// (models/cycle/ib_switch, tlm/ib_switch_tlm): the AR group (routing.ar_group = tree: the
-// up-ports toward the spine/core), the blocks queued per output (routed there, not yet through
+// (models/cycle/ib_switch, tlm/ib_switch_tlm): the AR group of every LFT port (routing.ar_group
+// = tree: the up-ports toward the spine/core, or parallel down links), the blocks queued per output (routed there, not yet through
 // the crossbar), and the decision counter of the seeded tie-break. The choice itself is
 // golden::ar_choose. SystemC-free.
 #pragma once
 #include <array>
+#include <utility>
 #include <cstdint>
 #include <vector>
 
@@ -15,21 +16,26 @@ namespace ndr::common {
 
 class ar_router {
 public:
-    /// `group`: bit p = port p is in the AR group; `threshold_blocks`: routing.ar_threshold in
-    /// 64 B blocks; seed and switch id for the tie-break draw.
-    ar_router(uint32_t ports, uint64_t group, uint32_t threshold_blocks, uint64_t seed,
-              uint32_t sw)
-        : group_(group), threshold_(threshold_blocks), seed_(seed), sw_(sw), queued_(ports, 0) {}
+    /// `groups[p]`: the AR group (bit q = port q) of a packet whose LFT port is p (one bit or
+    /// none: a single path); `threshold_blocks`: routing.ar_threshold in 64 B blocks; seed and
+    /// switch id for the tie-break draw.
+    ar_router(std::vector<uint64_t> groups, uint32_t threshold_blocks, uint64_t seed, uint32_t sw)
+        : groups_(std::move(groups)),
+          threshold_(threshold_blocks),
+          seed_(seed),
+          sw_(sw),
+          queued_(64, 0) {}  // every port of a 64-port switch
 
     /// The output of a packet of `need_blocks` whose LFT port is `lft_port`; `credits(p)` gives
     /// the free credits of output p on the packet's output VL. Counts the packet as queued there.
     template <class Credits>
     uint8_t route(uint8_t lft_port, uint32_t need_blocks, Credits&& credits) {
         uint8_t out = lft_port;
-        if ((group_ & bit(lft_port)) != 0) {
+        const uint64_t group = lft_port < groups_.size() ? groups_[lft_port] : 0;
+        if ((group & (group - 1)) != 0) {  // two ports or more: a choice
             std::array<golden::ar_candidate, 64> c{};
             std::size_t n = 0;
-            for_each_bit(group_, [&](uint32_t p) {
+            for_each_bit(group, [&](uint32_t p) {
                 c[n++] = golden::ar_candidate{static_cast<uint8_t>(p), queued_[p], credits(p)};
             });
             out = golden::ar_choose(lft_port, c.data(), n, need_blocks, threshold_,
@@ -45,7 +51,7 @@ public:
     uint64_t moved() const { return moved_; }
 
 private:
-    uint64_t group_;
+    std::vector<uint64_t> groups_;
     uint32_t threshold_;
     uint64_t seed_;
     uint32_t sw_;

@@ -73,9 +73,9 @@ void ib_switch::connect(uint16_t port, link_peer peer, uint32_t peer_buffer_bloc
     if (eth_) eth_connect(port, peer);
 }
 
-void ib_switch::set_adaptive(const cfg::config& c, uint64_t group, uint32_t sw) {
+void ib_switch::set_adaptive(const cfg::config& c, std::vector<uint64_t> groups, uint32_t sw) {
     ar_ = std::make_unique<common::ar_router>(
-        ports_, group,
+        std::move(groups),
         static_cast<uint32_t>(c.routing.ar_threshold.count / golden::CREDIT_BLOCK_BYTES),
         c.sim.seed, sw);
 }

@@ -84,10 +84,10 @@ public:
     /// RoCE (fabric.technology = roce): routes packets whose LFT port is in `up_ports` by the
     /// ECMP hash of their 5-tuple over all of `up_ports` instead (switch-specific hash seed).
     void set_ecmp(uint64_t up_ports, uint32_t seed);
-    /// routing.mode = adaptive: packets whose LFT port is in `group` (the switch's up-ports, the
-    /// AR group of routing.ar_group = tree) go to the port golden::ar_choose picks; `sw` is the
-    /// switch's index (tie-break draw, with sim.seed).
-    void set_adaptive(const cfg::config& c, uint64_t group, uint32_t sw);
+    /// routing.mode = adaptive: a packet whose LFT port is p goes to the port of groups[p] (its
+    /// AR group, fabric_plan::ar_groups) that golden::ar_choose picks; `sw` is the switch's
+    /// index (tie-break draw, with sim.seed).
+    void set_adaptive(const cfg::config& c, std::vector<uint64_t> groups, uint32_t sw);
     /// Packets AR sent to a group port other than their LFT port (0 unless adaptive).
     uint64_t ar_moved() const { return ar_ ? ar_->moved() : 0; }
     /// RoCE: PFC thresholds of port p (nullptr for IB).

@@ -18,9 +18,13 @@ uint8_t ar_choose(uint8_t lft_port, const ar_candidate* c, std::size_t n, uint32
     const auto eligible = [&](const ar_candidate& a) {
         return !any_fits || a.free_credits >= need_blocks;
     };
-    const auto better = [](const ar_candidate& a, const ar_candidate& b) {
-        if (a.queued_blocks != b.queued_blocks) return a.queued_blocks < b.queued_blocks;
-        return a.free_credits > b.free_credits;
+    // Load = blocks queued here + blocks held downstream (credits in use): with equal credit
+    // limits across the group, least (queued - free credits) is least load.
+    const auto load = [](const ar_candidate& a) {
+        return int64_t{a.queued_blocks} - int64_t{a.free_credits};
+    };
+    const auto better = [&](const ar_candidate& a, const ar_candidate& b) {
+        return load(a) < load(b);
     };
     const ar_candidate* best = nullptr;
     for (std::size_t i = 0; i < n; ++i) {
@@ -42,7 +46,10 @@ uint8_t ar_choose(uint8_t lft_port, const ar_candidate* c, std::size_t n, uint32
 }
 
 uint64_t ar_tie_draw(uint64_t seed, uint32_t sw, uint64_t decision) {
-    uint64_t z = seed * 0x9E3779B97F4A7C15ULL + (uint64_t{sw} << 40) + decision + 1;
+    // SplitMix64 (Steele, Lea & Flood 2014): one step from state x; x spreads the seed so that
+    // nearby seeds do not give shifted copies of one sequence.
+    const uint64_t x = seed * 0xBF58476D1CE4E5B9ULL + (uint64_t{sw} << 40) + decision;
+    uint64_t z = x + 0x9E3779B97F4A7C15ULL;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);

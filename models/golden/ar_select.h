@@ -31,7 +31,8 @@ struct ar_candidate {
                                 uint32_t need_blocks, uint32_t threshold_blocks, uint64_t tie);
 
 /// The tie-break draw of decision number `decision` of switch `sw` in a run seeded `seed`
-/// (SplitMix64 of the three): same seed, same choices.
+/// (one SplitMix64 step from seed * 0xBF58476D1CE4E5B9 + (sw << 40) + decision): same seed,
+/// same choices.
 [[nodiscard]] uint64_t ar_tie_draw(uint64_t seed, uint32_t sw, uint64_t decision);
 
 }  // namespace ndr::golden

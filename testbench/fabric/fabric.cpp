@@ -36,7 +36,7 @@ fabric::fabric(const cfg::config& c, uint32_t hosts)
             // reaches a common ancestor); a per-switch seed avoids hash polarisation between tiers.
             switches_[s]->set_ecmp(up, static_cast<uint32_t>(c.sim.seed * 7919U + s));
         } else if (c.routing.mode == "adaptive") {
-            switches_[s]->set_adaptive(c, up, static_cast<uint32_t>(s));
+            switches_[s]->set_adaptive(c, plan_.ar_groups[s], static_cast<uint32_t>(s));
         }
     }
     drivers_.push_back(

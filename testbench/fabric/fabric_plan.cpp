@@ -50,6 +50,23 @@ fabric_plan plan_fabric(const cfg::config& c, uint32_t hosts) {
             }
         }
         f.up_ports.push_back(up);
+        std::vector<uint64_t> groups(ts.peers.size(), 0);
+        for (std::size_t p = 0; p < ts.peers.size() && p < 64; ++p) {
+            const golden::topo_peer& peer = ts.peers[p];
+            if ((up >> p & 1U) != 0) {
+                groups[p] = up;
+                continue;
+            }
+            groups[p] = uint64_t{1} << p;
+            if (peer.kind != golden::topo_peer_kind::sw) continue;
+            for (std::size_t q = 0; q < ts.peers.size() && q < 64; ++q) {
+                const golden::topo_peer& other = ts.peers[q];
+                if (other.kind == golden::topo_peer_kind::sw && other.node == peer.node) {
+                    groups[p] |= uint64_t{1} << q;
+                }
+            }
+        }
+        f.ar_groups.push_back(std::move(groups));
     }
     const uint64_t prop = c.link.propagation_per_m.ps;
     const auto cable_cycles = [&](uint64_t mm) {

@@ -26,7 +26,7 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts)
         switches_.push_back(std::make_unique<tlmm::ib_switch_tlm>(fmt::format("sw{}", s).c_str(), c,
                                                                   tm_, plan_.lfts[s], status_));
         if (c.routing.mode == "adaptive" && c.fabric.technology != "roce") {
-            switches_[s]->set_adaptive(c, plan_.up_ports[s], static_cast<uint32_t>(s));
+            switches_[s]->set_adaptive(c, plan_.ar_groups[s], static_cast<uint32_t>(s));
         }
     }
     // Credit loops for burst pacing (credit_pacer.h): only when bursts are on.
