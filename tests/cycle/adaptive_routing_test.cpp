@@ -1,13 +1,13 @@
 // Adaptive routing against static d-mod-k on a full-bisection two-level fat tree: a random
-// permutation of 16 MiB RDMA WRITEs (`ndrsim gen permutation --ranks 32 --bytes 16MiB --seed 1`,
-// docs/routing.md), one simulation per TEST_CASE.
+// permutation of 16 MiB RDMA WRITEs (`ndrsim gen permutation --ranks 128 --bytes 16MiB --seed 1`,
+// docs/routing.md), every other key at its default; one simulation per TEST_CASE.
 //
-// Topology by hand (docs/configuration.md fabric.*): radix 8, 32 hosts -> h = 4 hosts and 4
-// up-ports per leaf, 8 leaves, 4 spines, one cable per leaf-spine pair. Host n on leaf n / 4.
-// Static up/down routing (golden/updown_routing.h): a leaf sends destination d up port d mod 4,
-// to spine d mod 4, which has one cable down to d's leaf. In a permutation every destination
-// receives one flow, and the 4 hosts of a leaf have distinct d mod 4, so down links carry one
-// flow each: only up links collide. A flow that shares its source leaf's up port with k - 1
+// Topology by hand (docs/configuration.md fabric.*): radix 64, 128 hosts -> h = 32 hosts and 32
+// up-ports per leaf, 4 leaves, 2 spines, 16 parallel cables per leaf-spine pair. Host n on leaf
+// n / 32. Static up/down routing (golden/updown_routing.h): a leaf sends destination d up port
+// number d mod 32; the spine sends it down the cable that up port arrives on (d's root path).
+// In a permutation every destination receives one flow, and the 32 hosts of a leaf have
+// distinct d mod 32, so down links carry one flow each: only up links collide. A flow that shares its source leaf's up port with k - 1
 // other cross-leaf flows gets 1/k of the link, so its throughput is line / k (all flows are the
 // same size and start together). The test computes k per flow from that rule, not from the LFTs.
 //
@@ -17,8 +17,6 @@
 //
 // Adaptive: every host >= 0.9 x line; static: the colliding flows at line / k (+-10 %), so at
 // least one host strictly below the adaptive minimum. Both: every byte delivered once, no loss.
-// Switch input buffers are 128 KiB per VL here (docs/routing.md: with the 32 KiB default,
-// adaptive reaches 85-87 % of line rate, short of 90 %).
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -43,8 +41,8 @@ extern "C" int sc_main(int, char*[]) {
 
 namespace {
 
-constexpr uint32_t HOSTS = 32;
-constexpr uint32_t H = 4;  // hosts and up-ports per leaf (radix 8)
+constexpr uint32_t HOSTS = 128;
+constexpr uint32_t H = 32;  // hosts and up-ports per leaf (radix 64)
 constexpr uint64_t BYTES = 16ULL << 20;
 constexpr uint64_t SEED = 1;
 constexpr double CYCLE_NS = 1.28;
@@ -63,8 +61,7 @@ result run(const std::string& mode) {
     std::istringstream in(ndr::trace::to_jsonl(gen, {}));
     const ndr::trace::trace tr = ndr::trace::parse_trace(in, "permutation.jsonl");
     const ndr::cfg::config c = ndr::cfg::load_config(
-        "", {"fabric.topology=fat_tree", "fabric.levels=2", "switch.ports=8",
-             "switch.buffer_per_vl=128KiB", "switch.vl_reserved=32KiB", "routing.mode=" + mode,
+        "", {"fabric.topology=fat_tree", "fabric.levels=2", "routing.mode=" + mode,
              "sim.check_invariants=true", "sim.level=cycle"});
     result r;
     REQUIRE_NOTHROW(r.o = ndr::tb::run_trace(c, tr));
@@ -103,7 +100,7 @@ std::vector<uint32_t> static_sharing() {
 
 }  // namespace
 
-TEST_CASE("permutation, static d-mod-k: colliding flows get line / k", "[ar][cycle]") {
+TEST_CASE("permutation of 128, static d-mod-k: colliding flows get line / k", "[ar][cycle]") {
     const std::vector<uint32_t> k = static_sharing();
     REQUIRE(*std::max_element(k.begin(), k.end()) >= 2);  // seed 1 collides
     const result r = run("static");
@@ -116,7 +113,7 @@ TEST_CASE("permutation, static d-mod-k: colliding flows get line / k", "[ar][cyc
     CHECK(*std::min_element(r.gbs.begin(), r.gbs.end()) < 0.9 * LINE_GBS);
 }
 
-TEST_CASE("permutation, adaptive: every host at >= 90 % of line rate", "[ar][cycle]") {
+TEST_CASE("permutation of 128, adaptive: every host at >= 90 % of line rate", "[ar][cycle]") {
     const result r = run("adaptive");
     CHECK(r.o.hca.out_of_order_placed > 0);  // AR reordered packets; placed, not NAKed
     for (uint32_t s = 0; s < HOSTS; ++s) {

@@ -26,20 +26,24 @@ template <class Rows>
 void routing_rows(Rows& s) {
     s.choice_key("routing.mode", &routing_config::mode, {"static", "adaptive"},
                  "InfiniBand switch routing: static = the LFT port only (up/down d-mod-k), "
-                 "adaptive = per packet, a port of the destination's AR group chosen by queued "
-                 "data and credits (free AR; RoCE keeps ECMP); docs/domain.md §4 'Adaptive "
-                 "routing (AR)' (OpenSM default ar_updn)");
+                 "adaptive = per packet (TLM: per transaction), a port of the destination's AR "
+                 "group chosen by queued data and credits, HCAs placing packets out of order "
+                 "(free AR; RoCE keeps ECMP); docs/domain.md §4 'Adaptive routing (AR)' (OpenSM "
+                 "default ar_updn; the global default stays static, the NDR presets are "
+                 "adaptive: docs/presets.md)");
     s.choice_key("routing.ar_group", &routing_config::ar_group, {"tree"},
-                 "AR group algorithm of the subnet manager: tree = every up-port of a switch "
-                 "toward the spine/core (all have minimal hops to a destination not below it); "
-                 "down routes stay single-path; docs/domain.md §4 'Adaptive routing (AR)' "
-                 "(TREE, the fat-tree algorithm)");
+                 "AR group algorithm of the subnet manager: tree = the ports with minimal hops "
+                 "to the destination: every up-port toward the spine/core for a destination not "
+                 "below the switch, else the parallel cables to the lower switch the LFT port "
+                 "leads to; docs/domain.md §4 'Adaptive routing (AR)' (TREE, the fat-tree "
+                 "algorithm)");
     s.unit_key("routing.ar_threshold", &routing_config::ar_threshold, "0..16MiB",
                [](uint64_t v) -> std::string {
                    return v > (uint64_t{16} << 20) ? "must be at most 16MiB" : std::string();
                },
                "adaptive: a packet keeps its LFT port while at most this many bytes are queued "
-               "for that port and it has credits; beyond, the least-loaded port of the group; "
+               "for that port and it has credits; beyond, the group port with the least queued "
+               "blocks minus free credits (docs/routing.md); "
                "model choice (4 KiB = one MTU packet, soft: NVIDIA does not publish the "
                "switch's threshold)");
 }
