@@ -137,11 +137,11 @@ private:
         uint32_t dst = 0;
         std::deque<uint32_t> messages;  ///< not yet fully transmitted, in order
         uint32_t next_index = 0;
-        uint32_t next_psn = 0;            ///< next PSN to send
-        uint32_t acked_psn = 0;           ///< every PSN below is acknowledged
-        std::deque<uint32_t> unfinished;  ///< fully sent, awaiting their last ACK
+        uint32_t next_psn = 0;                    ///< next PSN to send
+        uint32_t acked_psn = 0;                   ///< every PSN below is acknowledged
+        std::deque<uint32_t> unfinished;          ///< fully sent, awaiting their last ACK
         golden::rc_psn_window psns{0xFFFFFFFFU};  ///< receiver (PSNs unwrapped at TLM)
-        golden::rc_ack_coalescer acks;    ///< receiver: ACK coalescing
+        golden::rc_ack_coalescer acks;            ///< receiver: ACK coalescing
         bool active = false;
     };
     struct control_packet {

@@ -207,9 +207,9 @@ private:
     std::vector<uint64_t> blocked_now_;  ///< [vl]: outputs credit-blocked this step
     uint64_t inside_ = 0;
     std::vector<uint64_t> total_out_beats_;
-    std::unique_ptr<sharp_an_tlm> an_;   ///< SHARP aggregation node, if enabled
+    std::unique_ptr<sharp_an_tlm> an_;       ///< SHARP aggregation node, if enabled
     std::unique_ptr<common::ar_router> ar_;  ///< routing.mode = adaptive only
-    uint64_t sharp_credit_blocked_ = 0;  ///< outputs whose SHARP head waits for credits
+    uint64_t sharp_credit_blocked_ = 0;      ///< outputs whose SHARP head waits for credits
     uint64_t win_start_ = 0;
     bool in_window_ = false;
     common::switch_stats stats_;

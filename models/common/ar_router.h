@@ -1,12 +1,12 @@
 // The adaptive-routing state of one InfiniBand switch, as both switch models keep it
 // (models/cycle/ib_switch, tlm/ib_switch_tlm): the AR group of every LFT port (routing.ar_group
-// = tree: the up-ports toward the spine/core, or parallel down links), the blocks queued per output (routed there, not yet through
-// the crossbar), and the decision counter of the seeded tie-break. The choice itself is
-// golden::ar_choose. SystemC-free.
+// = tree: the up-ports toward the spine/core, or parallel down links), the blocks queued per output
+// (routed there, not yet through the crossbar), and the decision counter of the seeded tie-break.
+// The choice itself is golden::ar_choose. SystemC-free.
 #pragma once
 #include <array>
-#include <utility>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "common/bits.h"

@@ -4,8 +4,8 @@
 #include <stdexcept>
 
 #include "common/invariant_error.h"
-#include "golden/rc_psn_window.h"
 #include "cycle/hca.h"
+#include "golden/rc_psn_window.h"
 
 namespace ndr::cycle {
 
@@ -140,7 +140,7 @@ void hca_array::receive_data(cycle_t t, uint32_t h, packet& p) {
     }
     ++stats_.out_of_order_drops;
     if (r.v == golden::rc_psn_window::verdict::ahead) {  // a packet before it was lost
-        if (!ooo_ && !rq.nak_sent) {  // with OOO placement: a duplicate, dropped
+        if (!ooo_ && !rq.nak_sent) {                     // with OOO placement: a duplicate, dropped
             rq.nak_sent = true;
             respond(t, h, PK_NAK, sender_qp, rq.psns.expected());
         }

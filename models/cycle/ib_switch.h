@@ -293,7 +293,7 @@ private:
     std::size_t ingress_size_ = 0;
     void ingress_grow();
     bool refresh_due_ = false;
-    std::unique_ptr<eth_state> eth_;  ///< RoCE only
+    std::unique_ptr<eth_state> eth_;         ///< RoCE only
     std::unique_ptr<common::ar_router> ar_;  ///< routing.mode = adaptive only
 
     // Scratch for allocation (kept to avoid per-cycle allocation).

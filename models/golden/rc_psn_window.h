@@ -37,9 +37,7 @@ public:
     uint32_t placed_ahead() const { return ahead_count_; }
 
 private:
-    bool seen(uint32_t dist) const {
-        return dist < ahead_.size() && ahead_[dist] != 0;
-    }
+    bool seen(uint32_t dist) const { return dist < ahead_.size() && ahead_[dist] != 0; }
     uint32_t mask_;
     uint32_t expected_ = 0;
     uint32_t ahead_count_ = 0;

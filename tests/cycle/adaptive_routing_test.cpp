@@ -7,9 +7,10 @@
 // n / 32. Static up/down routing (golden/updown_routing.h): a leaf sends destination d up port
 // number d mod 32; the spine sends it down the cable that up port arrives on (d's root path).
 // In a permutation every destination receives one flow, and the 32 hosts of a leaf have
-// distinct d mod 32, so down links carry one flow each: only up links collide. A flow that shares its source leaf's up port with k - 1
-// other cross-leaf flows gets 1/k of the link, so its throughput is line / k (all flows are the
-// same size and start together). The test computes k per flow from that rule, not from the LFTs.
+// distinct d mod 32, so down links carry one flow each: only up links collide. A flow that shares
+// its source leaf's up port with k - 1 other cross-leaf flows gets 1/k of the link, so its
+// throughput is line / k (all flows are the same size and start together). The test computes k per
+// flow from that rule, not from the LFTs.
 //
 // Line rate (analytic): 400 Gb/s = 50 GB/s per link; a full-MTU RDMA WRITE packet carries 4096 B
 // in 65 beats of 64 B (4122..4142 B on the wire), so payload goodput = 50 x 4096 / 4160 =

@@ -43,8 +43,7 @@ TEST_CASE("ar: past the threshold, the least queued minus free credits wins", "[
     CHECK(pick(5, up) == 5);
 }
 
-TEST_CASE("ar: an LFT port without credits is left even when its queue is short",
-          "[golden][ar]") {
+TEST_CASE("ar: an LFT port without credits is left even when its queue is short", "[golden][ar]") {
     // Port 6: nothing queued but only 64 credits (< 65): not quiet. Loads: 4: 100-512 = -412,
     // 5: 0-65 = -65, 6 has no room, 7: 10-400 = -390. Best that fits: 4.
     const std::vector<ar_candidate> up{{4, 100, 512}, {5, 0, 65}, {6, 0, 64}, {7, 10, 400}};

@@ -29,23 +29,23 @@ void routing_rows(Rows& s) {
                  "adaptive = per packet (TLM: per transaction), a port of the destination's AR "
                  "group chosen by queued data and credits, HCAs placing packets out of order "
                  "(free AR; RoCE keeps ECMP); docs/domain.md §4 'Adaptive routing (AR)' (OpenSM "
-                 "default ar_updn; the global default stays static, the NDR presets are "
-                 "adaptive: docs/presets.md)");
+                 "default ar_updn; the global default stays static: docs/routing.md 'Presets')");
     s.choice_key("routing.ar_group", &routing_config::ar_group, {"tree"},
                  "AR group algorithm of the subnet manager: tree = the ports with minimal hops "
                  "to the destination: every up-port toward the spine/core for a destination not "
                  "below the switch, else the parallel cables to the lower switch the LFT port "
                  "leads to; docs/domain.md §4 'Adaptive routing (AR)' (TREE, the fat-tree "
                  "algorithm)");
-    s.unit_key("routing.ar_threshold", &routing_config::ar_threshold, "0..16MiB",
-               [](uint64_t v) -> std::string {
-                   return v > (uint64_t{16} << 20) ? "must be at most 16MiB" : std::string();
-               },
-               "adaptive: a packet keeps its LFT port while at most this many bytes are queued "
-               "for that port and it has credits; beyond, the group port with the least queued "
-               "blocks minus free credits (docs/routing.md); "
-               "model choice (4 KiB = one MTU packet, soft: NVIDIA does not publish the "
-               "switch's threshold)");
+    s.unit_key(
+        "routing.ar_threshold", &routing_config::ar_threshold, "0..16MiB",
+        [](uint64_t v) -> std::string {
+            return v > (uint64_t{16} << 20) ? "must be at most 16MiB" : std::string();
+        },
+        "adaptive: a packet keeps its LFT port while at most this many bytes are queued "
+        "for that port and it has credits; beyond, the group port with the least queued "
+        "blocks minus free credits (docs/routing.md); "
+        "model choice (4 KiB = one MTU packet, soft: NVIDIA does not publish the "
+        "switch's threshold)");
 }
 
 }  // namespace detail
