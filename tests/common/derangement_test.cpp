@@ -9,7 +9,7 @@
 #include "common/traffic_pattern.h"
 #include "trace/generators.h"
 
-TEST_CASE("random_derangement: a permutation without fixed points, fixed by the seed",
+TEST_CASE("random_derangement: a permutation without fixed points - fixed by the seed",
           "[common][permutation]") {
     for (uint32_t n : {2U, 3U, 16U, 33U}) {
         for (uint64_t seed : {1ULL, 2ULL, 99ULL}) {

@@ -35,7 +35,7 @@ TEST_CASE("ar: a quiet LFT port with credits is kept", "[golden][ar]") {
     CHECK(pick(5, up) == 5);
 }
 
-TEST_CASE("ar: past the threshold, the least queued minus free credits wins", "[golden][ar]") {
+TEST_CASE("ar: past the threshold - the least queued minus free credits wins", "[golden][ar]") {
     // load = queued - free: 4: 130-200 = -70, 5: 65-512 = -447, 6: 0-300 = -300, 7: 200-512 = -312
     const std::vector<ar_candidate> up{{4, 130, 200}, {5, 65, 512}, {6, 0, 300}, {7, 200, 512}};
     CHECK(pick(4, up) == 5);
@@ -59,7 +59,7 @@ TEST_CASE("ar: ports without the credits are skipped unless none has them", "[go
     CHECK(pick(4, none) == 7);
 }
 
-TEST_CASE("ar: ties go to the LFT port, else to the (tie mod n)-th tied port", "[golden][ar]") {
+TEST_CASE("ar: ties go to the LFT port - else to the (tie mod n)-th tied port", "[golden][ar]") {
     // LFT 4 over the threshold (100 queued); 4, 5, 7 all at load 100 - 500 = -400, 6 worse.
     const std::vector<ar_candidate> up{{4, 100, 500}, {5, 100, 500}, {6, 300, 500}, {7, 100, 500}};
     CHECK(pick(4, up, 0) == 4);
@@ -72,7 +72,7 @@ TEST_CASE("ar: ties go to the LFT port, else to the (tie mod n)-th tied port", "
     CHECK(pick(6, up, 0xFFFFFFFFFFFFFFFFULL) == 4);  // 2^64 - 1 = 0 mod 3
 }
 
-TEST_CASE("ar: the tie draw is SplitMix64, fixed by seed, switch and decision", "[golden][ar]") {
+TEST_CASE("ar: the tie draw is SplitMix64 - fixed by seed - switch and decision", "[golden][ar]") {
     // Seed 0, switch 0, decision 0 is SplitMix64's first output from state 0 (published
     // reference value of the generator).
     CHECK(ar_tie_draw(0, 0, 0) == 0xE220A8397B1DCDAFULL);

@@ -21,7 +21,7 @@ TEST_CASE("psn window: in-order packets advance one by one", "[golden][rc]") {
     CHECK(w.expected() == 5);
 }
 
-TEST_CASE("psn window: without OOO a gap is not accepted, a repeat is behind", "[golden][rc]") {
+TEST_CASE("psn window: without OOO a gap is not accepted - a repeat is behind", "[golden][rc]") {
     rc_psn_window w;
     CHECK(w.on_packet(0, 1, false).placed);
     const auto gap = w.on_packet(2, 1, false);  // PSN 1 missing
@@ -75,7 +75,7 @@ TEST_CASE("psn window: 24-bit wrap", "[golden][rc]") {
     CHECK(w.on_packet(0xFFFFF0U, 1, true).v == verdict::behind);  // 17 behind
 }
 
-TEST_CASE("psn window: TLM bursts of consecutive PSNs, unwrapped", "[golden][rc]") {
+TEST_CASE("psn window: TLM bursts of consecutive PSNs - unwrapped", "[golden][rc]") {
     rc_psn_window w(0xFFFFFFFFU);
     CHECK(w.on_packet(8, 8, true).placed);  // burst 8..15 overtakes burst 0..7
     const auto r = w.on_packet(0, 8, true);
