@@ -126,6 +126,7 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
             const uint8_t vl = sl2vl_.vl(i, p, e.sl);
             return vl == golden::SL2VL_DROP ? 0U : link_.tx(p, vl).available();
         });
+        stats_.ar_moved = ar_->moved();
     }
     // Packets that leave the switch other than through the crossbar stop counting as queued.
     const auto unqueue = [&] {

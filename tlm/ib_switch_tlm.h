@@ -90,7 +90,6 @@ public:
     void close_window(uint64_t now);
     /// routing.mode = adaptive: as cycle::ib_switch::set_adaptive, one choice per transaction.
     void set_adaptive(const cfg::config& c, std::vector<uint64_t> groups, uint32_t sw);
-    uint64_t ar_moved() const { return ar_ ? ar_->moved() : 0; }
     void set_egress_observer(egress_observer f) { observer_ = std::move(f); }
     /// Test hook (fault injection): the packet with this id is dropped at its header arrival
     /// (its blocks freed, never forwarded). Breaks the lossless fabric on purpose.

@@ -337,6 +337,7 @@ __attribute__((always_inline)) inline void ib_switch::on_header(cycle_t t, uint1
             const uint8_t vl = sl2vl_.vl(in, o, p.sl);
             return vl == golden::SL2VL_DROP ? 0U : link_.tx(o, vl).available();
         });
+        stats_.ar_moved = ar_->moved();
     }
     p.out_port = out;
     p.out_vl = to_an ? sharp_vl_ : sl2vl_.vl(in, out, p.sl);

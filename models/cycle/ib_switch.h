@@ -88,8 +88,6 @@ public:
     /// AR group, fabric_plan::ar_groups) that golden::ar_choose picks; `sw` is the switch's
     /// index (tie-break draw, with sim.seed).
     void set_adaptive(const cfg::config& c, std::vector<uint64_t> groups, uint32_t sw);
-    /// Packets AR sent to a group port other than their LFT port (0 unless adaptive).
-    uint64_t ar_moved() const { return ar_ ? ar_->moved() : 0; }
     /// RoCE: PFC thresholds of port p (nullptr for IB).
     const pfc_ports* pfc() const;
 

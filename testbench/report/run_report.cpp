@@ -266,6 +266,7 @@ void switches_section(const cfg::config& c, const run_outcome& o, double ns, jso
         w.end_array();
         w.field("fc_packets", s.stats.fc_packets);
         w.field("sl2vl_drops", s.stats.sl2vl_drops);
+        if (c.routing.mode == "adaptive") w.field("ar_moved_packets", s.stats.ar_moved);
         if (c.fabric.technology == "roce") {
             w.field("roce", switch_roce_json(s.stats, c.sw.vls, ns));
         }
