@@ -5,6 +5,7 @@
 // The choice itself is golden::ar_choose. SystemC-free.
 #pragma once
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>

@@ -10,7 +10,8 @@
 //  2. L's queued blocks <= threshold and L has the credits: L (AR leaves a quiet LFT port alone,
 //     so an idle fabric routes exactly as the LFT does).
 //  3. Otherwise, among the candidates that have the credits (all candidates if none has), the
-//     least queued blocks; ties go to the most free credits; remaining ties to L if it is among
+//     least load = queued blocks - free credits (blocks waiting here plus blocks held by the
+//     next switch, the credit limits of a group being equal); ties go to L if it is among
 //     them, else to the (tie mod n)-th of the n tied ports in port order, `tie` being a
 //     deterministic draw from the run seed (ar_tie_draw).
 #pragma once
