@@ -53,6 +53,7 @@
 #include "credit_pacer.h"
 #include "golden/credit_fc.h"
 #include "golden/rc_ack.h"
+#include "golden/rc_psn_window.h"
 #include "golden/vl_arb.h"
 #include "ib_extension.h"
 #include "payload_pool.h"
@@ -125,6 +126,7 @@ private:
         uint32_t packets = 0;
         uint32_t qp = 0;
         uint32_t first_psn = 0;
+        uint32_t arrived = 0;  ///< packets placed at dst (any order)
         bool read_response = false;
         bool delivered = false;
         bool acked = false;
@@ -135,11 +137,11 @@ private:
         uint32_t dst = 0;
         std::deque<uint32_t> messages;  ///< not yet fully transmitted, in order
         uint32_t next_index = 0;
-        uint32_t next_psn = 0;            ///< next PSN to send
-        uint32_t acked_psn = 0;           ///< every PSN below is acknowledged
-        std::deque<uint32_t> unfinished;  ///< fully sent, awaiting their last ACK
-        uint32_t expected_psn = 0;        ///< receiver
-        golden::rc_ack_coalescer acks;    ///< receiver: ACK coalescing
+        uint32_t next_psn = 0;                    ///< next PSN to send
+        uint32_t acked_psn = 0;                   ///< every PSN below is acknowledged
+        std::deque<uint32_t> unfinished;          ///< fully sent, awaiting their last ACK
+        golden::rc_psn_window psns{0xFFFFFFFFU};  ///< receiver (PSNs unwrapped at TLM)
+        golden::rc_ack_coalescer acks;            ///< receiver: ACK coalescing
         bool active = false;
     };
     struct control_packet {
@@ -209,6 +211,7 @@ private:
     uint32_t tx_cycles_;
     double pcie_bytes_per_cycle_;
     uint32_t ack_coalesce_;
+    bool ooo_;  ///< routing.mode = adaptive: out-of-order placement (as cycle::hca_array)
     uint32_t max_outstanding_;
     uint32_t burst_max_;  ///< packets per transaction at most (sim.tlm_burst / hca.mtu, >= 1)
     /// SHARP chunks sent by a member and whose result has not reached it yet (any HCA). While

@@ -2,10 +2,12 @@
 // RDMA READ responses, SHARP results.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "common/invariant_error.h"
 #include "common/packet_kind.h"
+#include "golden/rc_psn_window.h"
 #include "hca_tlm.h"
 
 namespace ndr::tlmm {
@@ -45,15 +47,18 @@ void hca_tlm::on_tail(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
 
 void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
     queue_pair& rq = qps_[qp_index(h, p.src)];  // receiver state for data from p.src
-    if (p.psn != rq.expected_psn) {
+    // PSN check (golden/rc_psn_window.h, as the cycle HCA): the TLM fabric is lossless, so a
+    // packet is in order, or ahead and placed out of order when adaptive routing may reorder.
+    const golden::rc_psn_window::result w = rq.psns.on_packet(p.psn, p.count, ooo_);
+    if (!w.placed) {
         throw invariant_error(fmt::format(
             "cycle {}: HCA {}: packet {} from host {} has PSN {}, expected {} (the TLM fabric is "
-            "lossless and in order)",
-            t, h, p.id, p.src, p.psn, rq.expected_psn));
+            "lossless{})",
+            t, h, p.id, p.src, p.psn, rq.psns.expected(), ooo_ ? "" : " and in order"));
     }
-    rq.expected_psn += p.count;
     message& m = msgs_[p.msg];
-    const bool last = p.index + p.count == m.packets;
+    m.arrived += p.count;
+    const bool last = m.arrived == m.packets;  // every packet is in, in any order
     if (p.kind != common::PK_READ_REQ) stats_.payload_bytes_delivered += p.payload_bytes;
     if (last) {
         if (p.kind == common::PK_READ_REQ) {
@@ -79,12 +84,20 @@ void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
     // The ACKs the packets trigger one by one (every hca.ack_coalesce and each AckReq, which
     // only a burst's last packet can carry); a burst's go out as one control entry standing for
     // all of them.
+    if (w.v != golden::rc_psn_window::verdict::in_order) {
+        stats_.out_of_order_placed += p.count;  // acknowledged once the gap before it fills
+        return;
+    }
     control_packet ack{p.qp, 0, 0};
     for (uint32_t j = 0; j < p.count; ++j) {
         if (rq.acks.on_accept(p.ack_req && j + 1 == p.count, ack_coalesce_)) {
             ack.psn = p.psn + j;
             ++ack.count;
         }
+    }
+    if (w.advanced > p.count) {  // it filled a gap: the packets placed beyond it are ACKed too
+        ack.psn = rq.psns.expected() - 1;
+        ack.count = std::max<uint32_t>(ack.count, 1);
     }
     if (ack.count > 0) {
         if (ht_.ack_cycles == 0) {
@@ -100,7 +113,7 @@ void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
 
 void hca_tlm::receive_ack(uint64_t t, uint32_t qp, uint32_t psn) {
     queue_pair& q = qps_[qp];
-    if (psn >= q.next_psn || psn + 1 < q.acked_psn) {
+    if (psn >= q.next_psn || (psn + 1 < q.acked_psn && !ooo_)) {  // AR may reorder ACKs
         throw invariant_error(fmt::format("cycle {}: HCA {}: ACK for PSN {} out of window [{}, {})",
                                           t, q.src, psn, q.acked_psn, q.next_psn));
     }

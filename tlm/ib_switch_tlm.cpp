@@ -115,12 +115,23 @@ tlm::tlm_sync_enum ib_switch_tlm::in_fw(int port, tlm::tlm_generic_payload& gp, 
 void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp) {
     ib_extension& e = ib_of(gp);
     const bool to_an = an_ && (e.kind == common::PK_SHARP_UP || e.kind == common::PK_SHARP_DOWN);
-    const uint8_t o = to_an ? 0 : routes_.port(static_cast<uint16_t>(e.dst + 1U));
+    uint8_t o = to_an ? 0 : routes_.port(static_cast<uint16_t>(e.dst + 1U));
     if (!to_an && (o == golden::LFT_NO_ROUTE || o >= ports_)) {
         throw common::invariant_error(
             fmt::format("cycle {}: switch input port {}: no LFT route for DLID {} (packet {})", t,
                         i, e.dst + 1U, e.id));
     }
+    if (ar_ && !to_an) {  // one choice per transaction (a burst goes one way)
+        o = ar_->route(o, e.blocks, [&](uint32_t p) {
+            const uint8_t vl = sl2vl_.vl(i, p, e.sl);
+            return vl == golden::SL2VL_DROP ? 0U : link_.tx(p, vl).available();
+        });
+        stats_.ar_moved = ar_->moved();
+    }
+    // Packets that leave the switch other than through the crossbar stop counting as queued.
+    const auto unqueue = [&] {
+        if (ar_ && !to_an) ar_->dequeued(o, e.blocks);
+    };
     common::rx_buffer& rx = link_.rx(i, e.vl);
     if (rx.free_blocks() < e.blocks) {
         throw common::invariant_error(fmt::format(
@@ -136,17 +147,22 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
     gp.acquire();  // upstream hop: released after the crossbar read it out
     gp.acquire();  // downstream hop: released when the next device is done with it
     if (e.id == drop_id_) {
+        unqueue();
         schedule(t + 1, timer{0, 0, T_DROP, e.vl, static_cast<uint16_t>(i), 0, 0, &gp});
         return;
     }
     if (!to_an && e.hop.out_vl == golden::SL2VL_DROP) {  // IBTA: SL mapped to VL15 is dropped
+        unqueue();
         schedule(std::max(t + 1, t + e.beats),
                  timer{0, 0, T_SL2VL_DROP, e.vl, static_cast<uint16_t>(i), 0, 0, &gp});
         return;
     }
     const uint64_t pipe = tm_.ingress_cycles;  // switch.latency_split
     const uint64_t elig = cut_through_ ? t + pipe : t + (e.beats - 1U) + pipe;
-    if (e.express && !to_an && express(elig, i, gp)) return;
+    if (e.express && !to_an && express(elig, i, gp)) {
+        unqueue();
+        return;
+    }
     if (to_an) {  // to the aggregation node once the whole packet is in (cycle model)
         schedule(std::max(elig + 1, t + e.beats),
                  timer{0, 0, T_SHARP_IN, e.vl, static_cast<uint16_t>(i), 0, 0, &gp});
@@ -166,6 +182,13 @@ tlm::tlm_sync_enum ib_switch_tlm::fc_in_fw(int port, tlm::tlm_generic_payload& g
         guarded([&] { apply_fc(static_cast<uint32_t>(port), f.vl, f.fccl); });
     }
     return tlm::TLM_COMPLETED;
+}
+
+void ib_switch_tlm::set_adaptive(const cfg::config& c, std::vector<uint64_t> groups, uint32_t sw) {
+    ar_ = std::make_unique<common::ar_router>(
+        std::move(groups),
+        static_cast<uint32_t>(c.routing.ar_threshold.count / golden::CREDIT_BLOCK_BYTES),
+        c.sim.seed, sw);
 }
 
 void ib_switch_tlm::apply_fc(uint32_t port, uint8_t vl, uint32_t fccl) {
@@ -480,6 +503,7 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     const uint32_t n = e.blocks;
     const uint32_t beats = e.beats;
     const uint8_t in_vl = e.vl;
+    if (ar_) ar_->dequeued(static_cast<uint8_t>(o), n);
     const uint64_t hdr_in = e.hop.hdr_in;
     // Fractions of a cycle carried per port, as at the cycle level (common/xbar_clock.h).
     // A priority packet takes cell slots from the ports' transfers and leaves them busy as

@@ -35,6 +35,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "common/ar_router.h"
 #include "common/ib_port.h"
 #include "common/lazy_fifo.h"
 #include "common/rx_buffer.h"
@@ -87,6 +88,8 @@ public:
     /// cycle::ib_switch.
     void open_window(uint64_t now);
     void close_window(uint64_t now);
+    /// routing.mode = adaptive: as cycle::ib_switch::set_adaptive, one choice per transaction.
+    void set_adaptive(const cfg::config& c, std::vector<uint64_t> groups, uint32_t sw);
     void set_egress_observer(egress_observer f) { observer_ = std::move(f); }
     /// Test hook (fault injection): the packet with this id is dropped at its header arrival
     /// (its blocks freed, never forwarded). Breaks the lossless fabric on purpose.
@@ -203,8 +206,9 @@ private:
     std::vector<uint64_t> blocked_now_;  ///< [vl]: outputs credit-blocked this step
     uint64_t inside_ = 0;
     std::vector<uint64_t> total_out_beats_;
-    std::unique_ptr<sharp_an_tlm> an_;   ///< SHARP aggregation node, if enabled
-    uint64_t sharp_credit_blocked_ = 0;  ///< outputs whose SHARP head waits for credits
+    std::unique_ptr<sharp_an_tlm> an_;       ///< SHARP aggregation node, if enabled
+    std::unique_ptr<common::ar_router> ar_;  ///< routing.mode = adaptive only
+    uint64_t sharp_credit_blocked_ = 0;      ///< outputs whose SHARP head waits for credits
     uint64_t win_start_ = 0;
     bool in_window_ = false;
     common::switch_stats stats_;

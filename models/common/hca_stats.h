@@ -17,6 +17,9 @@ struct hca_stats {
     uint64_t acks_sent = 0;
     uint64_t icrc_drops = 0;          ///< packets dropped for a bad ICRC
     uint64_t out_of_order_drops = 0;  ///< packets dropped by the PSN check
+    /// routing.mode = adaptive: packets that arrived ahead of the expected PSN and were placed
+    /// out of order (golden/rc_psn_window.h)
+    uint64_t out_of_order_placed = 0;
     uint64_t payload_bytes_delivered = 0;
     std::vector<uint64_t> tx_beats;             ///< per host: beats sent on its link (cumulative)
     std::vector<uint64_t> rx_beats;             ///< per host: beats received (cumulative)

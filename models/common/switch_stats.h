@@ -21,6 +21,9 @@ struct switch_stats {
     uint64_t xbar_transfers = 0;
     uint64_t fc_packets = 0;
     uint64_t sl2vl_drops = 0;  ///< packets dropped: SL2VL mapped their SL to VL15 (whole run)
+    /// routing.mode = adaptive: packets sent to a port of their AR group other than their LFT
+    /// port (whole run; common::ar_router)
+    uint64_t ar_moved = 0;
     // fabric.technology = roce only (empty / zero otherwise); docs/roce.md.
     std::vector<pfc_port_stats> pfc;         ///< [port * vls + priority]
     std::vector<uint64_t> egress_max_bytes;  ///< per output: max bytes queued for it

@@ -48,6 +48,19 @@ double weighted_choice::mean(const std::vector<double>& mapped) const {
     return m;
 }
 
+std::vector<uint32_t> random_derangement(uint32_t n, uint64_t seed) {
+    rng r(seed, 0xFFFF'0001ULL);
+    std::vector<uint32_t> perm(n);
+    for (uint32_t i = 0; i < n; ++i) perm[i] = i;
+    bool ok = n < 2;
+    while (!ok) {  // shuffle until no element stays in place
+        for (uint32_t i = n - 1; i > 0; --i) std::swap(perm[i], perm[r.below(i + 1)]);
+        ok = true;
+        for (uint32_t i = 0; i < n; ++i) ok = ok && perm[i] != i;
+    }
+    return perm;
+}
+
 traffic_pattern::traffic_pattern(const cfg::config& c, uint32_t ports)
     : name_(c.traffic.pattern),
       ports_(ports),
@@ -64,18 +77,7 @@ traffic_pattern::traffic_pattern(const cfg::config& c, uint32_t ports)
             "traffic.hot_port: port {} does not exist on a {}-port switch", hot_, ports));
     }
     if (name_ == "permutation") {
-        // A random derangement (no port sends to itself), fixed by the seed.
-        rng r(c.sim.seed, 0xFFFF'0001ULL);
-        perm_.resize(ports);
-        for (uint32_t i = 0; i < ports; ++i) perm_[i] = i;
-        bool ok = false;
-        while (!ok) {
-            for (uint32_t i = ports - 1; i > 0; --i) {
-                std::swap(perm_[i], perm_[r.below(i + 1)]);
-            }
-            ok = true;
-            for (uint32_t i = 0; i < ports; ++i) ok = ok && perm_[i] != i;
-        }
+        perm_ = random_derangement(ports, c.sim.seed);
     } else if (name_ == "bitcomp") {
         if ((ports & (ports - 1)) != 0) {
             throw cfg::config_error(fmt::format(

@@ -19,6 +19,11 @@ struct weighted_choice {
     double mean(const std::vector<double>& mapped) const;
 };
 
+/// A random derangement of 0..n-1 (no element maps to itself; n >= 2), fixed by `seed`:
+/// Fisher-Yates shuffles of the identity until none is a fixed point. traffic.pattern =
+/// permutation and `ndrsim gen permutation` (docs/routing.md) both draw it.
+std::vector<uint32_t> random_derangement(uint32_t n, uint64_t seed);
+
 class traffic_pattern {
 public:
     traffic_pattern(const cfg::config& c, uint32_t ports);

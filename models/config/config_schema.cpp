@@ -29,6 +29,8 @@ std::vector<config_key> build_schema() {
     rows<sim_config>(keys, &config::sim, detail::sim_rows<detail::section_keys<sim_config>>);
     rows<fabric_config>(keys, &config::fabric,
                         detail::fabric_rows<detail::section_keys<fabric_config>>);
+    rows<routing_config>(keys, &config::routing,
+                         detail::routing_rows<detail::section_keys<routing_config>>);
     rows<node_config>(keys, &config::node, detail::node_rows<detail::section_keys<node_config>>);
     rows<hca_config>(keys, &config::hca, detail::hca_rows<detail::section_keys<hca_config>>);
     rows<fault_config>(keys, &config::fault,

@@ -16,6 +16,7 @@
 #include "config/keys/node_keys.h"
 #include "config/keys/pfc_keys.h"
 #include "config/keys/report_keys.h"
+#include "config/keys/routing_keys.h"
 #include "config/keys/sharp_keys.h"
 #include "config/keys/sim_keys.h"
 #include "config/keys/switch_keys.h"
@@ -30,6 +31,7 @@ struct config {
     traffic_config traffic;
     sim_config sim;
     fabric_config fabric;
+    routing_config routing;
     hca_config hca;
     fault_config fault;
     collective_config collective;

@@ -56,6 +56,7 @@ hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, 
     stats_.tx_beats.assign(hosts, 0);
     stats_.rx_beats.assign(hosts, 0);
     stats_.credit_stall_cycles.assign(hosts, 0);
+    ooo_ = c.routing.mode == "adaptive" && c.fabric.technology != "roce";
     if (c.fabric.technology == "roce") {
         roce_ = true;
         dcqcn_on_ = c.dcqcn.enabled;

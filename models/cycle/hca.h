@@ -42,6 +42,7 @@
 #include "cycle/pfc.h"
 #include "golden/credit_fc.h"
 #include "golden/rc_ack.h"
+#include "golden/rc_psn_window.h"
 #include "golden/vl_arb.h"
 
 namespace ndr::cycle {
@@ -110,6 +111,7 @@ private:
         uint32_t packets = 0;  ///< data packets
         uint32_t qp = 0;       ///< sending QP
         uint32_t first_psn = 0;
+        uint32_t arrived = 0;        ///< data packets placed at dst (any order)
         bool read_response = false;  ///< a READ's data stream (responder -> requester)
         bool delivered = false;      ///< data placed at dst (EV_PLACED done)
         bool acked = false;          ///< every packet acknowledged
@@ -138,7 +140,7 @@ private:
         cycle_t last_progress = 0;  ///< last ACK/NAK that retired packets (restarts the timer)
         std::deque<uint32_t> unfinished;  ///< messages awaiting their last ACK, in PSN order
         // receiver (packets from dst to src arrive here)
-        uint32_t expected_psn = 0;
+        golden::rc_psn_window psns;     ///< expected PSN, packets placed out of order
         golden::rc_ack_coalescer acks;  ///< ACK coalescing of the accepted packets
         bool nak_sent = false;
         bool active = false;  ///< in the host's round-robin list
@@ -234,6 +236,9 @@ private:
     common::hca_stats stats_;
     bool roce_ = false;
     bool dcqcn_on_ = false;
+    /// routing.mode = adaptive (InfiniBand): packets ahead of the expected PSN are placed, not
+    /// NAKed (golden/rc_psn_window.h); loss is then recovered by the transport timer.
+    bool ooo_ = false;
     dcqcn_params dcqcn_;
     uint64_t cnp_interval_cycles_ = 0;
     std::unique_ptr<pfc_ports> pfc_;

@@ -5,6 +5,7 @@
 
 #include "common/invariant_error.h"
 #include "cycle/hca.h"
+#include "golden/rc_psn_window.h"
 
 namespace ndr::cycle {
 
@@ -97,18 +98,20 @@ void hca_array::receive_data(cycle_t t, uint32_t h, packet& p) {
             queue_control(h, PK_CNP, sender_qp, 0);
         }
     }
-    if (p.psn == rq.expected_psn) {
-        rq.expected_psn = (rq.expected_psn + 1) & PSN_MASK;
+    // PSN check (golden/rc_psn_window.h): in order, or ahead and placed out of order when
+    // adaptive routing may reorder (routing.mode = adaptive), or not accepted.
+    const golden::rc_psn_window::result r = rq.psns.on_packet(p.psn, 1, ooo_);
+    if (r.placed) {
         rq.nak_sent = false;
         message& m = msgs_[p.msg];
-        const bool last = p.index + 1 == m.packets;
+        const bool last = ++m.arrived == m.packets;  // every packet is in, in any order
         if (p.kind != PK_READ_REQ) stats_.payload_bytes_delivered += p.payload_bytes;
         if (last) {
             if (p.kind == PK_READ_REQ) {
                 // The responder streams the data back on its own QP once its DMA read starts.
                 m.delivered = true;
-                const uint32_t r = alloc_message();
-                message& resp = msgs_[r];
+                const uint32_t r_msg = alloc_message();
+                message& resp = msgs_[r_msg];
                 const message& req = msgs_[p.msg];
                 resp.v = verb::rdma_read;
                 resp.read_response = true;
@@ -118,25 +121,31 @@ void hca_array::receive_data(cycle_t t, uint32_t h, packet& p) {
                 resp.tag = req.tag;
                 resp.packets = golden::rc_packet_count(req.bytes, mtu_);
                 resp.qp = qp_index(h, req.src);
-                schedule(t + tx_cycles_, event{EV_MSG_READY, 0, 0, r, 0, 0});
+                schedule(t + tx_cycles_, event{EV_MSG_READY, 0, 0, r_msg, 0, 0});
                 retire_if_done(p.msg);
             } else {
                 schedule(t + ht_.recv_complete_cycles, event{EV_PLACED, 0, 0, p.msg, 0, 0});
             }
         }
-        if (rq.acks.on_accept(p.ack_req != 0, ack_coalesce_)) {
-            respond(t, h, PK_ACK, sender_qp, p.psn);
+        if (r.v != golden::rc_psn_window::verdict::in_order) {
+            ++stats_.out_of_order_placed;  // acknowledged once the gap before it fills
+            return;
+        }
+        // A packet that fills a gap acknowledges the packets placed beyond it at once (one of
+        // them may carry the AckReq the requester waits for).
+        if (rq.acks.on_accept(p.ack_req != 0, ack_coalesce_) || r.advanced > 1) {
+            respond(t, h, PK_ACK, sender_qp, (rq.psns.expected() - 1) & PSN_MASK);
         }
         return;
     }
     ++stats_.out_of_order_drops;
-    if (psn_le(rq.expected_psn, p.psn)) {  // ahead: a packet before it was lost
-        if (!rq.nak_sent) {
+    if (r.v == golden::rc_psn_window::verdict::ahead) {  // a packet before it was lost
+        if (!ooo_ && !rq.nak_sent) {                     // with OOO placement: a duplicate, dropped
             rq.nak_sent = true;
-            respond(t, h, PK_NAK, sender_qp, rq.expected_psn);
+            respond(t, h, PK_NAK, sender_qp, rq.psns.expected());
         }
     } else {  // duplicate of something already accepted: acknowledge again
-        respond(t, h, PK_ACK, sender_qp, (rq.expected_psn - 1) & PSN_MASK);
+        respond(t, h, PK_ACK, sender_qp, (rq.psns.expected() - 1) & PSN_MASK);
     }
 }
 

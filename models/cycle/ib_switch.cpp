@@ -73,6 +73,13 @@ void ib_switch::connect(uint16_t port, link_peer peer, uint32_t peer_buffer_bloc
     if (eth_) eth_connect(port, peer);
 }
 
+void ib_switch::set_adaptive(const cfg::config& c, std::vector<uint64_t> groups, uint32_t sw) {
+    ar_ = std::make_unique<common::ar_router>(
+        std::move(groups),
+        static_cast<uint32_t>(c.routing.ar_threshold.count / golden::CREDIT_BLOCK_BYTES),
+        c.sim.seed, sw);
+}
+
 void ib_switch::set_window(cycle_t start, cycle_t end) {
     win_start_ = start;
     win_end_ = end;
@@ -325,6 +332,13 @@ __attribute__((always_inline)) inline void ib_switch::on_header(cycle_t t, uint1
                         in, p.dst + 1U, p.id));
     }
     if (eth_) out = eth_route(p, out);
+    if (ar_ && !to_an) {
+        out = ar_->route(out, p.blocks, [&](uint32_t o) {
+            const uint8_t vl = sl2vl_.vl(in, o, p.sl);
+            return vl == golden::SL2VL_DROP ? 0U : link_.tx(o, vl).available();
+        });
+        stats_.ar_moved = ar_->moved();
+    }
     p.out_port = out;
     p.out_vl = to_an ? sharp_vl_ : sl2vl_.vl(in, out, p.sl);
     p.hdr_in = t;
@@ -343,6 +357,7 @@ __attribute__((always_inline)) inline void ib_switch::on_header(cycle_t t, uint1
     const cycle_t pipe = tm_.ingress_cycles;  // switch.latency_split
     p.in_port = static_cast<uint8_t>(in);
     if (p.out_vl == golden::SL2VL_DROP) {  // IBTA: an SL mapped to VL15 is dropped
+        if (ar_) ar_->dequeued(out, p.blocks);
         schedule(std::max(t + 1, t + p.beats), event{EV_SL2VL_DROP, 0, in, pkt, 0, 0});
         return;
     }

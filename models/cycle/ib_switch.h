@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/ar_router.h"
 #include "common/bits.h"
 #include "common/ib_port.h"
 #include "common/rx_buffer.h"
@@ -83,6 +84,10 @@ public:
     /// RoCE (fabric.technology = roce): routes packets whose LFT port is in `up_ports` by the
     /// ECMP hash of their 5-tuple over all of `up_ports` instead (switch-specific hash seed).
     void set_ecmp(uint64_t up_ports, uint32_t seed);
+    /// routing.mode = adaptive: a packet whose LFT port is p goes to the port of groups[p] (its
+    /// AR group, fabric_plan::ar_groups) that golden::ar_choose picks; `sw` is the switch's
+    /// index (tie-break draw, with sim.seed).
+    void set_adaptive(const cfg::config& c, std::vector<uint64_t> groups, uint32_t sw);
     /// RoCE: PFC thresholds of port p (nullptr for IB).
     const pfc_ports* pfc() const;
 
@@ -286,7 +291,8 @@ private:
     std::size_t ingress_size_ = 0;
     void ingress_grow();
     bool refresh_due_ = false;
-    std::unique_ptr<eth_state> eth_;  ///< RoCE only
+    std::unique_ptr<eth_state> eth_;         ///< RoCE only
+    std::unique_ptr<common::ar_router> ar_;  ///< routing.mode = adaptive only
 
     // Scratch for allocation (kept to avoid per-cycle allocation).
     std::vector<grant> grants_;

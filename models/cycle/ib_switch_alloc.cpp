@@ -215,6 +215,7 @@ __attribute__((always_inline)) inline void ib_switch::commit(cycle_t t, const gr
     packet& p = pool_[g.pkt];
     const uint32_t n = p.blocks;
     const uint32_t beats = p.beats;
+    if (ar_) ar_->dequeued(static_cast<uint8_t>(g.out), n);
     if (check_ && (pool_.link(g.pkt).blocks != n || pool_.link(g.pkt).beats != beats)) {
         throw invariant_error(fmt::format(
             "cycle {}: switch input port {}: packet {} changed size while queued", t, g.in, p.id));

@@ -194,6 +194,33 @@ trace gen_sendrecv_ring(const collective_sweep& p) {
     return t;
 }
 
+trace gen_permutation(const std::vector<uint32_t>& dest, uint64_t bytes, const std::string& name) {
+    const auto n = static_cast<uint32_t>(dest.size());
+    trace t = world(n, name);
+    if (bytes == 0) bad("bytes: must be at least 1");
+    std::vector<uint8_t> hit(n, 0);
+    for (uint32_t r = 0; r < n; ++r) {
+        if (dest[r] >= n || dest[r] == r || hit[dest[r]] != 0) {
+            bad(fmt::format("dest: rank {} -> {} is not a derangement", r, dest[r]));
+        }
+        hit[dest[r]] = 1;
+    }
+    builder b(t);
+    for (uint32_t r = 0; r < n; ++r) {
+        op_record rec;
+        rec.rank = r;
+        rec.comm = 0;
+        rec.seq = 0;
+        rec.op = coll::op_kind::rdma_write;
+        rec.count = bytes;
+        rec.dt = coll::dtype::uint8;
+        rec.root = dest[r];
+        rec.issue_ns = 0;
+        b.add(std::move(rec));
+    }
+    return t;
+}
+
 std::optional<ddp_model> find_ddp_model(std::string_view name) {
     // Parameter counts: docs/domain.md §11. Compute times are *choices* (docs/trace_format.md): a
     // training step costs ~6 * params * tokens FLOPs, 1/3 forward and 2/3 backward, so the

@@ -44,6 +44,11 @@ trace gen_collective(const collective_sweep& p);
 /// send; redop and root are unused.
 trace gen_sendrecv_ring(const collective_sweep& p);
 
+/// `ndrsim gen permutation`: every rank r issues, at time 0, one RDMA WRITE of `bytes` bytes to
+/// rank dest[r] (seq 0, communicator 0). dest must be a permutation of 0..n-1 without fixed
+/// points (the caller draws it: tb::random_derangement); bytes >= 1.
+trace gen_permutation(const std::vector<uint32_t>& dest, uint64_t bytes, const std::string& name);
+
 /// A model for `ndrsim gen ddp`. Compute times are choices (see docs/trace_format.md).
 struct ddp_model {
     std::string name;

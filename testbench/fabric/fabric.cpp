@@ -29,20 +29,14 @@ fabric::fabric(const cfg::config& c, uint32_t hosts)
         }
         links_.push_back({h.name, h.tier, h.from.host, h.from.node, h.from.port});
     }
-    if (c.fabric.technology == "roce") {
-        // ECMP over every up port (not from docs/domain.md: any up port of a folded Clos reaches a
-        // common ancestor); a per-switch seed avoids hash polarisation between tiers.
-        for (std::size_t s = 0; s < topo_.switches.size(); ++s) {
-            const golden::topo_switch& ts = topo_.switches[s];
-            uint64_t up = 0;
-            for (std::size_t p = 0; p < ts.peers.size() && p < 64; ++p) {
-                const golden::topo_peer& peer = ts.peers[p];
-                if (peer.kind == golden::topo_peer_kind::sw &&
-                    topo_.switches[peer.node].level > ts.level) {
-                    up |= uint64_t{1} << p;
-                }
-            }
+    for (std::size_t s = 0; s < topo_.switches.size(); ++s) {
+        const uint64_t up = plan_.up_ports[s];
+        if (c.fabric.technology == "roce") {
+            // ECMP over every up port (not from docs/domain.md: any up port of a folded Clos
+            // reaches a common ancestor); a per-switch seed avoids hash polarisation between tiers.
             switches_[s]->set_ecmp(up, static_cast<uint32_t>(c.sim.seed * 7919U + s));
+        } else if (c.routing.mode == "adaptive") {
+            switches_[s]->set_adaptive(c, plan_.ar_groups[s], static_cast<uint32_t>(s));
         }
     }
     drivers_.push_back(

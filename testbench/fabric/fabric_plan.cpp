@@ -40,6 +40,34 @@ fabric_plan plan_fabric(const cfg::config& c, uint32_t hosts) {
     f.tm = common::derive_timing(c);
     f.topo = build_fabric_topology(c, hosts);
     f.lfts = golden::compute_updown_lfts(f.topo);
+    for (const golden::topo_switch& ts : f.topo.switches) {
+        uint64_t up = 0;
+        for (std::size_t p = 0; p < ts.peers.size() && p < 64; ++p) {
+            const golden::topo_peer& peer = ts.peers[p];
+            if (peer.kind == golden::topo_peer_kind::sw &&
+                f.topo.switches[peer.node].level > ts.level) {
+                up |= uint64_t{1} << p;
+            }
+        }
+        f.up_ports.push_back(up);
+        std::vector<uint64_t> groups(ts.peers.size(), 0);
+        for (std::size_t p = 0; p < ts.peers.size() && p < 64; ++p) {
+            const golden::topo_peer& peer = ts.peers[p];
+            if ((up >> p & 1U) != 0) {
+                groups[p] = up;
+                continue;
+            }
+            groups[p] = uint64_t{1} << p;
+            if (peer.kind != golden::topo_peer_kind::sw) continue;
+            for (std::size_t q = 0; q < ts.peers.size() && q < 64; ++q) {
+                const golden::topo_peer& other = ts.peers[q];
+                if (other.kind == golden::topo_peer_kind::sw && other.node == peer.node) {
+                    groups[p] |= uint64_t{1} << q;
+                }
+            }
+        }
+        f.ar_groups.push_back(std::move(groups));
+    }
     const uint64_t prop = c.link.propagation_per_m.ps;
     const auto cable_cycles = [&](uint64_t mm) {
         return common::ps_to_cycles(c.link.fec_latency.ps + mm * prop / 1000, f.tm.cycle_ps, 1);

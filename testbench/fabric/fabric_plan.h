@@ -37,6 +37,15 @@ struct fabric_plan {
     common::timing tm;
     golden::topology topo;
     std::vector<golden::lft> lfts;  ///< per switch
+    /// Per switch: bit p = port p is cabled to a switch one level higher (the up-ports; any of
+    /// them reaches a common ancestor of every destination not below the switch). The AR group
+    /// of routing.ar_group = tree and RoCE's ECMP group. Empty for plan_traffic_switch.
+    std::vector<uint64_t> up_ports;
+    /// Per switch, per port p: the AR group of a packet whose LFT port is p (routing.ar_group
+    /// = tree: the ports with minimal hops to its destination): every up-port if p is one, else
+    /// the ports cabled to the same lower switch as p (parallel down links); bit p alone for a
+    /// host port. Empty for plan_traffic_switch.
+    std::vector<std::vector<uint64_t>> ar_groups;
     uint32_t tier_cycles[3] = {1, 1, 1};
     /// Two per cable, in topo.links order: the direction a->b first (host -> switch for a host
     /// cable), then b->a.

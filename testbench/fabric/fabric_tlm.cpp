@@ -25,6 +25,9 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts)
     for (std::size_t s = 0; s < topo_.switches.size(); ++s) {
         switches_.push_back(std::make_unique<tlmm::ib_switch_tlm>(fmt::format("sw{}", s).c_str(), c,
                                                                   tm_, plan_.lfts[s], status_));
+        if (c.routing.mode == "adaptive" && c.fabric.technology != "roce") {
+            switches_[s]->set_adaptive(c, plan_.ar_groups[s], static_cast<uint32_t>(s));
+        }
     }
     // Credit loops for burst pacing (credit_pacer.h): only when bursts are on.
     const bool bursts = c.sim.tlm_burst.count / c.hca.mtu.count > 1;

@@ -205,6 +205,7 @@ void hca_section(const cfg::config& c, const run_outcome& o, double ns, json_out
     w.field("acks_sent", h.acks_sent);
     w.field("icrc_drops", h.icrc_drops);
     w.field("out_of_order_drops", h.out_of_order_drops);
+    if (c.routing.mode == "adaptive") w.field("out_of_order_placed", h.out_of_order_placed);
     w.field("payload_bytes_delivered", h.payload_bytes_delivered);
     uint64_t host_stall = 0;
     for (uint64_t s : h.credit_stall_cycles) host_stall += s;
@@ -265,6 +266,7 @@ void switches_section(const cfg::config& c, const run_outcome& o, double ns, jso
         w.end_array();
         w.field("fc_packets", s.stats.fc_packets);
         w.field("sl2vl_drops", s.stats.sl2vl_drops);
+        if (c.routing.mode == "adaptive") w.field("ar_moved_packets", s.stats.ar_moved);
         if (c.fabric.technology == "roce") {
             w.field("roce", switch_roce_json(s.stats, c.sw.vls, ns));
         }

@@ -1,0 +1,52 @@
+// The `routing` section: how InfiniBand switches pick an output port (static LFT or adaptive).
+// Each parameter is one field here, with its default as the initialiser, and one row in
+// routing_rows() below (key, range, help with its source), in the order `ndrsim config keys`
+// lists them. Adding a key to this section touches no other config file.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "config/keys/key_checks.h"
+#include "config/units.h"
+
+namespace ndr::cfg {
+
+/// Switch routing (docs/routing.md).
+struct routing_config {
+    std::string mode = "static";    ///< `static` (LFT, d-mod-k) | `adaptive` (AR per packet)
+    std::string ar_group = "tree";  ///< AR group algorithm: `tree` (the up-ports of a fat tree)
+    bytes_t ar_threshold{4096};     ///< leave the LFT port once this much is queued for it
+};
+
+namespace detail {
+
+/// The rows of the `routing` section; `s` is a section_keys<routing_config>
+/// (config/keys/key_builders.h).
+template <class Rows>
+void routing_rows(Rows& s) {
+    s.choice_key("routing.mode", &routing_config::mode, {"static", "adaptive"},
+                 "InfiniBand switch routing: static = the LFT port only (up/down d-mod-k), "
+                 "adaptive = per packet (TLM: per transaction), a port of the destination's AR "
+                 "group chosen by queued data and credits, HCAs placing packets out of order "
+                 "(free AR; RoCE keeps ECMP); docs/domain.md §4 'Adaptive routing (AR)' (OpenSM "
+                 "default ar_updn; the global default stays static: docs/routing.md 'Presets')");
+    s.choice_key("routing.ar_group", &routing_config::ar_group, {"tree"},
+                 "AR group algorithm of the subnet manager: tree = the ports with minimal hops "
+                 "to the destination: every up-port toward the spine/core for a destination not "
+                 "below the switch, else the parallel cables to the lower switch the LFT port "
+                 "leads to; docs/domain.md §4 'Adaptive routing (AR)' (TREE, the fat-tree "
+                 "algorithm)");
+    s.unit_key(
+        "routing.ar_threshold", &routing_config::ar_threshold, "0..16MiB",
+        [](uint64_t v) -> std::string {
+            return v > (uint64_t{16} << 20) ? "must be at most 16MiB" : std::string();
+        },
+        "adaptive: a packet keeps its LFT port while at most this many bytes are queued "
+        "for that port and it has credits; beyond, the group port with the least queued "
+        "blocks minus free credits (docs/routing.md); "
+        "model choice (4 KiB = one MTU packet, soft: NVIDIA does not publish the "
+        "switch's threshold)");
+}
+
+}  // namespace detail
+}  // namespace ndr::cfg
