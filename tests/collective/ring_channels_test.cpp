@@ -45,7 +45,7 @@ std::vector<uint32_t> shuffled(uint32_t n, uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("ring channels: real-data results in every order, counts equal the builder",
+TEST_CASE("ring channels: real-data results in every order and counts equal to the builder",
           "[collective]") {
     for (op_kind op : {op_kind::allreduce, op_kind::reduce_scatter, op_kind::allgather}) {
         for (uint32_t n : {2U, 3U, 4U, 6U}) {
@@ -73,7 +73,7 @@ TEST_CASE("ring channels: real-data results in every order, counts equal the bui
     }
 }
 
-TEST_CASE("ring channels: each rank sends 2(n-1)/n S in all; channels cap at the block size",
+TEST_CASE("ring channels: each rank sends 2(n-1)/n S in all and channels cap at the block size",
           "[collective]") {
     const uint32_t n = 8;
     const uint64_t S = uint64_t{8} * n * 64;  // 64 elements per block
@@ -114,7 +114,7 @@ TEST_CASE("ring channels: a bad order is refused", "[collective]") {
     CHECK_THROWS_AS(c::build_schedule(p), std::invalid_argument);
 }
 
-TEST_CASE("node_layout::ring_orders: hand-computed orders, one ring per rail each way",
+TEST_CASE("node_layout ring_orders: hand-computed orders and one ring per rail each way",
           "[collective]") {
     // 2 nodes x 4 GPUs, default placement: node 1 runs backwards.
     const ndr::common::node_layout two(4, 0, 8, {});
@@ -152,7 +152,7 @@ TEST_CASE("node_layout::ring_orders: hand-computed orders, one ring per rail eac
     CHECK(ndr::common::node_layout(1, 0, 8, {}).ring_orders(all).empty());
 }
 
-TEST_CASE("node-aware tree: real-data allreduce, counts, and inter-node hops on one rail",
+TEST_CASE("node-aware tree: real-data allreduce and counts and inter-node hops on one rail",
           "[collective]") {
     // 3 nodes of 4 ranks (the layout's positions: node k holds 4k..4k+3 by local GPU)
     std::vector<std::vector<uint32_t>> groups{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}};
