@@ -1,6 +1,7 @@
 // Test helpers for collective schedules: random inputs and the expected result of every
 // collective, computed from the definitions independently of the schedule builders.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -38,6 +39,20 @@ inline void ref_add(uint8_t* acc, const uint8_t* in, uint64_t bytes, uint32_t e)
         a += b;
         std::memcpy(acc + i, &a, e);
     }
+}
+
+/// Longest chain of deps, in transfers: the number of sequential steps. With `network_only`,
+/// local steps (src == dst) add no step.
+inline uint32_t dep_depth(const schedule& s, bool network_only = false) {
+    std::vector<uint32_t> d(s.xfers.size(), 0);
+    uint32_t best = 0;
+    for (size_t i = 0; i < s.xfers.size(); ++i) {
+        uint32_t m = 0;
+        for (uint32_t p : s.xfers[i].deps) m = std::max(m, d[p]);
+        d[i] = m + (!network_only || s.xfers[i].src != s.xfers[i].dst ? 1 : 0);
+        best = std::max(best, d[i]);
+    }
+    return best;
 }
 
 inline buffers random_inputs(uint32_t n, uint64_t bytes, uint64_t seed) {

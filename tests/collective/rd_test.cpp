@@ -31,15 +31,7 @@ c::coll_params rd_params(uint32_t n, uint64_t bytes, uint64_t chunk) {
 
 /// Longest chain of network transfers (local steps, src == dst, add no step).
 uint32_t network_depth(const c::schedule& s) {
-    std::vector<uint32_t> d(s.xfers.size(), 0);
-    uint32_t best = 0;
-    for (size_t i = 0; i < s.xfers.size(); ++i) {
-        uint32_t m = 0;
-        for (uint32_t p : s.xfers[i].deps) m = std::max(m, d[p]);
-        d[i] = m + (s.xfers[i].src != s.xfers[i].dst ? 1 : 0);
-        best = std::max(best, d[i]);
-    }
-    return best;
+    return t::dep_depth(s, true);
 }
 
 /// Rank 1 (the first folding rank) goes through `steps` = log2 pof2 + 2 rounds: it receives the

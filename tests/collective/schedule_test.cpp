@@ -47,15 +47,7 @@ const std::vector<combo> COMBOS = {
 
 /// Longest chain of deps (in transfers): the number of sequential steps.
 uint32_t depth(const c::schedule& s) {
-    std::vector<uint32_t> d(s.xfers.size(), 0);
-    uint32_t best = 0;
-    for (size_t i = 0; i < s.xfers.size(); ++i) {
-        uint32_t m = 0;
-        for (uint32_t p : s.xfers[i].deps) m = std::max(m, d[p]);
-        d[i] = m + 1;
-        best = std::max(best, d[i]);
-    }
-    return best;
+    return ndr::coll::test::dep_depth(s);
 }
 
 std::vector<uint64_t> sent_per_rank(const c::schedule& s) {
