@@ -25,10 +25,10 @@ enum class ring_phase { reduce_scatter, allgather };
 
 /// One ring channel: its order (position -> rank) and its part c of C of every block.
 struct ring_channel {
-    const std::vector<uint32_t>* order = nullptr;  ///< nullptr = 0, 1, ..., n-1
+    std::vector<uint32_t> order;  ///< empty = 0, 1, ..., n-1
     uint32_t c = 0;
     uint32_t count = 1;
-    uint32_t rank(uint32_t pos) const { return order != nullptr ? (*order)[pos] : pos; }
+    uint32_t rank(uint32_t pos) const { return order.empty() ? pos : order[pos]; }
 };
 
 /// Part ch.c of ch.count of the block rank `owner` ends with (block_range of the block, cut on
@@ -116,7 +116,7 @@ void build_ring(const coll_params& p, schedule& s) {
                           p.op == op_kind::allgather);
          ++c) {
         ring_channel ch;
-        ch.order = p.ring_orders.empty() ? nullptr : &p.ring_orders[c % p.ring_orders.size()];
+        ch.order = ring_order(p.node_groups, c);
         ch.c = c;
         ch.count = channels;
         if (p.op == op_kind::allreduce) {
@@ -168,6 +168,19 @@ uint64_t ring_xfer_count(const coll_params& p) {
 }  // namespace ndr::coll::detail
 
 namespace ndr::coll {
+
+std::vector<uint32_t> ring_order(const std::vector<std::vector<uint32_t>>& groups, uint32_t c) {
+    std::vector<uint32_t> order;
+    for (size_t k = 0; k < groups.size(); ++k) {
+        const std::vector<uint32_t>& m = groups[k];
+        const size_t w = m.size();
+        for (size_t j = 0; j < w; ++j) {
+            // even nodes: c, c+1, ..., c-1; odd nodes: c-1, c-2, ..., c (mod w)
+            order.push_back(m[k % 2 == 0 ? (c + j) % w : (c % w + 2 * w - 1 - j) % w]);
+        }
+    }
+    return order;
+}
 
 uint32_t ring_channels(const coll_params& p) {
     const uint64_t e = p.dtype_bytes == 0 ? 1 : p.dtype_bytes;

@@ -127,22 +127,6 @@ void check_params(const coll_params& p) {
         throw std::invalid_argument(
             fmt::format("collective {}: channels must be >= 1", name(p.op)));
     }
-    for (const std::vector<uint32_t>& order : p.ring_orders) {
-        std::vector<bool> seen(p.nranks, false);
-        bool ok = order.size() == p.nranks;
-        for (const uint32_t r : order) {
-            if (!ok || r >= p.nranks || seen[r]) {
-                ok = false;
-                break;
-            }
-            seen[r] = true;
-        }
-        if (!ok) {
-            throw std::invalid_argument(
-                fmt::format("collective {}: a ring order is not a permutation of the {} ranks",
-                            name(p.op), p.nranks));
-        }
-    }
     if (!p.node_groups.empty()) {
         std::vector<bool> seen(p.nranks, false);
         size_t total = 0;

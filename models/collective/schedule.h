@@ -38,7 +38,7 @@
 //             (chain root+1, root+2, ..., root). Chunk c of step k on rank r depends on chunk c
 //             of step k-1 arriving at r. With channels (coll_params::channels) every
 //             block is split into ring_channels(p) parts, part c travelling ring c, whose
-//             order is ring_orders[c] (NCCL's channels: one ring per channel).
+//             order is ring_order(node_groups, c) (NCCL's channels: one ring per channel).
 //   tree      allreduce: NCCL double binary tree (dtree_node); broadcast/reduce: binomial tree
 //             rooted at `root` (tree.cpp), pipelined by chunks.
 //   rhd       allreduce (Rabenseifner), reduce_scatter (recursive halving), allgather
@@ -83,14 +83,21 @@ struct coll_params {
     /// Least bytes of a block's part per channel: fewer channels run when the smallest block
     /// would be cut finer (ring_channels); 0 = no floor.
     uint64_t channel_min_bytes = 0;
-    /// Channel c runs its ring in the order ring_orders[c % size] (position -> rank, a
-    /// permutation of 0..nranks-1); empty = 0, 1, ..., nranks-1 for every channel.
-    std::vector<std::vector<uint32_t>> ring_orders;
-    /// The ranks of every node (each node's ranks by local GPU), nodes in tree order: tree
-    /// allreduce then runs NCCL's node-aware trees (tree.cpp) on ring_channels(p) channels.
-    /// Empty = the flat double binary tree over ranks 0..n-1. Must partition 0..n-1.
+    /// The ranks of every node (each node's ranks by local GPU), nodes in ring and tree order.
+    /// Ring channels then run the rail-spread orders of ring_order(node_groups, c); tree
+    /// allreduce runs NCCL's node-aware trees (tree.cpp). Empty = one node or one rank per node:
+    /// rings in the order 0, 1, ..., n-1 and the flat double binary tree. Must partition
+    /// 0..n-1.
     std::vector<std::vector<uint32_t>> node_groups;
 };
+
+/// The ring of channel c over nodes `groups` (position -> rank): every node's members in turn,
+/// even-numbered nodes entered at their member c (mod their size) and left at member c-1,
+/// odd-numbered nodes run backwards (entered at c-1, left at c), so every inter-node hop of
+/// ring c joins two ranks of the same local index (one rail) and channels 0..G-1 give every
+/// rail one ring each way. With an odd number of nodes the hop back to the first node changes
+/// rail. Empty `groups`: 0, 1, ..., n-1 is the caller's order (returns empty).
+std::vector<uint32_t> ring_order(const std::vector<std::vector<uint32_t>>& groups, uint32_t c);
 
 /// The ring channels a ring reduce_scatter, allgather or allreduce of `p` runs: channels, but
 /// at most the elements of its smallest block, and at most that block's bytes /

@@ -69,26 +69,4 @@ std::vector<std::vector<uint32_t>> node_layout::node_groups(
     return nodes;
 }
 
-std::vector<std::vector<uint32_t>> node_layout::ring_orders(
-    const std::vector<uint32_t>& members) const {
-    const std::vector<std::vector<uint32_t>> nodes = node_groups(members);
-    size_t widest = 0;
-    for (const std::vector<uint32_t>& m : nodes) widest = std::max(widest, m.size());
-    if (nodes.empty()) return {};
-    std::vector<std::vector<uint32_t>> orders(widest);
-    for (size_t c = 0; c < widest; ++c) {
-        orders[c].reserve(members.size());
-        for (size_t k = 0; k < nodes.size(); ++k) {
-            const std::vector<uint32_t>& m = nodes[k];
-            const size_t w = m.size();
-            for (size_t j = 0; j < w; ++j) {
-                // even nodes: c, c+1, ..., c-1; odd nodes: c-1, c-2, ..., c (mod w)
-                const size_t local = k % 2 == 0 ? (c + j) % w : (c + 2 * w - 1 - j) % w;
-                orders[c].push_back(m[local]);
-            }
-        }
-    }
-    return orders;
-}
-
 }  // namespace ndr::common

@@ -49,19 +49,10 @@ public:
     /// Both ranks on one node (and, with multi_gpu(), on different GPUs: an NVLink transfer).
     bool same_node(uint32_t a, uint32_t b) const { return ranks_[a].node == ranks_[b].node; }
 
-    /// Ring orders of NCCL-like channels (coll::coll_params::ring_orders) for a communicator
-    /// whose rank i is trace rank `members[i]`: the nodes in the order their first member
-    /// appears, each node's members by local GPU. Channel c enters even-numbered nodes at their
-    /// member c (mod the node's members) and leaves at member c-1; odd-numbered nodes run
-    /// backwards, entering at c-1 and leaving at c, so every inter-node hop of ring c joins two
-    /// GPUs of one rail, and the rings of channels 0..gpus-1 give every rail one ring each way
-    /// (with an odd number of nodes the hop back to the first node changes rail). Returns one
-    /// order per distinct channel (the largest node's member count of them), or none (the
-    /// identity order) when the communicator spans one node or one GPU per node.
-    std::vector<std::vector<uint32_t>> ring_orders(const std::vector<uint32_t>& members) const;
     /// The communicator's ranks (positions in `members`) grouped by node: nodes in the order
     /// their first member appears, each node's members by local GPU
-    /// (coll::coll_params::node_groups); none when it spans one node or one GPU per node.
+    /// (coll::coll_params::node_groups, from which the collectives derive their rail-spread
+    /// ring channels and node-aware trees); none when it spans one node or one GPU per node.
     std::vector<std::vector<uint32_t>> node_groups(const std::vector<uint32_t>& members) const;
 
 private:

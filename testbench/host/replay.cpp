@@ -170,7 +170,6 @@ coll::coll_params replay::host_params(uint32_t inst, coll::algo_kind algo) const
     p.chunk_bytes = cfg_.collective.chunk.count;
     p.channels = common::ring_channel_count(cfg_.nccl.channels, layout_.gpus());
     p.channel_min_bytes = cfg_.nccl.channel_min_block.count;
-    if (p.channels > 1) p.ring_orders = layout_.ring_orders(ci.ranks);
     if (layout_.multi_gpu()) p.node_groups = layout_.node_groups(ci.ranks);
     p.rule =
         stack_.kind() == common::stack_kind::mpi ? coll::auto_rule::mpich : coll::auto_rule::nccl;

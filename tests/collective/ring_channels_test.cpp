@@ -1,7 +1,7 @@
-// Ring channels (coll_params::channels, ring_orders; models/collective/ring.cpp) and the
-// rail-spread ring orders of node_layout::ring_orders: results on real data against the
-// definitions (coll_test_util.h), transfer counts against the builder, the bytes every rank
-// sends against 2(n-1)/n S, and the orders against hand-computed vectors.
+// Ring channels (coll_params::channels, node_groups; models/collective/ring.cpp) and the
+// rail-spread orders of coll::ring_order over node_layout::node_groups: results on real data
+// against the definitions (coll_test_util.h), transfer counts against the builder, the bytes every
+// rank sends against 2(n-1)/n S, and the orders against hand-computed vectors.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -35,12 +35,18 @@ c::coll_params ring_params(op_kind op, uint32_t n, uint64_t bytes, uint32_t chan
     return p;
 }
 
-std::vector<uint32_t> shuffled(uint32_t n, uint64_t seed) {
+/// Ranks 0..n-1 shuffled and cut into "nodes" of 2 (the last of 1 for odd n).
+std::vector<std::vector<uint32_t>> shuffled_groups(uint32_t n, uint64_t seed) {
     std::vector<uint32_t> v(n);
     std::iota(v.begin(), v.end(), 0U);
     std::mt19937_64 rng(seed);
     std::shuffle(v.begin(), v.end(), rng);
-    return v;
+    std::vector<std::vector<uint32_t>> g;
+    for (uint32_t i = 0; i < n; i += 2) {
+        g.push_back(i + 1 < n ? std::vector<uint32_t>{v[i], v[i + 1]}
+                              : std::vector<uint32_t>{v[i]});
+    }
+    return g;
 }
 
 }  // namespace
@@ -54,7 +60,7 @@ TEST_CASE("ring channels: real-data results in every order and counts equal to t
                     for (bool orders : {false, true}) {
                         CAPTURE(name(op), n, ch, elems, orders);
                         auto p = ring_params(op, n, elems * 8 * n, ch, 16);
-                        if (orders) p.ring_orders = {shuffled(n, 1), shuffled(n, 2)};
+                        if (orders) p.node_groups = shuffled_groups(n, n + ch);
                         const auto s = c::build_schedule(p);
                         CHECK(c::transfer_count(p) == s.xfers.size());
                         REQUIRE(c::find_races(s).empty());
@@ -103,25 +109,27 @@ TEST_CASE("ring channels: each rank sends 2(n-1)/n S in all and channels cap at 
     CHECK(c::ring_channels(ring_params(op_kind::allreduce, n, 8, 8, 0)) == 1);
 }
 
-TEST_CASE("ring channels: a bad order is refused", "[collective]") {
+TEST_CASE("ring channels: bad node groups are refused", "[collective]") {
     auto p = ring_params(op_kind::allreduce, 4, 64, 2, 0);
-    p.ring_orders = {{0, 1, 2, 2}};
+    p.node_groups = {{0, 1}, {2, 2}};
     CHECK_THROWS_AS(c::build_schedule(p), std::invalid_argument);
-    p.ring_orders = {{0, 1, 2}};
+    p.node_groups = {{0, 1}, {2}};
     CHECK_THROWS_AS(c::build_schedule(p), std::invalid_argument);
-    p.ring_orders = {};
+    p.node_groups = {};
     p.channels = 0;
     CHECK_THROWS_AS(c::build_schedule(p), std::invalid_argument);
 }
 
-TEST_CASE("node_layout ring_orders: hand-computed orders and one ring per rail each way",
+TEST_CASE("ring_order over node groups: hand-computed orders and one ring per rail each way",
           "[collective]") {
     // 2 nodes x 4 GPUs, default placement: node 1 runs backwards.
     const ndr::common::node_layout two(4, 0, 8, {});
     std::vector<uint32_t> all(8);
     std::iota(all.begin(), all.end(), 0U);
-    const auto o = two.ring_orders(all);
-    REQUIRE(o.size() == 4);
+    const auto g2 = two.node_groups(all);
+    REQUIRE(g2 == std::vector<std::vector<uint32_t>>{{0, 1, 2, 3}, {4, 5, 6, 7}});
+    std::vector<std::vector<uint32_t>> o;
+    for (uint32_t ch = 0; ch < 4; ++ch) o.push_back(c::ring_order(g2, ch));
     CHECK(o[0] == std::vector<uint32_t>{0, 1, 2, 3, 7, 6, 5, 4});
     CHECK(o[1] == std::vector<uint32_t>{1, 2, 3, 0, 4, 7, 6, 5});
     CHECK(o[3] == std::vector<uint32_t>{3, 0, 1, 2, 6, 5, 4, 7});
@@ -130,8 +138,8 @@ TEST_CASE("node_layout ring_orders: hand-computed orders and one ring per rail e
     const ndr::common::node_layout four(8, 0, 32, {});
     std::vector<uint32_t> m(32);
     std::iota(m.begin(), m.end(), 0U);
-    const auto oo = four.ring_orders(m);
-    REQUIRE(oo.size() == 8);
+    std::vector<std::vector<uint32_t>> oo;
+    for (uint32_t ch = 0; ch < 8; ++ch) oo.push_back(c::ring_order(four.node_groups(m), ch));
     std::map<uint32_t, int> out, in;
     for (const auto& ord : oo) {
         for (size_t q = 0; q < ord.size(); ++q) {
@@ -147,9 +155,10 @@ TEST_CASE("node_layout ring_orders: hand-computed orders and one ring per rail e
     CHECK(in.size() == 32);
     for (const auto& [r, k] : out) CHECK(k == 1);
     for (const auto& [r, k] : in) CHECK(k == 1);
-    // one node, or one GPU per node: the identity order
-    CHECK(ndr::common::node_layout(8, 0, 8, {}).ring_orders(std::vector<uint32_t>(all)).empty());
-    CHECK(ndr::common::node_layout(1, 0, 8, {}).ring_orders(all).empty());
+    // one node, or one GPU per node: no groups, the identity order
+    CHECK(ndr::common::node_layout(8, 0, 8, {}).node_groups(all).empty());
+    CHECK(ndr::common::node_layout(1, 0, 8, {}).node_groups(all).empty());
+    CHECK(c::ring_order({}, 3).empty());
 }
 
 TEST_CASE("node-aware tree: real-data allreduce and counts and inter-node hops on one rail",
