@@ -171,14 +171,9 @@ namespace ndr::coll {
 
 std::vector<uint32_t> ring_order(const std::vector<std::vector<uint32_t>>& groups, uint32_t c) {
     std::vector<uint32_t> order;
-    for (size_t k = 0; k < groups.size(); ++k) {
-        const std::vector<uint32_t>& m = groups[k];
-        const size_t w = m.size();
-        for (size_t j = 0; j < w; ++j) {
-            // even nodes: c, c+1, ..., c-1; odd nodes: c-1, c-2, ..., c (mod w)
-            order.push_back(m[k % 2 == 0 ? (c + j) % w : (c % w + 2 * w - 1 - j) % w]);
-        }
-    }
+    // even nodes forwards from member c, odd nodes backwards from c-1
+    for (size_t k = 0; k < groups.size(); ++k)
+        detail::append_rotated(order, groups[k], c, k % 2 == 1);
     return order;
 }
 

@@ -33,6 +33,16 @@ inline uint64_t sat_mul(uint64_t a, uint64_t b) {
     return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
+/// A node's members `m` visited from member c (mod |m|): forwards c, c+1, ..., c-1, or
+/// backwards c-1, c-2, ..., c. The rail rotation of ring channels (ring_order) and of the
+/// node-aware trees' chains (tree.cpp).
+inline void append_rotated(std::vector<uint32_t>& out, const std::vector<uint32_t>& m, uint32_t c,
+                           bool backwards) {
+    const size_t w = m.size();
+    for (size_t j = 0; j < w; ++j)
+        out.push_back(m[backwards ? (c % w + 2 * w - 1 - j) % w : (c + j) % w]);
+}
+
 /// Appends a transfer and returns its index.
 uint32_t add_xfer(schedule& s, uint32_t src, uint32_t dst, byte_range src_r, uint64_t dst_off,
                   bool reduce, std::vector<uint32_t> deps);

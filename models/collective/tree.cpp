@@ -125,13 +125,7 @@ tree_shape node_tree_shape(uint32_t n, const std::vector<std::vector<uint32_t>>&
     tree_shape sh(n);
     const auto nodes = static_cast<uint32_t>(groups.size());
     std::vector<std::vector<uint32_t>> chain(nodes);
-    for (uint32_t k = 0; k < nodes; ++k) {
-        const std::vector<uint32_t>& m = groups[k];
-        const auto w = static_cast<uint32_t>(m.size());
-        for (uint32_t j = 0; j < w; ++j) {
-            chain[k].push_back(t == 0 ? m[(c + j) % w] : m[(c % w + 2 * w - 1 - j) % w]);
-        }
-    }
+    for (uint32_t k = 0; k < nodes; ++k) append_rotated(chain[k], groups[k], c, t == 1);
     for (uint32_t k = 0; k < nodes; ++k) {
         const tree_node nd = dtree_node(nodes, k, t);
         const uint32_t head = chain[k][0];
