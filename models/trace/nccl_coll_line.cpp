@@ -104,6 +104,10 @@ std::optional<std::string> after(const std::vector<std::string>& w, std::string_
     return std::nullopt;
 }
 
+std::string host_of(const std::string& process) {
+    return process.substr(0, process.find(':'));
+}
+
 bool looks_like_nccl(const std::string& raw) {
     for (const char* lvl :
          {" NCCL INFO", " NCCL WARN", " NCCL TRACE", " NCCL ABORT", " NCCL VERSION"}) {

@@ -36,6 +36,8 @@ std::optional<std::string> after(const std::vector<std::string>& w, std::string_
 
 /// The line carries an `NCCL INFO/WARN/...` marker (else it is application output).
 bool looks_like_nccl(const std::string& raw);
+/// Host name of a "host:pid" process.
+std::string host_of(const std::string& process);
 
 bool is_coll(const nccl_line& l);
 bool is_init(const nccl_line& l);

@@ -31,7 +31,7 @@ void place_excerpt_ranks(const std::vector<View>& views, const std::vector<Comm>
     std::vector<member> ms;
     for (const View* v : in_line_order) {
         if (v->process.empty()) return;  // prefix trimmed: the hosts are unknown
-        const std::string host = v->process.substr(0, v->process.rfind(':'));
+        const std::string host = host_of(v->process);
         const auto it = node_of.emplace(host, static_cast<uint32_t>(node_of.size())).first;
         ms.push_back(member{it->second, v->dev, host});
     }

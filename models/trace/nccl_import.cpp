@@ -26,6 +26,7 @@ using nccl_detail::after;
 using nccl_detail::coll_fields;
 using nccl_detail::fail;
 using nccl_detail::finish_trace;
+using nccl_detail::host_of;
 using nccl_detail::is_coll;
 using nccl_detail::is_init;
 using nccl_detail::looks_like_nccl;
@@ -45,11 +46,6 @@ std::optional<uint32_t> init_number(const nccl_line& l, std::string_view key,
         fail(path, line, key, fmt::format("expected a decimal number 0..4294967295, got '{}'", *v));
     }
     return static_cast<uint32_t>(*n);
-}
-
-/// Host name of a "host:pid" process.
-std::string host_of(const std::string& process) {
-    return process.substr(0, process.find(':'));
 }
 
 /// Up to 16 names or numbers, then "... (N in all)".
