@@ -57,8 +57,9 @@ cycle_t endpoint_stack::post_at(cycle_t t, uint32_t rank, uint64_t bytes) {
     return at;
 }
 
-cycle_t endpoint_stack::arrival_cycles(uint64_t bytes, bool reduce) const {
+cycle_t endpoint_stack::arrival_cycles(uint64_t bytes, bool reduce, bool completion) const {
     if (kind_ == stack_kind::none) return 0;
+    if (kind_ == stack_kind::nccl && !completion) return 0;
     double ps = static_cast<double>(arrive_ps_);
     if (kind_ == stack_kind::mpi) {
         if (!rendezvous(bytes)) ps += copy_ps(bytes);

@@ -4,7 +4,7 @@
 // completed, so every model level (cycle, tlm) gets the same costs. SystemC-free.
 //   none  no costs: transfers post and complete at the HCA's times.
 //   nccl  per collective host.nccl_launch; per transfer host.nccl_proxy_step + host.wqe_post
-//         before the post; per arrival host.cqe_poll.
+//         before the post; per arrival host.cqe_poll (simple protocol; LL and LL128 poll flags).
 //   mpi   LogGP: per message host.mpi_o on the sender before it posts and on the receiver
 //         after arrival, a rank posts at most one message per host.mpi_g; eager messages (<=
 //         host.mpi_eager_limit) are copied into and out of bounce buffers at
@@ -35,8 +35,10 @@ public:
     /// The cycle at which a transfer of `bytes` that `rank` is ready to send at `t` reaches
     /// its HCA; takes the rank's next slot under host.mpi_g. `t` itself when nothing applies.
     cycle_t post_at(cycle_t t, uint32_t rank, uint64_t bytes);
-    /// Cycles from a network transfer's arrival to the receiver acting on it.
-    cycle_t arrival_cycles(uint64_t bytes, bool reduce) const;
+    /// Cycles from a network transfer's arrival to the receiver acting on it. `completion`:
+    /// the receiver learns of the arrival from its completion (nccl: host.cqe_poll), as
+    /// NCCL's simple protocol does; LL and LL128 poll flags in the data instead.
+    cycle_t arrival_cycles(uint64_t bytes, bool reduce, bool completion = true) const;
     /// Cycles a local step (src == dst) takes.
     cycle_t local_cycles(uint64_t bytes, bool reduce) const;
     /// True if a message of `bytes` goes by rendezvous (mpi, above host.mpi_eager_limit).

@@ -193,7 +193,7 @@ struct loader {
 
     void op(const fields& f, uint32_t line) {
         f.only({"type", "rank", "comm", "seq", "op", "count", "dtype", "redop", "root", "peer",
-                "algo", "id", "deps", "gap_ns", "issue_ns"},
+                "algo", "proto", "id", "deps", "gap_ns", "issue_ns"},
                "op");
         op_record r;
         r.line = line;
@@ -268,6 +268,9 @@ struct loader {
                                  opname));
         }
         if (f.has("algo")) r.algo = f.named("algo", coll::parse_algo, coll::algo_names(), "algo");
+        if (f.has("proto")) {
+            r.proto = f.named("proto", coll::parse_proto, coll::proto_names(), "proto");
+        }
         if (r.op == coll::op_kind::alltoall && r.count % n != 0) {
             f.fail("count", fmt::format("alltoall count is the total each rank sends, n blocks of "
                                         "count/n: {} is not a multiple of the communicator size {}",
@@ -304,6 +307,7 @@ struct loader {
             ci.seq = r.seq;
             ci.op = r.op;
             ci.algo = r.algo;
+            ci.proto = r.proto;
             ci.bytes = collective_bytes(r.op, r.count, r.dt, static_cast<uint32_t>(c.ranks.size()));
             ci.root = r.root;
             ci.ranks = c.ranks;
@@ -355,6 +359,8 @@ struct loader {
         if (a.root != r.root) differs("root", std::to_string(r.root), std::to_string(a.root));
         if (a.algo != r.algo)
             differs("algo", std::string(coll::name(r.algo)), std::string(coll::name(a.algo)));
+        if (a.proto != r.proto)
+            differs("proto", std::string(coll::name(r.proto)), std::string(coll::name(a.proto)));
         ci.records[my_crank] = idx;
     }
 
@@ -387,6 +393,7 @@ struct loader {
             ci.seq = r.seq;
             ci.op = kind;
             ci.algo = r.algo;
+            ci.proto = r.proto;
             ci.bytes = collective_bytes(r.op, r.count, r.dt, static_cast<uint32_t>(c.ranks.size()));
             ci.root = recv ? my_crank : r.root;
             ci.ranks = {c.ranks[src], c.ranks[dst]};
@@ -423,6 +430,8 @@ struct loader {
             differs("dtype", std::string(coll::name(r.dt)), std::string(coll::name(a.dt)));
         if (a.algo != r.algo)
             differs("algo", std::string(coll::name(r.algo)), std::string(coll::name(a.algo)));
+        if (a.proto != r.proto)
+            differs("proto", std::string(coll::name(r.proto)), std::string(coll::name(a.proto)));
         ci.records[slot] = idx;
     }
 

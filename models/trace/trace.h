@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "collective/coll_types.h"
+#include "collective/nccl_proto.h"
 
 namespace ndr::trace {
 
@@ -37,6 +38,7 @@ struct op_record {
     coll::redop rop = coll::redop::sum;
     uint32_t root = 0;  ///< root (broadcast/reduce) or peer (send/recv/rdma_*)
     coll::algo_kind algo = coll::algo_kind::auto_;
+    coll::proto_kind proto = coll::proto_kind::auto_;  ///< NCCL protocol (nccl_proto.h)
     std::vector<uint32_t> deps;        ///< ids of this rank's records that must finish first;
                                        ///< empty = the previous record of this rank
     uint64_t gap_ns = 0;               ///< idle time after the deps finish, before issue
@@ -53,6 +55,7 @@ struct collective_instance {
     uint64_t seq = 0;
     coll::op_kind op = coll::op_kind::allreduce;
     coll::algo_kind algo = coll::algo_kind::auto_;
+    coll::proto_kind proto = coll::proto_kind::auto_;
     uint64_t bytes = 0;             ///< S as nccl-tests defines it (see coll_params)
     uint32_t root = 0;              ///< communicator-relative
     std::vector<uint32_t> ranks;    ///< global ranks, communicator order

@@ -31,6 +31,7 @@ ojson record_json(const op_record& r, uint32_t index) {
         if (has_root(r.op)) j["root"] = r.root;
         if (is_point_to_point(r.op)) j["peer"] = r.root;
         if (r.algo != coll::algo_kind::auto_) j["algo"] = std::string(coll::name(r.algo));
+        if (r.proto != coll::proto_kind::auto_) j["proto"] = std::string(coll::name(r.proto));
     }
     if (r.id != index) j["id"] = r.id;
     if (!r.deps.empty()) j["deps"] = r.deps;

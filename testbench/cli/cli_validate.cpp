@@ -242,11 +242,13 @@ suite build_suite(bool quick) {
         "allreduce 8 B, algo auto, 2 nodes of 1 GPU on one HDR switch, host.stack nccl",
         "latency [us]", 20.0, "19.2-20.7 us",
         "docs/domain.md §10 row 16 (nccl-tests #150, 2 x A100, HDR) [S]", 15.0,
-        "The model charges NCCL's launch (3 us), per-step proxy, WQE post and CQE poll (soft, "
-        "docs/domain.md §13) on top of the fabric; NCCL's own tuner charges 6.6-6.8 us of base "
-        "latency and 2.7-5 us per network hop for LL (src/graph/tuning.cc), and nccl-tests' "
-        "timing adds CUDA event and stream overheads. The model has no LL/LL128/Simple protocols "
-        "and no GPU kernel, so it is well below.",
+        "NCCL's tuner picks ring/LL here, as in the model (report.json tuner: 16.6 us = 6.6 us "
+        "base + 2 network steps of 5 us, src/graph/tuning.cc). The model charges NCCL's launch "
+        "(3 us), a per-step proxy cost, WQE post and, for LL, no CQE poll (soft, docs/domain.md "
+        "§13) on top of the fabric; NCCL's 5 us per network step holds the proxy thread's "
+        "polling of the GPU's FIFO and the GPU's polling of the LL flags, which the model's "
+        "0.4 us proxy step does not, and nccl-tests' timing adds CUDA event and stream "
+        "overheads. So it is well below.",
         [nccl8](const results_t& r) { return time_us(r, nccl8); }});
     if (!quick) {
         const size_t nvring = add_run("dgx-h100", {"host.stack=nccl"},

@@ -63,11 +63,14 @@ replay::replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& 
       hcas_(hcas),
       cycle_ps_(common::derive_timing(c).cycle_ps),
       stack_(c, cycle_ps_, tr.nranks) {
+    const common::timing tm = common::derive_timing(c);
+    nic_GBps_ = static_cast<double>(tm.block_bytes) * 1000.0 / static_cast<double>(tm.cycle_ps);
     if (layout_.multi_gpu()) {
         // B per GPU and direction: the links it has on the NVSwitch (nvlink_fabric.h).
         const uint32_t links = std::min(c.node.nvlink_links, c.node.nvswitch_ports / c.node.gpus);
         const double bytes_per_s =
             static_cast<double>(c.node.nvlink_bandwidth.bps) / 8.0 * links / c.node.nvlink_links;
+        nvlink_GBps_ = bytes_per_s * 1e-9;
         nvl_ = std::make_unique<common::nvlink_fabric>(
             layout_.nodes(), layout_.gpus(), bytes_per_s * static_cast<double>(cycle_ps_) * 1e-12);
         nvlink_cycles_ = (c.node.nvlink_latency.ps + cycle_ps_ - 1) / cycle_ps_;
@@ -81,7 +84,8 @@ replay::replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& 
     for (uint32_t i = 0; i < tr.collectives.size(); ++i) {
         const trace::collective_instance& ci = tr.collectives[i];
         if (ci.algo == coll::algo_kind::sharp || ci.algo == coll::algo_kind::nvls) continue;
-        named_by_line(tr_, ci, [&] { coll::check_schedule(host_params(i, ci.algo)); });
+        const nccl_choice ch = choose(i, ci.algo, false);
+        named_by_line(tr_, ci, [&] { coll::check_schedule(host_params(i, ch.algo, ch.proto)); });
     }
     log_transfers_ = c.report.timeline == "transfers" || c.report.timeline == "packets";
     const std::size_t n = tr.records.size();
@@ -156,7 +160,55 @@ uint32_t hosts_of(const cfg::config& c, const trace::trace& tr, const common::no
     return c.fabric.hosts;
 }
 
-coll::coll_params replay::host_params(uint32_t inst, coll::algo_kind algo) const {
+coll::tuner_topology replay::tuner_topology_of(const trace::collective_instance& ci) const {
+    coll::tuner_topology t;
+    t.nranks = static_cast<uint32_t>(ci.ranks.size());
+    t.nnodes = layout_.multi_gpu() ? static_cast<uint32_t>(layout_.node_groups(ci.ranks).size())
+                                   : t.nranks;
+    t.channels = common::ring_channel_count(cfg_.nccl.channels, layout_.gpus());
+    // NCCL's NET bandwidth is the port's rate; a node's rings share its HCAs, and a ring's
+    // per-channel speed is the same inside and across nodes (docs/architecture.md "NCCL's
+    // tuner").
+    t.bw_inter_GBps = nic_GBps_ * (layout_.multi_gpu() ? layout_.hcas() : 1);
+    if (layout_.multi_gpu()) {
+        t.bw_intra_GBps = t.nnodes == 1 ? nvlink_GBps_ : std::min(nvlink_GBps_, t.bw_inter_GBps);
+        if (t.nnodes == 1) t.bw_inter_GBps = t.bw_intra_GBps;  // no NET inside one node
+        t.nvlink = true;
+        t.nvls = cfg_.node.nvls;
+    } else {
+        t.bw_intra_GBps = t.bw_inter_GBps;
+    }
+    const std::string& a = cfg_.nccl.gpu_arch;
+    t.arch = a == "volta"       ? coll::gpu_arch::volta
+             : a == "ampere"    ? coll::gpu_arch::ampere
+             : a == "blackwell" ? coll::gpu_arch::blackwell
+                                : coll::gpu_arch::hopper;
+    t.amd_cpu = cfg_.nccl.cpu == "amd";
+    return t;
+}
+
+replay::nccl_choice replay::choose(uint32_t inst, coll::algo_kind algo, bool allow_nvls) const {
+    const trace::collective_instance& ci = tr_.collectives[inst];
+    nccl_choice ch;
+    ch.algo = algo;
+    ch.proto = ci.proto != coll::proto_kind::auto_
+                   ? ci.proto
+                   : coll::parse_proto(cfg_.nccl.proto).value_or(coll::proto_kind::auto_);
+    if (stack_.kind() == common::stack_kind::nccl) {
+        coll::tuner_topology t = tuner_topology_of(ci);
+        t.nvls = t.nvls && allow_nvls;
+        ch.estimate = coll::tuner_pick(ci.op, ci.bytes, t, algo, ch.proto);
+        if (ch.estimate) {
+            ch.algo = ch.estimate->algo;
+            ch.proto = ch.estimate->proto;
+        }
+    }
+    if (ch.proto == coll::proto_kind::auto_) ch.proto = coll::proto_kind::simple;
+    return ch;
+}
+
+coll::coll_params replay::host_params(uint32_t inst, coll::algo_kind algo,
+                                      coll::proto_kind proto) const {
     const trace::collective_instance& ci = tr_.collectives[inst];
     coll::coll_params p;
     p.op = ci.op;
@@ -167,7 +219,8 @@ coll::coll_params replay::host_params(uint32_t inst, coll::algo_kind algo) const
         tr_.records[ci.records[0] != NONE ? ci.records[0] : ci.records[1]];
     p.dtype_bytes = coll::dtype_bytes(first.dt);
     p.root = ci.root;
-    p.chunk_bytes = cfg_.collective.chunk.count;
+    const uint64_t step_data = coll::info(proto).step_data;
+    p.chunk_bytes = step_data != 0 ? step_data : cfg_.collective.chunk.count;
     p.channels = common::ring_channel_count(cfg_.nccl.channels, layout_.gpus());
     p.channel_min_bytes = cfg_.nccl.channel_min_block.count;
     if (layout_.multi_gpu()) p.node_groups = layout_.node_groups(ci.ranks);
@@ -238,21 +291,29 @@ void replay::issue(cycle_t t, uint32_t rec) {
 void replay::start_collective(cycle_t t, uint32_t inst) {
     const trace::collective_instance& ci = tr_.collectives[inst];
     coll::algo_kind algo = ci.algo;
-    if (algo == coll::algo_kind::nvls) {
-        std::string why;
-        if (start_nvls(t, inst, why)) return;
-        results_[inst].fallback = why;
-        algo = coll::algo_kind::auto_;
-    }
     if (algo == coll::algo_kind::sharp) {
         std::string why;
         if (start_sharp(t, inst, why)) return;
         results_[inst].fallback = why;  // a host algorithm instead, and the report says why
         algo = coll::algo_kind::auto_;
     }
-    const coll::coll_params p = host_params(inst, algo);
+    // host.stack nccl: NCCL's tuner resolves auto, and may pick NVLS.
+    nccl_choice ch = algo == coll::algo_kind::nvls
+                         ? nccl_choice{algo, coll::proto_kind::simple, std::nullopt}
+                         : choose(inst, algo, true);
+    if (ch.algo == coll::algo_kind::nvls) {
+        std::string why;
+        if (start_nvls(t, inst, why)) {
+            results_[inst].tuner = ch.estimate;
+            return;
+        }
+        results_[inst].fallback = why;
+        ch = choose(inst, coll::algo_kind::auto_, false);
+    }
+    const coll::coll_params p = host_params(inst, ch.algo, ch.proto);
     running run;
     run.instance = inst;
+    run.proto = ch.proto;
     run.sched = named_by_line(tr_, ci, [&] { return coll::build_schedule(p); });
     const std::size_t nx = run.sched.xfers.size();
     run.xs.resize(nx);
@@ -273,6 +334,8 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
     collective_result& res = results_[inst];
     res.start = t;
     res.algo = run.sched.algo;
+    res.proto = ch.proto;
+    res.tuner = ch.estimate;
     res.transfers = nx;
     run.members_left = p.nranks;
     const auto idx = static_cast<uint32_t>(runs_.size());
@@ -368,7 +431,7 @@ void replay::post_ib(cycle_t t, uint32_t run, uint32_t x) {
         const common::verb v = ci.op == coll::op_kind::send         ? common::verb::send
                                : ci.op == coll::op_kind::rdma_write ? common::verb::rdma_write
                                                                     : common::verb::rdma_write_imm;
-        hcas_.post(t, v, src, dst, xf.bytes, make_tag(run, x));
+        hcas_.post(t, v, src, dst, coll::wire_bytes(rr.proto, xf.bytes), make_tag(run, x));
     }
 }
 
@@ -427,7 +490,8 @@ void replay::on_deferred(cycle_t t, uint32_t slot) {
             const trace::collective_instance& ci = tr_.collectives[rr.instance];
             const common::gpu_ref a = layout_.of_rank(ci.ranks[xf.src]);
             const common::gpu_ref b = layout_.of_rank(ci.ranks[xf.dst]);
-            nvl_->start(t, a.node, a.gpu, b.gpu, xf.bytes, make_tag(d.run, d.x));
+            nvl_->start(t, a.node, a.gpu, b.gpu, coll::wire_bytes(rr.proto, xf.bytes),
+                        make_tag(d.run, d.x));
             arm_node(t, a.node);
             break;
         }
@@ -533,8 +597,10 @@ void replay::on_delivered(cycle_t t, uint32_t dst, uint64_t tag) {
 
 void replay::host_arrive(cycle_t t, uint32_t run, uint32_t x) {
     const coll::xfer& xf = runs_[run].sched.xfers[x];
-    // The endpoint software after the data has arrived (host.stack): at once when none.
-    const cycle_t d = stack_.arrival_cycles(xf.bytes, xf.reduce);
+    // The endpoint software after the data has arrived (host.stack): at once when none; LL and
+    // LL128 receivers see the flags in the data and wait for no completion.
+    const cycle_t d =
+        stack_.arrival_cycles(xf.bytes, xf.reduce, coll::info(runs_[run].proto).completion_wait);
     if (d != 0) {
         defer(t, t + d, step::arrived, run, x);
         return;

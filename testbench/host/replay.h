@@ -8,9 +8,12 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "collective/nccl_proto.h"
+#include "collective/nccl_tuner.h"
 #include "collective/schedule.h"
 #include "common/endpoint_stack.h"
 #include "common/node_layout.h"
@@ -34,6 +37,9 @@ struct collective_result {
     cycle_t start = 0;  ///< cycle the last member issued it (the collective can run)
     cycle_t end = 0;    ///< cycle the last member finished
     coll::algo_kind algo = coll::algo_kind::ring;
+    coll::proto_kind proto = coll::proto_kind::simple;  ///< the protocol it ran (nccl_proto.h)
+    /// host.stack nccl: NCCL's tuner estimate of the algorithm x protocol it ran (nccl_tuner.h)
+    std::optional<coll::tuner_estimate> tuner;
     uint64_t transfers = 0;
     bool done = false;
     std::string fallback;     ///< why algo sharp fell back to a host algorithm, if it did
@@ -114,6 +120,7 @@ private:
     };
     struct running {
         uint32_t instance = 0;
+        coll::proto_kind proto = coll::proto_kind::simple;
         coll::schedule sched;
         std::vector<xfer_state> xs;
         std::vector<std::vector<dependent>> dependents;  ///< per xfer
@@ -134,8 +141,21 @@ private:
     void issue(cycle_t t, uint32_t rec);
     void finish_record(cycle_t t, uint32_t rec);
     void start_collective(cycle_t t, uint32_t inst);
-    /// The host schedule's parameters of instance `inst` run with `algo`.
-    coll::coll_params host_params(uint32_t inst, coll::algo_kind algo) const;
+    /// What instance `inst` runs: its algorithm and protocol (auto resolved; under host.stack
+    /// nccl by NCCL's tuner, which may pick nvls unless `allow_nvls` is false) and the tuner's
+    /// estimate of that choice.
+    struct nccl_choice {
+        coll::algo_kind algo = coll::algo_kind::auto_;
+        coll::proto_kind proto = coll::proto_kind::simple;
+        std::optional<coll::tuner_estimate> estimate;
+    };
+    nccl_choice choose(uint32_t inst, coll::algo_kind algo, bool allow_nvls) const;
+    /// The topology NCCL's tuner sees for the ranks of `ci` (nccl_tuner.h).
+    coll::tuner_topology tuner_topology_of(const trace::collective_instance& ci) const;
+    /// The host schedule's parameters of instance `inst` run with `algo` and `proto` (whose
+    /// step size is the pipelining unit).
+    coll::coll_params host_params(uint32_t inst, coll::algo_kind algo,
+                                  coll::proto_kind proto) const;
     bool start_sharp(cycle_t t, uint32_t inst, std::string& why);
     /// A SAT collective ended: start the waiting ones whose slots are now free.
     void retry_sat_waiting(cycle_t t);
@@ -220,6 +240,8 @@ private:
     common::hca_iface& hcas_;
     uint64_t cycle_ps_;
     common::endpoint_stack stack_;  ///< host.stack: costs of posting and completing
+    double nic_GBps_ = 0;           ///< one HCA port's data rate (NCCL's NET bandwidth)
+    double nvlink_GBps_ = 0;        ///< one GPU's NVLink bandwidth per direction
     std::vector<record_state> recs_;
     std::vector<uint32_t> inst_of_record_;   ///< record -> collective instance (or none)
     std::vector<uint32_t> issued_members_;   ///< per instance

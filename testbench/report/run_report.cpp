@@ -169,6 +169,8 @@ void collectives_section(const trace::trace& tr, const run_outcome& o, double ns
         w.field("ranks", row.ranks);
         w.field("algo", coll::name(r.algo));
         w.field("algo_requested", coll::name(ci.algo));
+        w.field("proto", coll::name(r.proto));
+        w.field("proto_requested", coll::name(ci.proto));
         w.field("comm", ci.comm);
         w.field("seq", ci.seq);
         w.field("start_ns", row.start_ns);
@@ -178,6 +180,16 @@ void collectives_section(const trace::trace& tr, const run_outcome& o, double ns
         w.field("busbw_GBps", row.algbw * row.factor);
         w.field("busbw_factor", row.factor);
         w.field("transfers", r.transfers);
+        if (r.tuner) {  // host.stack nccl: NCCL's cost model of what ran, beside time_ns
+            w.key("tuner");
+            w.begin_object();
+            w.field("algo", coll::name(r.tuner->algo));
+            w.field("proto", coll::name(r.tuner->proto));
+            w.field("latency_us", r.tuner->latency_us);
+            w.field("bw_GBps", r.tuner->bw_GBps);
+            w.field("estimate_ns", r.tuner->time_us * 1000.0);
+            w.end_object();
+        }
         if (r.sharp_tree >= 0) {
             w.key("sharp");
             w.begin_object();

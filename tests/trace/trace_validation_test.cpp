@@ -160,6 +160,8 @@ TEST_CASE("unknown names list the allowed ones", "[trace]") {
     CHECK_THAT(error_of(head + ar(0, 0, ",\"algo\":\"rings\"")),
                StartsWith("F:3: algo: unknown algo 'rings' (allowed: auto, ring, tree, rhd, "
                           "pairwise, direct, sharp, nvls, rd)"));
+    CHECK_THAT(error_of(head + ar(0, 0, ",\"proto\":\"LL\"")),
+               StartsWith("F:3: proto: unknown proto 'LL' (allowed: auto, ll, ll128, simple)"));
 }
 
 TEST_CASE("ranks and communicators", "[trace]") {
@@ -215,6 +217,9 @@ TEST_CASE("collective matching", "[trace]") {
     CHECK_THAT(
         error_of(head + ar(0, 0) + ar(1, 0, ",\"algo\":\"tree\"")),
         StartsWith("F:4: algo: members of (comm 0, seq 0) disagree: tree here, auto at line 3"));
+    CHECK_THAT(
+        error_of(head + ar(0, 0, ",\"proto\":\"ll\"") + ar(1, 0, ",\"proto\":\"simple\"")),
+        StartsWith("F:4: proto: members of (comm 0, seq 0) disagree: simple here, ll at line 3"));
     bad = ar(1, 0);
     bad.replace(bad.find("allreduce"), 9, "reduce");
     bad.replace(bad.find("}"), 1, ",\"root\":0}");

@@ -17,6 +17,9 @@ struct nccl_config {
     uint32_t channels = 0;
     /// Least bytes of a ring block per channel (a model choice; fewer channels below it).
     bytes_t channel_min_block{64 * 1024};
+    std::string proto = "auto";       ///< NCCL_PROTO: auto, ll, ll128, simple
+    std::string gpu_arch = "hopper";  ///< the GPU generation the tuner's constants are for
+    std::string cpu = "intel";        ///< the hosts' CPU vendor (tuner: LL bandwidth, net overhead)
 };
 
 namespace detail {
@@ -39,6 +42,22 @@ void nccl_rows(Rows& s) {
                "0 = no floor (every channel). A model choice: below it a ring step is latency-"
                "bound and more rails change its time little while multiplying transfers; "
                "docs/architecture.md 'Channels'");
+    s.choice_key("nccl.proto", &nccl_config::proto, {"auto", "ll", "ll128", "simple"},
+                 "protocol of the host collectives whose trace record says proto auto "
+                 "(NCCL_PROTO): auto = NCCL's tuner picks per collective and size under "
+                 "host.stack nccl (simple otherwise); ll: 8 B of data per 16 B line, 32 KiB "
+                 "steps; ll128: 120 B per 128 B line, 576,000 B steps; simple: no flags, "
+                 "collective.chunk steps, a completion per step; docs/architecture.md "
+                 "'Protocols', docs/domain.md §13");
+    s.choice_key("nccl.gpu_arch", &nccl_config::gpu_arch,
+                 {"volta", "ampere", "hopper", "blackwell"},
+                 "GPU generation whose constants NCCL's tuner uses (llMaxBws, per-channel "
+                 "bandwidth caps, NVLS efficiency; NVIDIA/nccl src/graph/tuning.cc); "
+                 "docs/domain.md §13 'NCCL's tuner'");
+    s.choice_key("nccl.cpu", &nccl_config::cpu, {"intel", "amd"},
+                 "CPU vendor of the hosts, as NCCL's tuner reads it (LL bandwidth cap and "
+                 "network post overhead: 1 us Intel, 2 us AMD); docs/domain.md §13 'NCCL's "
+                 "tuner'");
 }
 
 }  // namespace detail

@@ -1,0 +1,176 @@
+// NCCL's tuner (models/collective/nccl_tuner.h) against estimates computed by hand from the
+// formulas and default constants of NVIDIA/nccl src/graph/tuning.cc (docs/domain.md §13), and
+// the protocols' wire sizes (nccl_proto.h) against NCCL's line layouts.
+#include <catch2/catch.hpp>
+
+#include "collective/nccl_proto.h"
+#include "collective/nccl_tuner.h"
+
+namespace c = ndr::coll;
+using c::algo_kind;
+using c::op_kind;
+using c::proto_kind;
+
+namespace {
+
+/// 128 DGX H100 nodes x 8 GPUs, 8 channels, 8 NDR HCAs of 50 GB/s per node, NVLink 450 GB/s.
+c::tuner_topology dgx_1024() {
+    c::tuner_topology t;
+    t.nranks = 1024;
+    t.nnodes = 128;
+    t.channels = 8;
+    t.bw_inter_GBps = 400;
+    t.bw_intra_GBps = 400;
+    t.nvlink = true;
+    t.nvls = true;
+    return t;
+}
+
+double time_of(op_kind op, algo_kind a, proto_kind p, uint64_t bytes, const c::tuner_topology& t) {
+    const auto e = c::tuner_time(op, a, p, bytes, t);
+    REQUIRE(e.has_value());
+    return e->time_us;
+}
+
+}  // namespace
+
+TEST_CASE("nccl tuner: 1024 GPUs 8 B allreduce is tree ll at the hand-computed estimate",
+          "[nccl_tuner]") {
+    const c::tuner_topology t = dgx_1024();
+    // tree ll: 6.8 + 2 (7 x 0.6 + log2(128) x 5.0) = 85.2 us; bw min(min(400 x .92, 8 x 36.0)
+    // / 3.8, 20.4) x .5 = 10.2 GB/s.
+    CHECK(time_of(op_kind::allreduce, algo_kind::tree, proto_kind::ll, 8, t) ==
+          Approx(85.2 + 8 / 10200.0));
+    // tree ll128: 14 + 2 (7 x 1.25 + 7 x 8.5) = 150.5; tree simple 8.4 + 2 (7 x 4 + 7 x 14).
+    CHECK(time_of(op_kind::allreduce, algo_kind::tree, proto_kind::ll128, 8, t) ==
+          Approx(150.5).epsilon(1e-4));
+    CHECK(time_of(op_kind::allreduce, algo_kind::tree, proto_kind::simple, 8, t) ==
+          Approx(260.4).epsilon(1e-4));
+    // ring ll: 6.6 + (2046 - 254) x max(0.6, 1.0 net overhead) + 254 x 2.7 = 2484.4.
+    CHECK(time_of(op_kind::allreduce, algo_kind::ring, proto_kind::ll, 8, t) ==
+          Approx(2484.4).epsilon(1e-4));
+    const auto pick = c::tuner_pick(op_kind::allreduce, 8, t);
+    REQUIRE(pick.has_value());
+    CHECK(pick->algo == algo_kind::tree);
+    CHECK(pick->proto == proto_kind::ll);
+    // NVLS is a one-node algorithm without CollNet: never a candidate on 128 nodes.
+    CHECK_FALSE(c::tuner_time(op_kind::allreduce, algo_kind::nvls, proto_kind::simple, 8, t));
+}
+
+TEST_CASE("nccl tuner: 1024 GPUs 1 MiB allreduce is tree ll128 with the tree correction",
+          "[nccl_tuner]") {
+    const c::tuner_topology t = dgx_1024();
+    const uint64_t s = 1 << 20;
+    // log2(1 MiB / 64) = 14: corrections ll .5, ll128 .6, simple .5.
+    // tree ll128: bw min(288 x 120/128, 8 x 29.0) x .5 x .6 = 69.6 GB/s.
+    CHECK(time_of(op_kind::allreduce, algo_kind::tree, proto_kind::ll128, s, t) ==
+          Approx(150.5 + s / 69600.0).epsilon(1e-4));
+    CHECK(time_of(op_kind::allreduce, algo_kind::tree, proto_kind::ll, s, t) ==
+          Approx(85.2 + s / 5100.0).epsilon(1e-4));
+    CHECK(time_of(op_kind::allreduce, algo_kind::tree, proto_kind::simple, s, t) ==
+          Approx(260.4 + s / 72000.0).epsilon(1e-4));
+    // ring simple: (8.4 + 1792 x 3.4 + 254 x 14) x 1.4 (plateau: 1 MiB / (8 x 1024) >= 64) and
+    // 400 x 1024 / 2046 GB/s.
+    CHECK(time_of(op_kind::allreduce, algo_kind::ring, proto_kind::simple, s, t) ==
+          Approx(9657.2 * 1.4 + s / (400e3 * 1024 / 2046)).epsilon(1e-4));
+    const auto pick = c::tuner_pick(op_kind::allreduce, s, t);
+    REQUIRE(pick.has_value());
+    CHECK(pick->algo == algo_kind::tree);
+    CHECK(pick->proto == proto_kind::ll128);
+}
+
+TEST_CASE("nccl tuner: 1024 GPUs 1 GiB allreduce is tree simple and ring ll128 when ring is asked",
+          "[nccl_tuner]") {
+    const c::tuner_topology t = dgx_1024();
+    const uint64_t s = uint64_t{1} << 30;
+    // log2(1 GiB / 64) = 24: no correction. tree simple 260.4 + S / 144 GB/s.
+    CHECK(time_of(op_kind::allreduce, algo_kind::tree, proto_kind::simple, s, t) ==
+          Approx(260.4 + s / 144000.0).epsilon(1e-4));
+    // ring ll128: 14 + 1792 x 1.9 + 254 x 4.0 = 4434.8; bw min(368, 8 x 36.7) x 1024 / 2046.
+    CHECK(time_of(op_kind::allreduce, algo_kind::ring, proto_kind::ll128, s, t) ==
+          Approx(4434.8 + s / (293.6e3 * 1024 / 2046)).epsilon(1e-4));
+    const auto pick = c::tuner_pick(op_kind::allreduce, s, t);
+    REQUIRE(pick.has_value());
+    CHECK(pick->algo == algo_kind::tree);
+    CHECK(pick->proto == proto_kind::simple);
+    // Restricted to ring (NCCL_ALGO=ring): simple 18,884 us loses to ll128 11,742 us.
+    const auto ring = c::tuner_pick(op_kind::allreduce, s, t, algo_kind::ring);
+    REQUIRE(ring.has_value());
+    CHECK(ring->proto == proto_kind::ll128);
+}
+
+TEST_CASE("nccl tuner: 2 nodes x 8 GPUs 8 B allreduce is tree ll at 25.2 us", "[nccl_tuner]") {
+    c::tuner_topology t = dgx_1024();
+    t.nranks = 16;
+    t.nnodes = 2;
+    // 6.8 + 2 (7 x 0.6 + log2(2) x 5.0) = 25.2 us; ring ll 6.6 + 28 x 1.0 + 2 x 2.7 = 40.0.
+    CHECK(time_of(op_kind::allreduce, algo_kind::tree, proto_kind::ll, 8, t) ==
+          Approx(25.2).epsilon(1e-4));
+    CHECK(time_of(op_kind::allreduce, algo_kind::ring, proto_kind::ll, 8, t) ==
+          Approx(40.0).epsilon(1e-4));
+    const auto pick = c::tuner_pick(op_kind::allreduce, 8, t);
+    REQUIRE(pick.has_value());
+    CHECK(pick->algo == algo_kind::tree);
+}
+
+TEST_CASE("nccl tuner: one node of 8 GPUs picks ring ll small and nvls large", "[nccl_tuner]") {
+    c::tuner_topology t;
+    t.nranks = 8;
+    t.nnodes = 1;
+    t.channels = 8;
+    t.bw_intra_GBps = t.bw_inter_GBps = 450;
+    t.nvlink = true;
+    t.nvls = true;
+    // ring ll: 6.6 + 14 x 0.6 = 15.0 us; tree ll 6.8 + 2 x 7 x 0.6 = 15.2 us.
+    const auto small = c::tuner_pick(op_kind::allreduce, 8, t);
+    REQUIRE(small.has_value());
+    CHECK(small->algo == algo_kind::ring);
+    CHECK(small->proto == proto_kind::ll);
+    // bw min(llMaxBw 141, 450 x .5) x 8/14.
+    CHECK(small->time_us == Approx(15.0 + 8 / (141e3 * 8 / 14)).epsilon(1e-6));
+    // nvls: latency 25 us (NVLink NVLS simple); bw min(450 x .85 x 7/8 x 2, 450) x 8/14.
+    const uint64_t s = uint64_t{1} << 30;
+    CHECK(time_of(op_kind::allreduce, algo_kind::nvls, proto_kind::simple, s, t) ==
+          Approx(25.0 + s / (450e3 * 8 / 14)).epsilon(1e-4));
+    const auto large = c::tuner_pick(op_kind::allreduce, s, t);
+    REQUIRE(large.has_value());
+    CHECK(large->algo == algo_kind::nvls);
+    // Without node.nvls the same size is a ring (simple 8.4 + 14 x 3.4 = 56 us latency).
+    t.nvls = false;
+    const auto ring = c::tuner_pick(op_kind::allreduce, s, t);
+    REQUIRE(ring.has_value());
+    CHECK(ring->algo == algo_kind::ring);
+    CHECK(ring->proto == proto_kind::simple);
+}
+
+TEST_CASE("nccl tuner: ops NCCL does not tune and one rank have no estimate", "[nccl_tuner]") {
+    const c::tuner_topology t = dgx_1024();
+    CHECK_FALSE(c::tuner_pick(op_kind::alltoall, 1 << 20, t));
+    CHECK_FALSE(c::tuner_pick(op_kind::send, 1 << 20, t));
+    // broadcast and reduce: ring only.
+    CHECK_FALSE(c::tuner_time(op_kind::broadcast, algo_kind::tree, proto_kind::ll, 8, t));
+    const auto b = c::tuner_pick(op_kind::broadcast, 8, t);
+    REQUIRE(b.has_value());
+    CHECK(b->algo == algo_kind::ring);
+    c::tuner_topology one = t;
+    one.nranks = 1;
+    one.nnodes = 1;
+    CHECK_FALSE(c::tuner_pick(op_kind::allreduce, 8, one));
+}
+
+TEST_CASE("nccl protocols: wire bytes follow NCCL's line layouts", "[nccl_proto]") {
+    CHECK(c::wire_bytes(proto_kind::ll, 8) == 16);
+    CHECK(c::wire_bytes(proto_kind::ll, 9) == 32);  // a second, partly filled line
+    CHECK(c::wire_bytes(proto_kind::ll, 32768) == 65536);
+    CHECK(c::wire_bytes(proto_kind::ll128, 120) == 128);
+    CHECK(c::wire_bytes(proto_kind::ll128, 121) == 256);
+    CHECK(c::wire_bytes(proto_kind::ll128, 576000) == 614400);  // one LL128 step
+    CHECK(c::wire_bytes(proto_kind::simple, 12345) == 12345);
+    CHECK(c::wire_bytes(proto_kind::ll, 0) == 0);
+    // NCCL's default step sizes: LL 512 KiB / 8 steps / 2, LL128 4,915,200 B / 8 x 15/16.
+    CHECK(c::info(proto_kind::ll).step_data == 524288 / 8 / 2);
+    CHECK(c::info(proto_kind::ll128).step_data == 4915200 / 8 * 15 / 16);
+    CHECK(c::parse_proto("ll128") == proto_kind::ll128);
+    CHECK_FALSE(c::parse_proto("LL"));
+    CHECK(c::proto_names() == "auto, ll, ll128, simple");
+}
