@@ -65,7 +65,7 @@ TEST_CASE("random placement is a seeded shuffle of distinct free hosts", "[jobs]
     CHECK(a != place_jobs("packed", leaves(16, 4), req, 7));
 }
 
-TEST_CASE("placement refuses overlapping, out-of-range and too many hosts", "[jobs]") {
+TEST_CASE("placement refuses overlapping and out-of-range hosts and too many jobs", "[jobs]") {
     try {
         place_jobs("packed", leaves(8, 4),
                    {{2, std::vector<uint32_t>{0, 1}}, {2, std::vector<uint32_t>{1, 2}}}, 1);

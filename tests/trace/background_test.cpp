@@ -7,7 +7,7 @@
 #include "trace/generators.h"
 #include "trace/trace_writer.h"
 
-TEST_CASE("gen_background issues message k at floor(k * interval)", "[trace][jobs]") {
+TEST_CASE("gen_background issues message k at k times the interval rounded down", "[trace][jobs]") {
     // 1 MiB at half of 400 Gb/s: 8388608 bits / 200 Gb/s = 41943.04 ns = 41943040 ps.
     const std::vector<std::vector<uint32_t>> dests{{}, {0, 0, 0}, {0, 0, 0}};
     const auto t = ndr::trace::gen_background(dests, 1U << 20, 41'943'040, "incast");
