@@ -45,6 +45,8 @@ int run(const run_cli_options& o) {
         jobs = prepare_jobs(c, o.traces, o.jobs);
         c = jobs->config;
     } else {
+        if (c.jobs.baseline)
+            fmt::print(stderr, "ndrsim run: note: jobs.baseline acts on multi-job runs only\n");
         try {
             single = trace::load_trace(o.traces.front());
         } catch (const trace::trace_error& e) {
