@@ -45,7 +45,7 @@ TEST_CASE("merge_traces renumbers ranks and communicators and places each job", 
     REQUIRE(t.collectives.size() == 2);
     CHECK(t.collectives[1].comm == 1);
     CHECK(t.collectives[1].ranks == std::vector<uint32_t>{2, 4});
-    CHECK(t.collectives[1].root == 1);  // communicator-relative: unchanged
+    CHECK(t.collectives[1].root == 2);  // the peer, communicator-relative: unchanged
     CHECK(t.records[t.collectives[1].records[0]].rank == 2);
     CHECK(t.records[2].compute);
     CHECK(t.records[2].rank == 4);
