@@ -9,6 +9,9 @@ entry; exit 0 on success, 1 with a message.
                         up-links: both strictly slower than alone
   jobsfile NDRSIM DIR   a jobs file with explicit hosts: jobs[].hosts are those hosts, the
                         report's collectives[] hold both jobs' collectives
+  background NDRSIM DIR `gen background --pattern incast --load 1 --ranks 8 --bytes 256KiB
+                        --duration 200us`: 256 KiB at 400 Gb/s is one write every 5242.88 ns,
+                        floor(200000 / 5242.88) = 38 per source, 7 sources -> 266 writes to rank 0
   errors NDRSIM DIR     bad input: one line naming file/field, non-zero exit
 """
 import json
@@ -101,6 +104,22 @@ def mode_jobsfile(ndrsim, d):
     print("jobsfile: ok")
 
 
+def mode_background(ndrsim, d):
+    path = os.path.join(d, "incast8.jsonl")
+    run(ndrsim, ["gen", "background", "--pattern", "incast", "--load", "1", "--ranks", "8",
+                 "--bytes", "256KiB", "--duration", "200us", "-o", path])
+    ops = [json.loads(l) for l in open(path) if '"type":"op"' in l.replace(" ", "")]
+    if len(ops) != 266:
+        fail(f"expected 266 writes, got {len(ops)}")
+    if any(o["op"] != "rdma_write" or o["peer"] != 0 or o["rank"] == 0 or o["count"] != 262144
+           for o in ops):
+        fail("every write should go from a rank other than 0 to rank 0, 262144 bytes")
+    r1 = [o["issue_ns"] for o in ops if o["rank"] == 1]
+    if r1[:3] != [0, 5242, 10485] or len(r1) != 38:
+        fail(f"rank 1 issue times {r1[:3]} ({len(r1)} writes)")
+    print("background: ok")
+
+
 def mode_errors(ndrsim, d):
     t = ring(ndrsim, d)
     cases = []
@@ -143,7 +162,7 @@ def main():
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     {"disjoint": mode_disjoint, "shared": mode_shared, "jobsfile": mode_jobsfile,
-     "errors": mode_errors}[mode](ndrsim, d)
+     "background": mode_background, "errors": mode_errors}[mode](ndrsim, d)
 
 
 if __name__ == "__main__":
