@@ -47,6 +47,7 @@ std::vector<config_key> build_schema() {
                        detail::dcqcn_rows<detail::section_keys<dcqcn_config>>);
     rows<report_config>(keys, &config::report,
                         detail::report_rows<detail::section_keys<report_config>>);
+    rows<jobs_config>(keys, &config::jobs, detail::jobs_rows<detail::section_keys<jobs_config>>);
     return keys;
 }
 

@@ -11,6 +11,7 @@
 #include "config/keys/fault_keys.h"
 #include "config/keys/hca_keys.h"
 #include "config/keys/host_keys.h"
+#include "config/keys/jobs_keys.h"
 #include "config/keys/link_keys.h"
 #include "config/keys/nccl_keys.h"
 #include "config/keys/node_keys.h"
@@ -43,6 +44,7 @@ struct config {
     dcqcn_config dcqcn;
     node_config node;
     report_config report;
+    jobs_config jobs;
 };
 
 }  // namespace ndr::cfg

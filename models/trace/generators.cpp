@@ -221,6 +221,31 @@ trace gen_permutation(const std::vector<uint32_t>& dest, uint64_t bytes, const s
     return t;
 }
 
+trace gen_background(const std::vector<std::vector<uint32_t>>& dests, uint64_t bytes,
+                     uint64_t interval_ps, const std::string& name) {
+    const auto n = static_cast<uint32_t>(dests.size());
+    trace t = world(n, name);
+    if (bytes == 0) bad("bytes: must be at least 1");
+    builder b(t);
+    for (uint32_t r = 0; r < n; ++r) {
+        for (std::size_t k = 0; k < dests[r].size(); ++k) {
+            const uint32_t d = dests[r][k];
+            if (d >= n || d == r) bad(fmt::format("dest: rank {} -> {} is not another rank", r, d));
+            op_record rec;
+            rec.rank = r;
+            rec.comm = 0;
+            rec.seq = k;
+            rec.op = coll::op_kind::rdma_write;
+            rec.count = bytes;
+            rec.dt = coll::dtype::uint8;
+            rec.root = d;
+            rec.issue_ns = static_cast<uint64_t>(k) * interval_ps / 1000;
+            b.add(std::move(rec));
+        }
+    }
+    return t;
+}
+
 std::optional<ddp_model> find_ddp_model(std::string_view name) {
     // Parameter counts: docs/domain.md §11. Compute times are *choices* (docs/trace_format.md): a
     // training step costs ~6 * params * tokens FLOPs, 1/3 forward and 2/3 backward, so the

@@ -49,6 +49,13 @@ trace gen_sendrecv_ring(const collective_sweep& p);
 /// points (the caller draws it: tb::random_derangement); bytes >= 1.
 trace gen_permutation(const std::vector<uint32_t>& dest, uint64_t bytes, const std::string& name);
 
+/// `ndrsim gen background`: open-loop aggressor traffic. Rank r issues message k (an RDMA WRITE
+/// of `bytes` bytes to rank dests[r][k], seq k on communicator 0) at issue_ns
+/// floor(k * interval_ps / 1000), whatever the previous ones are doing; a rank with no
+/// destinations is idle. Every destination must be another rank; bytes >= 1.
+trace gen_background(const std::vector<std::vector<uint32_t>>& dests, uint64_t bytes,
+                     uint64_t interval_ps, const std::string& name);
+
 /// A model for `ndrsim gen ddp`. Compute times are choices (see docs/trace_format.md).
 struct ddp_model {
     std::string name;

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "cli.h"
 #include "config/config_error.h"
 #include "config/cross_check.h"
+#include "job_setup.h"
+#include "jobs_report.h"
 #include "json_stream.h"
 #include "output_files.h"
 #include "run_report.h"
@@ -20,7 +23,8 @@ namespace {
 
 struct run_cli_options {
     config_options cfg;
-    std::string trace;
+    std::vector<std::string> traces;  ///< one: a single job; several: a multi-job run
+    std::string jobs;                 ///< --jobs FILE
     std::string out;
     std::string pcap;
     std::string pcap_link;
@@ -29,15 +33,27 @@ struct run_cli_options {
 };
 
 int run(const run_cli_options& o) {
-    const cfg::config c = o.cfg.resolve();
+    cfg::config c = o.cfg.resolve();
     for (const std::string& w : cfg::cross_check(c))
         fmt::print(stderr, "ndrsim run: warning: {}\n", w);
-    trace::trace tr;
-    try {
-        tr = trace::load_trace(o.trace);
-    } catch (const trace::trace_error& e) {
-        throw cfg::config_error(e.what());  // bad input: exit 2 like a bad config
+    if (o.traces.empty() && o.jobs.empty())
+        flag_error("trace", "give a trace, several, or --jobs FILE");
+    // Several traces or a jobs file: the jobs merged into one trace on one fabric (job_setup.h).
+    std::optional<job_setup> jobs;
+    trace::trace single;
+    if (o.traces.size() > 1 || !o.jobs.empty()) {
+        jobs = prepare_jobs(c, o.traces, o.jobs);
+        c = jobs->config;
+    } else {
+        if (c.jobs.baseline)
+            fmt::print(stderr, "ndrsim run: note: jobs.baseline acts on multi-job runs only\n");
+        try {
+            single = trace::load_trace(o.traces.front());
+        } catch (const trace::trace_error& e) {
+            throw cfg::config_error(e.what());  // bad input: exit 2 like a bad config
+        }
     }
+    const trace::trace& tr = jobs ? jobs->merged.t : single;
     run_options ro;
     ro.pcap_path = o.pcap;
     ro.pcap_link = o.pcap_link;
@@ -47,6 +63,7 @@ int run(const run_cli_options& o) {
         fmt::print("{}\n", level_choice_json(choice).dump(2));
         return 0;
     }
+    if (jobs && c.jobs.baseline) run_baselines(*jobs, choice.level);
     const run_outcome out = run_trace_at(choice.level, c, tr, ro);
     const bool burst_note =
         tlm && out.switches > 1 && c.sim.tlm_burst.count / c.hca.mtu.count > 1 &&
@@ -67,6 +84,7 @@ int run(const run_cli_options& o) {
         fmt::print("ndrsim run{}: {} ({} ranks) on {}\n", tlm ? " (TLM level)" : "", tr.path,
                    tr.nranks, out.topology);
         fmt::print("{}", run_table(tr, out));
+        if (jobs) fmt::print("{}", jobs_table(jobs->merged, out, jobs->info));
         if (!o.pcap.empty()) {
             fmt::print("capture: {} ({} packets on {} and back)\n", o.pcap, out.pcap_records,
                        out.pcap_link);
@@ -78,6 +96,11 @@ int run(const run_cli_options& o) {
         notes.tlm = tlm;  // cycle-level reports have no sim.level
         if (burst_note) notes.tlm_burst_note = note;
         notes.level_choice = level_choice_json(choice);
+        if (jobs) {
+            notes.extra = [&jobs, &out](json_out& w) {
+                write_jobs_section(w, jobs->merged, out, jobs->info);
+            };
+        }
         write_file_with(o.out, "report.json", [&](std::ostream& os) {
             json_stream w(os, 2);
             write_run_report(w, c, tr, out, notes);
@@ -108,9 +131,23 @@ void add_run_command(CLI::App& app, command_action& action) {
     CLI::App* cmd = app.add_subcommand(
         "run", "replay a collective trace on cycle-level (or TLM) HCAs and switches");
     auto o = std::make_shared<run_cli_options>();
-    cmd->add_option("trace", o->trace, "trace file (JSON Lines, docs/trace_format.md)")
-        ->required()
+    cmd->add_option("trace", o->traces,
+                    "trace file (JSON Lines, docs/trace_format.md); several: one job each, run "
+                    "together on one fabric (docs/multijob.md)")
         ->check(CLI::ExistingFile);
+    cmd->add_option("--jobs", o->jobs,
+                    "jobs file (YAML/JSON: jobs: [{trace, hosts}], docs/formats/jobs_file.md) "
+                    "instead of trace arguments")
+        ->check(CLI::ExistingFile);
+    o->cfg.add_key_flag(*cmd, "--placement", "jobs.placement",
+                        "multi-job runs: packed|spread|random placement of the jobs' hosts");
+    cmd->add_flag_function(
+        "--baseline",
+        [o](std::int64_t) {
+            o->cfg.flags.push_back({"--baseline", "jobs.baseline", "true"});
+        },
+        "multi-job runs: run each job alone on its hosts first and report its slowdown "
+        "(= --set jobs.baseline=true)");
     o->cfg.add_to(*cmd);
     o->cfg.add_key_flag(*cmd, "--hosts", "fabric.hosts", "hosts (default: the trace's ranks)");
     o->cfg.add_key_flag(*cmd, "--topology", "fabric.topology", "single_switch|fat_tree");

@@ -161,45 +161,7 @@ void collectives_section(const trace::trace& tr, const run_outcome& o, double ns
     w.key("collectives");
     w.begin_array();
     for (const collective_result& r : o.collectives) {
-        const trace::collective_instance& ci = tr.collectives[r.instance];
-        const collective_row row = row_of(tr, r, ns);
-        w.begin_object();
-        w.field("op", coll::name(ci.op));
-        w.field("bytes", ci.bytes);
-        w.field("ranks", row.ranks);
-        w.field("algo", coll::name(r.algo));
-        w.field("algo_requested", coll::name(ci.algo));
-        w.field("proto", coll::name(r.proto));
-        w.field("proto_requested", coll::name(ci.proto));
-        w.field("comm", ci.comm);
-        w.field("seq", ci.seq);
-        w.field("start_ns", row.start_ns);
-        w.field("end_ns", row.end_ns);
-        w.field("time_ns", row.time_ns);
-        w.field("algbw_GBps", row.algbw);
-        w.field("busbw_GBps", row.algbw * row.factor);
-        w.field("busbw_factor", row.factor);
-        w.field("transfers", r.transfers);
-        if (r.tuner) {  // host.stack nccl: NCCL's cost model of what ran, beside time_ns
-            w.key("tuner");
-            w.begin_object();
-            w.field("algo", coll::name(r.tuner->algo));
-            w.field("proto", coll::name(r.tuner->proto));
-            w.field("latency_us", r.tuner->latency_us);
-            w.field("bw_GBps", r.tuner->bw_GBps);
-            w.field("estimate_ns", r.tuner->time_us * 1000.0);
-            w.end_object();
-        }
-        if (r.sharp_tree >= 0) {
-            w.key("sharp");
-            w.begin_object();
-            w.field("tree", r.sharp_tree);
-            w.field("levels", r.sharp_levels);
-            w.field("data_checked", r.data_checked);
-            w.end_object();
-        }
-        if (!r.fallback.empty()) w.field("fallback", r.fallback);
-        w.end_object();
+        write_collective(w, tr, r, ns, tr.collectives[r.instance].comm);
     }
     w.end_array();
 }
@@ -328,6 +290,49 @@ void sharp_section(const run_outcome& o, json_out& w) {
 
 }  // namespace
 
+void write_collective(json_out& w, const trace::trace& tr, const collective_result& r, double ns,
+                      uint32_t comm) {
+    const trace::collective_instance& ci = tr.collectives[r.instance];
+    const collective_row row = row_of(tr, r, ns);
+    w.begin_object();
+    w.field("op", coll::name(ci.op));
+    w.field("bytes", ci.bytes);
+    w.field("ranks", row.ranks);
+    w.field("algo", coll::name(r.algo));
+    w.field("algo_requested", coll::name(ci.algo));
+    w.field("proto", coll::name(r.proto));
+    w.field("proto_requested", coll::name(ci.proto));
+    w.field("comm", comm);
+    w.field("seq", ci.seq);
+    w.field("start_ns", row.start_ns);
+    w.field("end_ns", row.end_ns);
+    w.field("time_ns", row.time_ns);
+    w.field("algbw_GBps", row.algbw);
+    w.field("busbw_GBps", row.algbw * row.factor);
+    w.field("busbw_factor", row.factor);
+    w.field("transfers", r.transfers);
+    if (r.tuner) {  // host.stack nccl: NCCL's cost model of what ran, beside time_ns
+        w.key("tuner");
+        w.begin_object();
+        w.field("algo", coll::name(r.tuner->algo));
+        w.field("proto", coll::name(r.tuner->proto));
+        w.field("latency_us", r.tuner->latency_us);
+        w.field("bw_GBps", r.tuner->bw_GBps);
+        w.field("estimate_ns", r.tuner->time_us * 1000.0);
+        w.end_object();
+    }
+    if (r.sharp_tree >= 0) {
+        w.key("sharp");
+        w.begin_object();
+        w.field("tree", r.sharp_tree);
+        w.field("levels", r.sharp_levels);
+        w.field("data_checked", r.data_checked);
+        w.end_object();
+    }
+    if (!r.fallback.empty()) w.field("fallback", r.fallback);
+    w.end_object();
+}
+
 void write_run_report(json_out& w, const cfg::config& c, const trace::trace& tr,
                       const run_outcome& o, const run_report_notes& notes) {
     const double ns = static_cast<double>(o.tm.cycle_ps) / 1000.0;
@@ -382,6 +387,7 @@ void write_run_report(json_out& w, const cfg::config& c, const trace::trace& tr,
     links_section(o, w);
     switches_section(c, o, ns, w);
     sharp_section(o, w);
+    if (notes.extra) notes.extra(w);
     w.end_object();
 }
 

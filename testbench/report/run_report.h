@@ -2,6 +2,8 @@
 // report is written once, to a json_out: streamed to the file by `run --out`, or built in memory
 // (run_report_json) for the commands and tests that read it.
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -17,7 +19,14 @@ struct run_report_notes {
     bool tlm = false;             ///< sim.level "tlm" (cycle-level reports have no sim.level)
     std::string tlm_burst_note;   ///< sim.tlm_burst_note, if not empty
     nlohmann::json level_choice;  ///< sim.level_choice (sim_level.h), if not null
+    /// Sections a command appends after the others (multi-job runs: jobs[], jobs_report.h).
+    std::function<void(json_out&)> extra;
 };
+
+/// One entry of report.json collectives[] (and of jobs[].collectives): collective `r` of `tr`,
+/// its communicator reported as `comm`.
+void write_collective(json_out& w, const trace::trace& tr, const collective_result& r, double ns,
+                      uint32_t comm);
 
 void write_run_report(json_out& w, const cfg::config& c, const trace::trace& tr,
                       const run_outcome& o, const run_report_notes& notes = {});
