@@ -25,9 +25,10 @@ link_down_spec parse_link_down(std::string_view text) {
     link_down_spec s;
     s.link = std::string(trimmed(t.substr(0, at)));
     if (s.link.empty() || s.link.find("->") == std::string::npos) {
-        throw config_error("expected a link named as in report.json links[] (sw0.p4->sw4.p0) "
-                           "before '@', got '" +
-                           s.link + "'");
+        throw config_error(
+            "expected a link named as in report.json links[] (sw0.p4->sw4.p0) "
+            "before '@', got '" +
+            s.link + "'");
     }
     try {
         s.at = parse_time(trimmed(t.substr(at + 1)));

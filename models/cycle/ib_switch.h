@@ -311,9 +311,9 @@ private:
     std::unique_ptr<common::ar_router> ar_;  ///< routing.mode = adaptive only
     // fault.link_down (empty without faults).
     bool faulty_ = false;
-    std::vector<cycle_t> down_at_;         ///< per input port: cycle it went down, or NEVER
-    std::vector<uint64_t> down_drops_;     ///< per input port: packets lost on it
-    std::vector<golden::lft> reroutes_;    ///< the LFTs EV_REROUTE installs
+    std::vector<cycle_t> down_at_;       ///< per input port: cycle it went down, or NEVER
+    std::vector<uint64_t> down_drops_;   ///< per input port: packets lost on it
+    std::vector<golden::lft> reroutes_;  ///< the LFTs EV_REROUTE installs
 
     // Scratch for allocation (kept to avoid per-cycle allocation).
     std::vector<grant> grants_;

@@ -25,9 +25,8 @@ topology without_cables(const topology& t, const std::vector<topo_port_ref>& end
     out.links.erase(std::remove_if(out.links.begin(), out.links.end(),
                                    [&](const topo_link& l) {
                                        const bool a_gone =
-                                           !l.a_is_host &&
-                                           out.switches[l.a].peers[l.a_port].kind ==
-                                               topo_peer_kind::none;
+                                           !l.a_is_host && out.switches[l.a].peers[l.a_port].kind ==
+                                                               topo_peer_kind::none;
                                        return a_gone || out.switches[l.b].peers[l.b_port].kind ==
                                                             topo_peer_kind::none;
                                    }),
@@ -38,8 +37,8 @@ topology without_cables(const topology& t, const std::vector<topo_port_ref>& end
 std::vector<lft> reroute_lfts(const topology& t, const std::vector<lft>& lfts,
                               const std::vector<topo_port_ref>& dead) {
     if (lfts.size() != t.switches.size()) {
-        throw std::invalid_argument(fmt::format("reroute_lfts: {} LFTs for {} switches",
-                                                lfts.size(), t.switches.size()));
+        throw std::invalid_argument(
+            fmt::format("reroute_lfts: {} LFTs for {} switches", lfts.size(), t.switches.size()));
     }
     const topology live = without_cables(t, dead);
     const std::size_t n_sw = live.switches.size();

@@ -36,12 +36,14 @@ fault_plan plan_faults(const cfg::config& c, const golden::topology& topo,
     fault_plan fp;
     if (c.fault.link_down.empty()) return fp;
     if (c.fabric.technology == "roce") {
-        throw fault_error("link faults are modelled on InfiniBand fabrics only "
-                          "(fabric.technology ib)");
+        throw fault_error(
+            "link faults are modelled on InfiniBand fabrics only "
+            "(fabric.technology ib)");
     }
     if (c.routing.mode == "adaptive") {
-        throw fault_error("the rerouted AR groups are not modelled: link faults need "
-                          "routing.mode static");
+        throw fault_error(
+            "the rerouted AR groups are not modelled: link faults need "
+            "routing.mode static");
     }
     std::vector<cfg::link_down_spec> specs;
     try {
@@ -83,9 +85,10 @@ fault_plan plan_faults(const cfg::config& c, const golden::topology& topo,
         }
         for (const plan_fault& g : fp.faults) {
             if (same_cable(f, g)) {
-                throw fault_error(fmt::format("'{}' names the cable of '{}' again (a cable goes "
-                                              "down once)",
-                                              s.link, g.link));
+                throw fault_error(
+                    fmt::format("'{}' names the cable of '{}' again (a cable goes "
+                                "down once)",
+                                s.link, g.link));
             }
         }
         fp.faults.push_back(f);

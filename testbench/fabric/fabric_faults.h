@@ -17,9 +17,9 @@ struct plan_hop;
 
 /// One cable taken down.
 struct plan_fault {
-    std::string link;        ///< the name given in fault.link_down (one direction)
-    uint64_t down_ps = 0;    ///< simulated time it goes down
-    uint64_t reroute_ps = 0; ///< down_ps + fault.reroute_delay
+    std::string link;            ///< the name given in fault.link_down (one direction)
+    uint64_t down_ps = 0;        ///< simulated time it goes down
+    uint64_t reroute_ps = 0;     ///< down_ps + fault.reroute_delay
     uint64_t down_cycle = 0;     ///< first cycle whose header arrivals on it are lost
     uint64_t reroute_cycle = 0;  ///< cycle the rerouted LFTs are in place
     golden::topo_port_ref a;     ///< one end (the named link's sender)

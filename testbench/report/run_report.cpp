@@ -414,9 +414,10 @@ std::string run_table(const trace::trace& tr, const run_outcome& o) {
         "{} retransmitted packets\n",
         o.collectives.size(), t.bytes, t.span_ns() / 1000.0, o.hca.retransmitted_packets);
     for (const link_fault_summary& x : o.link_faults) {
-        s += fmt::format("link fault {}: down at {:.3f} us, rerouted at {:.3f} us, {} packets lost\n",
-                         x.link, static_cast<double>(x.down_ps) / 1e6,
-                         static_cast<double>(x.reroute_ps) / 1e6, x.packets_lost);
+        s += fmt::format(
+            "link fault {}: down at {:.3f} us, rerouted at {:.3f} us, {} packets lost\n", x.link,
+            static_cast<double>(x.down_ps) / 1e6, static_cast<double>(x.reroute_ps) / 1e6,
+            x.packets_lost);
     }
     return s;
 }

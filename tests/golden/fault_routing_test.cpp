@@ -60,7 +60,7 @@ TEST_CASE("reroute_lfts: full 2-level fat tree radix 8 leaf 0 uplink 0 down", "[
 
 TEST_CASE("reroute_lfts: 2-level fat tree with parallel cables, spine end named",
           "[fault_routing]") {
-    const topology t = build_fat_tree(16, 8, 2);  // 4 leaves, 2 spines, 2 cables per pair
+    const topology t = build_fat_tree(16, 8, 2);   // 4 leaves, 2 spines, 2 cables per pair
     const topo_peer far = t.switches[1].peers[5];  // leaf 1 uplink 1, named by its spine end
     check_reroute(t, topo_port_ref{far.node, far.port});
 }
@@ -73,5 +73,6 @@ TEST_CASE("reroute_lfts: 3-level fat tree radix 4 aggregation uplink down", "[fa
 
 TEST_CASE("without_cables: an uncabled port is rejected", "[fault_routing]") {
     const topology t = build_fat_tree(6, 8, 2);
-    CHECK_THROWS_AS(without_cables(t, {topo_port_ref{1, 3}}), std::invalid_argument);  // leaf 1: 2 hosts
+    CHECK_THROWS_AS(without_cables(t, {topo_port_ref{1, 3}}),
+                    std::invalid_argument);  // leaf 1: 2 hosts
 }

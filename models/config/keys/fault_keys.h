@@ -42,13 +42,14 @@ void fault_rows(Rows& s) {
                "whose header reaches either end from then on are lost, RC retransmits them, and "
                "fault.reroute_delay later every switch gets LFTs that avoid it (cycle level "
                "only; docs/routing.md 'Link faults')");
-    s.unit_key("fault.reroute_delay", &fault_config::reroute_delay, "0..60s",
-               [](uint64_t ps) {
-                   return std::string(ps > 60'000'000'000'000 ? "must be at most 60s" : "");
-               },
-               "time from a fault.link_down until the subnet manager's rerouted LFTs are in "
-               "every switch; soft: docs/domain.md §4 'Link faults' (SHIELD-class ms recovery; "
-               "an OpenSM heavy sweep of a large fabric takes seconds)");
+    s.unit_key(
+        "fault.reroute_delay", &fault_config::reroute_delay, "0..60s",
+        [](uint64_t ps) {
+            return std::string(ps > 60'000'000'000'000 ? "must be at most 60s" : "");
+        },
+        "time from a fault.link_down until the subnet manager's rerouted LFTs are in "
+        "every switch; soft: docs/domain.md §4 'Link faults' (SHIELD-class ms recovery; "
+        "an OpenSM heavy sweep of a large fabric takes seconds)");
 }
 
 }  // namespace detail
