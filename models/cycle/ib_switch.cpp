@@ -141,14 +141,17 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
             case EV_SHARP_OUT:
                 on_sharp_out(t, e.pkt);
                 break;
-            case EV_SL2VL_DROP: {  // the whole packet is in: free its blocks, count it
-                const packet& p = pool_[e.pkt];
-                free_input_blocks(t, e.port, p.vl, p.blocks);
-                --inside_;
+            case EV_SL2VL_DROP:  // the whole packet is in: free its blocks, count it
+                drop_arrived(t, e);
                 ++stats_.sl2vl_drops;
-                pool_.free(e.pkt);
                 break;
-            }
+            case EV_LINK_DROP:  // fault.link_down: the lost packet's tail is in
+                drop_arrived(t, e);
+                ++down_drops_[e.port];
+                break;
+            case EV_REROUTE:  // fault.reroute_delay: the subnet manager's new LFT
+                routes_ = std::move(reroutes_[e.pkt]);
+                break;
             case EV_XBAR_DONE:
                 on_xbar_done(t, e);
                 break;
@@ -321,8 +324,52 @@ void ib_switch::sharp_wake(cycle_t t) {
     if (wake != NEVER) schedule(wake, event{EV_WAKE, 0, 0, 0, 0, 0});
 }
 
+__attribute__((always_inline)) inline void ib_switch::take_blocks(cycle_t t, uint16_t in,
+                                                                  const packet& p) {
+    common::rx_buffer& rx = link_.rx(in, p.vl);
+    if (rx.free_blocks() < p.blocks) {
+        throw invariant_error(fmt::format(
+            "cycle {}: switch input port {} VL {}: buffer over capacity: packet {} needs {} "
+            "blocks, {} of {} free (the sender ignored credits)",
+            t, in, p.vl, p.id, p.blocks, rx.free_blocks(), rx.capacity()));
+    }
+    link_.arrived(in * vls_ + p.vl, p.blocks);  // an FC update goes at the end of this cycle
+    rx.occ.update(t, rx.occupied());
+    if (eth_) eth_pfc_check(t, in, p.vl);
+    ++inside_;
+}
+
+void ib_switch::link_down(uint16_t port, cycle_t at) {
+    faulty_ = true;
+    if (down_at_.empty()) {
+        down_at_.assign(ports_, NEVER);
+        down_drops_.assign(ports_, 0);
+    }
+    down_at_[port] = at;
+}
+
+void ib_switch::reroute(cycle_t at, golden::lft routes) {
+    schedule(at, event{EV_REROUTE, 0, 0, static_cast<uint32_t>(reroutes_.size()), 0, 0});
+    reroutes_.push_back(std::move(routes));
+}
+
+void ib_switch::on_dead_link(cycle_t t, uint16_t in, uint32_t pkt) {
+    // The cable is down: the packet is lost. Its blocks pass through the input buffer and
+    // return as credits once its tail is in (as a VL15 drop), so the far end's credits stay
+    // consistent and its queue for this port drains into the loss.
+    packet& p = pool_[pkt];
+    p.hdr_in = t;
+    p.in_port = static_cast<uint8_t>(in);
+    take_blocks(t, in, p);
+    schedule(std::max(t + 1, t + p.beats), event{EV_LINK_DROP, 0, in, pkt, 0, 0});
+}
+
 __attribute__((always_inline)) inline void ib_switch::on_header(cycle_t t, uint16_t in,
                                                                 uint32_t pkt) {
+    if (faulty_ && t >= down_at_[in]) [[unlikely]] {
+        on_dead_link(t, in, pkt);
+        return;
+    }
     packet& p = pool_[pkt];
     const bool to_an = an_ && (p.kind == PK_SHARP_UP || p.kind == PK_SHARP_DOWN);
     uint8_t out = to_an ? 0 : routes_.port(static_cast<uint16_t>(p.dst + 1U));
@@ -342,18 +389,7 @@ __attribute__((always_inline)) inline void ib_switch::on_header(cycle_t t, uint1
     p.out_port = out;
     p.out_vl = to_an ? sharp_vl_ : sl2vl_.vl(in, out, p.sl);
     p.hdr_in = t;
-
-    common::rx_buffer& rx = link_.rx(in, p.vl);
-    if (rx.free_blocks() < p.blocks) {
-        throw invariant_error(fmt::format(
-            "cycle {}: switch input port {} VL {}: buffer over capacity: packet {} needs {} "
-            "blocks, {} of {} free (the sender ignored credits)",
-            t, in, p.vl, p.id, p.blocks, rx.free_blocks(), rx.capacity()));
-    }
-    link_.arrived(in * vls_ + p.vl, p.blocks);  // an FC update goes at the end of this cycle
-    rx.occ.update(t, rx.occupied());
-    if (eth_) eth_pfc_check(t, in, p.vl);
-    ++inside_;
+    take_blocks(t, in, p);
     const cycle_t pipe = tm_.ingress_cycles;  // switch.latency_split
     p.in_port = static_cast<uint8_t>(in);
     if (p.out_vl == golden::SL2VL_DROP) {  // IBTA: an SL mapped to VL15 is dropped
@@ -371,6 +407,13 @@ __attribute__((always_inline)) inline void ib_switch::on_header(cycle_t t, uint1
         return;
     }
     schedule(t + (p.beats - 1U) + pipe, event{EV_ELIG, 0, in, pkt, 0, 0});
+}
+
+void ib_switch::drop_arrived(cycle_t t, const event& e) {
+    const packet& p = pool_[e.pkt];
+    free_input_blocks(t, e.port, p.vl, p.blocks);
+    --inside_;
+    pool_.free(e.pkt);
 }
 
 void ib_switch::ingress_grow() {

@@ -88,6 +88,15 @@ public:
     /// AR group, fabric_plan::ar_groups) that golden::ar_choose picks; `sw` is the switch's
     /// index (tie-break draw, with sim.seed).
     void set_adaptive(const cfg::config& c, std::vector<uint64_t> groups, uint32_t sw);
+    /// fault.link_down: from cycle `at` on, every packet whose header arrives on `port` is lost
+    /// (counted by link_down_drops).
+    void link_down(uint16_t port, cycle_t at);
+    /// fault.reroute_delay: from cycle `at` on, packets are routed by `routes`.
+    void reroute(cycle_t at, golden::lft routes);
+    /// Packets lost on `port` since it went down (0 for a port that never did).
+    uint64_t link_down_drops(uint16_t port) const {
+        return down_drops_.empty() ? 0 : down_drops_[port];
+    }
     /// RoCE: PFC thresholds of port p (nullptr for IB).
     const pfc_ports* pfc() const;
 
@@ -107,7 +116,9 @@ private:
         EV_SL2VL_DROP,  ///< a packet its SL2VL entry maps to VL15 fully arrived: dropped
         EV_REFRESH,
         EV_WIN_START,
-        EV_WIN_END
+        EV_WIN_END,
+        EV_LINK_DROP,  ///< a packet lost on a dead cable fully arrived (fault.link_down)
+        EV_REROUTE     ///< the subnet manager's new LFT (pkt = index in reroutes_)
     };
     /// Blocks freed together as the crossbar reads a packet out of an input buffer (1 KiB).
     static constexpr uint32_t CREDIT_RETURN_CHUNK = 16;
@@ -123,6 +134,11 @@ private:
     };
 
     void on_header(cycle_t t, uint16_t in, uint32_t pkt);
+    /// A packet's blocks enter input buffer (in, its VL); checks the sender kept to credits.
+    void take_blocks(cycle_t t, uint16_t in, const packet& p);
+    void on_dead_link(cycle_t t, uint16_t in, uint32_t pkt);
+    /// A dropped packet's tail is in: its blocks are freed, the packet record released.
+    void drop_arrived(cycle_t t, const event& e);
     void on_eligible(cycle_t t, uint16_t in, uint32_t pkt);
     void on_ingress(cycle_t t);
     void on_sharp_in(cycle_t t, const event& e);
@@ -293,6 +309,11 @@ private:
     bool refresh_due_ = false;
     std::unique_ptr<eth_state> eth_;         ///< RoCE only
     std::unique_ptr<common::ar_router> ar_;  ///< routing.mode = adaptive only
+    // fault.link_down (empty without faults).
+    bool faulty_ = false;
+    std::vector<cycle_t> down_at_;       ///< per input port: cycle it went down, or NEVER
+    std::vector<uint64_t> down_drops_;   ///< per input port: packets lost on it
+    std::vector<golden::lft> reroutes_;  ///< the LFTs EV_REROUTE installs
 
     // Scratch for allocation (kept to avoid per-cycle allocation).
     std::vector<grant> grants_;

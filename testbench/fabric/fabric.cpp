@@ -39,6 +39,14 @@ fabric::fabric(const cfg::config& c, uint32_t hosts)
             switches_[s]->set_adaptive(c, plan_.ar_groups[s], static_cast<uint32_t>(s));
         }
     }
+    for (const plan_fault& x : plan_.faults.faults) {  // fault.link_down: both ends lose it
+        switches_[x.a.node]->link_down(x.a.port, x.down_cycle);
+        switches_[x.b.node]->link_down(x.b.port, x.down_cycle);
+    }
+    for (const plan_reroute& r : plan_.faults.reroutes) {
+        for (std::size_t s = 0; s < switches_.size(); ++s)
+            switches_[s]->reroute(r.cycle, r.lfts[s]);
+    }
     drivers_.push_back(
         std::make_unique<cycle::engine_driver>("hcas", *hcas_, tm_.cycle_ps, status_));
     for (std::size_t s = 0; s < switches_.size(); ++s) {
@@ -51,6 +59,11 @@ uint64_t fabric::link_beats_unsent(const link_ref& l, uint64_t now) const {
     const uint64_t free =
         l.from_host ? hcas_->tx_free(l.node) : switches_[l.node]->link_free(l.port);
     return free > now ? free - now : 0;
+}
+
+uint64_t fabric::fault_drops(const plan_fault& x) const {
+    return switches_[x.a.node]->link_down_drops(x.a.port) +
+           switches_[x.b.node]->link_down_drops(x.b.port);
 }
 
 uint64_t fabric::link_beats(const link_ref& l) const {

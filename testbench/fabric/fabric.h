@@ -42,6 +42,10 @@ public:
     uint64_t link_beats(const link_ref& l) const;
     /// Of link_beats(l), those still to be sent at cycle `now` (counted when committed).
     uint64_t link_beats_unsent(const link_ref& l, uint64_t now) const;
+    /// fault.link_down: the cables taken down and the reroutes (fabric_faults.h).
+    const fault_plan& faults() const { return plan_.faults; }
+    /// Packets lost on fault `x`'s cable (both directions) so far.
+    uint64_t fault_drops(const plan_fault& x) const;
     /// Link latency in cycles of a tier.
     uint32_t tier_cycles(uint32_t tier) const { return plan_.tier_cycles[tier]; }
 

@@ -88,6 +88,7 @@ fabric_plan plan_fabric(const cfg::config& c, uint32_t hosts) {
             f.hops.push_back(make_hop(b, a, l.tier, lat, f.tm.sw_credit_blocks));
         }
     }
+    f.faults = plan_faults(c, f.topo, f.lfts, f.hops, f.tm.cycle_ps);
     return f;
 }
 

@@ -11,6 +11,7 @@
 
 #include "common/timing.h"
 #include "config/sim_config.h"
+#include "fabric_faults.h"
 #include "golden/lft.h"
 #include "golden/topology.h"
 
@@ -50,6 +51,8 @@ struct fabric_plan {
     /// Two per cable, in topo.links order: the direction a->b first (host -> switch for a host
     /// cable), then b->a.
     std::vector<plan_hop> hops;
+    /// fault.link_down: the cables taken down and the rerouted LFTs (empty without faults).
+    fault_plan faults;
     /// The shortest link latency of the fabric, in cycles.
     uint32_t shortest_link_cycles() const;
 };

@@ -36,6 +36,14 @@ struct sharp_node_summary {
     common::sharp_an_stats stats;
 };
 
+/// fault.link_down: one cable taken down, and what it cost.
+struct link_fault_summary {
+    std::string link;           ///< as named in fault.link_down
+    uint64_t down_ps = 0;       ///< time it went down
+    uint64_t reroute_ps = 0;    ///< time the rerouted LFTs were in place
+    uint64_t packets_lost = 0;  ///< packets whose header reached either end after it went down
+};
+
 struct run_outcome {
     common::timing tm;
     std::string topology;  ///< description
@@ -51,6 +59,7 @@ struct run_outcome {
     std::vector<common::pfc_port_stats> hca_pfc;  ///< RoCE: per (host, priority), whole run
     std::vector<switch_summary> switch_stats;
     std::vector<link_sample_series> links;
+    std::vector<link_fault_summary> link_faults;  ///< fault.link_down, in config order
     uint64_t sample_cycles = 0;                   ///< cycles per utilisation sample
     std::vector<uint64_t> pair_bytes;             ///< payload per (src host, dst host)
     std::vector<std::string> sharp_trees;         ///< description per SHARP tree

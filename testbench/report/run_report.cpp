@@ -214,6 +214,23 @@ void links_section(const run_outcome& o, json_out& w) {
     w.end_array();
 }
 
+/// fault.link_down (only when set): per cable, when it went down, when the reroute was in
+/// place and the packets lost; RC's recovery is counted in hca (retransmitted_packets, ...).
+void link_faults_section(const run_outcome& o, json_out& w) {
+    if (o.link_faults.empty()) return;
+    w.key("link_faults");
+    w.begin_array();
+    for (const link_fault_summary& x : o.link_faults) {
+        w.begin_object();
+        w.field("link", x.link);
+        w.field("down_ns", static_cast<double>(x.down_ps) / 1000.0);
+        w.field("reroute_ns", static_cast<double>(x.reroute_ps) / 1000.0);
+        w.field("packets_lost", x.packets_lost);
+        w.end_object();
+    }
+    w.end_array();
+}
+
 void switches_section(const cfg::config& c, const run_outcome& o, double ns, json_out& w) {
     w.key("switches");
     w.begin_array();
@@ -385,6 +402,7 @@ void write_run_report(json_out& w, const cfg::config& c, const trace::trace& tr,
     w.end_object();
     hca_section(c, o, ns, w);
     links_section(o, w);
+    link_faults_section(o, w);
     switches_section(c, o, ns, w);
     sharp_section(o, w);
     if (notes.extra) notes.extra(w);
@@ -413,6 +431,12 @@ std::string run_table(const trace::trace& tr, const run_outcome& o) {
         "total: {} collectives, {} bytes, {:.3f} us from first start to last end; "
         "{} retransmitted packets\n",
         o.collectives.size(), t.bytes, t.span_ns() / 1000.0, o.hca.retransmitted_packets);
+    for (const link_fault_summary& x : o.link_faults) {
+        s += fmt::format(
+            "link fault {}: down at {:.3f} us, rerouted at {:.3f} us, {} packets lost\n", x.link,
+            static_cast<double>(x.down_ps) / 1e6, static_cast<double>(x.reroute_ps) / 1e6,
+            x.packets_lost);
+    }
     return s;
 }
 

@@ -71,6 +71,9 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
     for (std::size_t i = 0; i < f.links().size(); ++i) {
         out.links[i].total_beats = f.link_beats(f.links()[i]);
     }
+    for (const plan_fault& x : f.faults().faults) {
+        out.link_faults.push_back({x.link, x.down_ps, x.reroute_ps, f.fault_drops(x)});
+    }
     for (const sharp_tree& st : sharp.trees()) out.sharp_trees.push_back(st.describe());
     for (std::size_t s = 0; s < f.switches().size(); ++s) {
         if (const common::sharp_an* an = f.switches()[s]->sharp()) {

@@ -42,8 +42,8 @@ sim_level replay_level(const cfg::config& c, uint32_t trace_ranks, bool pcap) {
         const uint32_t hosts = c.fabric.hosts != 0 ? c.fabric.hosts : trace_ranks;
         // RoCE (PFC, ECN, DCQCN, ECMP) and captures exist at the cycle level only: auto never
         // picks TLM for them.
-        const bool tlm =
-            !roce && !pcap && c.sim.tlm_above_hosts != 0 && hosts > c.sim.tlm_above_hosts;
+        const bool tlm = !roce && !pcap && c.fault.link_down.empty() &&
+                         c.sim.tlm_above_hosts != 0 && hosts > c.sim.tlm_above_hosts;
         return tlm ? sim_level::tlm : sim_level::cycle;
     }
     if (l == "tlm") {
@@ -53,6 +53,12 @@ sim_level replay_level(const cfg::config& c, uint32_t trace_ranks, bool pcap) {
                 "only: use --level cycle");
         }
         if (pcap) throw level_error("tlm: packet capture (--pcap) needs --level cycle");
+        if (!c.fault.link_down.empty()) {
+            // The TLM HCA has no RC retransmission to recover the lost packets.
+            throw cfg::config_error(cfg::config_source::merged(), "fault.link_down",
+                                    "link faults are modelled at the cycle level only (the TLM "
+                                    "HCA has no RC retransmission): use --level cycle");
+        }
         return sim_level::tlm;
     }
     return sim_level::cycle;
@@ -66,11 +72,12 @@ level_choice choose_replay_level(const cfg::config& c, const trace::trace& tr, b
         ch.reason = fmt::format("sim.level {}", c.sim.level);
         return ch;
     }
-    if (c.fabric.technology == "roce" || pcap) {
+    if (c.fabric.technology == "roce" || pcap || !c.fault.link_down.empty()) {
         ch.rule = "cycle only";
         ch.reason = c.fabric.technology == "roce"
                         ? "fabric.technology roce is modelled at the cycle level only"
-                        : "packet capture (--pcap) needs the cycle level";
+                    : pcap ? "packet capture (--pcap) needs the cycle level"
+                           : "fault.link_down is modelled at the cycle level only";
         return ch;
     }
     const uint32_t hosts = c.fabric.hosts != 0 ? c.fabric.hosts : tr.nranks;
@@ -120,6 +127,11 @@ sim_level traffic_level(const cfg::config& c) {
         throw cfg::config_error(cfg::config_source::merged(), "fault.icrc_error_rate",
                                 "synthetic traffic has no RC transport to recover losses; "
                                 "fault injection needs ndrsim run (HCAs)");
+    }
+    if (!c.fault.link_down.empty()) {
+        throw cfg::config_error(cfg::config_source::merged(), "fault.link_down",
+                                "synthetic traffic has no RC transport to recover losses; "
+                                "link faults need ndrsim run (HCAs)");
     }
     const std::string& l = c.sim.level;
     if (l == "auto" || l == "cycle") return sim_level::cycle;

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "config/link_down_spec.h"
 #include "config/weighted_list.h"
 #include "golden/credit_fc.h"
 
@@ -70,6 +71,15 @@ std::string format_of(rate_bps_t v) {
 }
 std::string format_of(length_mm_t v) {
     return format_length(v);
+}
+
+std::string link_down_syntax(const std::string& item) {
+    try {
+        parse_link_down(item);
+    } catch (const config_error& e) {
+        return e.reason;
+    }
+    return {};
 }
 
 std::string positive(uint64_t v) {

@@ -176,6 +176,37 @@ public:
         keys_.push_back(std::move(k));
     }
 
+    /// A repeatable key: a list of items, written `a,b` or set once per item (`--set K=a --set
+    /// K=b` appends; an empty value clears the list). `item` checks one item's syntax ("" =
+    /// valid). Prints as the items joined by `,`.
+    void list_key(std::string key, std::vector<std::string> S::*field, std::string range,
+                  checker<const std::string&> item, std::string help) {
+        const field_ref<S, std::vector<std::string>> f{section_, field};
+        config_key k =
+            base(std::move(key), value_kind::text, "", std::move(range), std::move(help));
+        k.parse = [f, item](config& c, std::string_view t) {
+            std::vector<std::string>& v = f(c);
+            if (t.find_first_not_of(" \t") == std::string_view::npos) {
+                v.clear();
+                return;
+            }
+            for (std::size_t b = 0;;) {
+                const std::size_t e = t.find(',', b);
+                const std::string_view one = t.substr(b, e == std::string_view::npos ? e : e - b);
+                const std::size_t l = one.find_first_not_of(" \t");
+                if (l == std::string_view::npos) throw config_error("empty list item");
+                std::string s(one.substr(l, one.find_last_not_of(" \t") - l + 1));
+                if (const std::string why = item(s); !why.empty()) throw config_error(why);
+                v.push_back(std::move(s));
+                if (e == std::string_view::npos) break;
+                b = e + 1;
+            }
+        };
+        k.format = [f](const config& c) { return fmt::format("{}", fmt::join(f(c), ",")); };
+        k.check = [](const config&) { return std::string(); };
+        keys_.push_back(std::move(k));
+    }
+
     /// A size, time, rate or length; `check` gets the value in the base unit (nullptr = any).
     /// `in_base_unit` prints the value as an integer in the base unit (`4096B` rather than
     /// `4KiB`, for sizes that IB documents in bytes such as the MTU).
