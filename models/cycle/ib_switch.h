@@ -17,6 +17,7 @@
 
 #include "common/ar_router.h"
 #include "common/bits.h"
+#include "common/ib_cc_setup.h"
 #include "common/ib_port.h"
 #include "common/rx_buffer.h"
 #include "common/sharp_an.h"
@@ -293,6 +294,7 @@ private:
     bool refresh_due_ = false;
     std::unique_ptr<eth_state> eth_;         ///< RoCE only
     std::unique_ptr<common::ar_router> ar_;  ///< routing.mode = adaptive only
+    std::unique_ptr<golden::cc_marker> cc_;  ///< cc.enabled (InfiniBand) only
 
     // Scratch for allocation (kept to avoid per-cycle allocation).
     std::vector<grant> grants_;

@@ -46,7 +46,7 @@ TEST_CASE("sections are listed in registry order", "[config]") {
     const std::vector<std::string> expected = {
         "link",    "switch", "endpoint", "traffic", "sim",        "fabric",
         "routing", "node",   "hca",      "fault",   "collective", "host",
-        "nccl",    "sharp",  "pfc",      "ecn",     "dcqcn",      "report"};
+        "nccl",    "sharp",  "pfc",      "ecn",     "dcqcn",      "cc",     "report"};
     CHECK(config_sections() == expected);
     // Every section's keys are contiguous: a registrar writes all rows of its section.
     size_t section = 0;
