@@ -10,8 +10,8 @@ bool cc_active(const cfg::config& c) {
 }
 
 golden::cc_marker cc_switch_marker(const cfg::config& c, std::size_t queues) {
-    const auto buffer_blocks = static_cast<uint32_t>(c.sw.buffer_per_vl.count /
-                                                     golden::CREDIT_BLOCK_BYTES);
+    const auto buffer_blocks =
+        static_cast<uint32_t>(c.sw.buffer_per_vl.count / golden::CREDIT_BLOCK_BYTES);
     return golden::cc_marker(queues, c.cc.threshold, buffer_blocks, c.cc.marking_rate,
                              c.cc.packet_size);
 }

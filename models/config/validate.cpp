@@ -123,12 +123,12 @@ void validate(const config& c) {
              fmt::format("must be <= ecn.kmax {}B, got {}B", c.ecn.kmax.count, c.ecn.kmin.count));
     }
     if (c.cc.ccti_min > c.cc.ccti_limit) {
-        fail("cc.ccti_min", fmt::format("must be <= cc.ccti_limit {}, got {}", c.cc.ccti_limit,
-                                        c.cc.ccti_min));
+        fail("cc.ccti_min",
+             fmt::format("must be <= cc.ccti_limit {}, got {}", c.cc.ccti_limit, c.cc.ccti_min));
     }
     if (const std::size_t n = golden::cct_parse(c.cc.cct).size(); c.cc.ccti_limit >= n) {
-        fail("cc.ccti_limit", fmt::format("must index cc.cct: < its {} entries, got {}", n,
-                                          c.cc.ccti_limit));
+        fail("cc.ccti_limit",
+             fmt::format("must index cc.cct: < its {} entries, got {}", n, c.cc.ccti_limit));
     }
     if (c.dcqcn.min_rate.bps > c.link.rate.bps) {
         fail("dcqcn.min_rate", fmt::format("must be <= link.rate {} b/s, got {} b/s",

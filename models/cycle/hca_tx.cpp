@@ -61,8 +61,8 @@ bool hca_array::send_control(cycle_t t, uint32_t h) {
     p.created = t;
     p.kind = c.kind;
     p.opcode = c.kind != PK_CNP ? golden::RC_ACKNOWLEDGE
-               : roce_         ? golden::ROCEV2_CNP_OPCODE
-                               : golden::IB_CNP_OPCODE;
+               : roce_          ? golden::ROCEV2_CNP_OPCODE
+                                : golden::IB_CNP_OPCODE;
     p.src = static_cast<uint16_t>(h);
     p.dst = static_cast<uint16_t>(acked.src);
     p.qp = c.qp;
@@ -113,8 +113,8 @@ bool hca_array::send_data(cycle_t t, uint32_t h) {
             }
         }
         if (cc_on_ && q.cc.next_send() > t * tm_.cycle_ps) {  // IB CC: CCT[CCTI] delay
-            const double next = static_cast<double>(q.cc.next_send()) /
-                                static_cast<double>(tm_.cycle_ps);
+            const double next =
+                static_cast<double>(q.cc.next_send()) / static_cast<double>(tm_.cycle_ps);
             hp.active.push_back(qp);
             rate_wake = rate_wake == 0.0 ? next : std::min(rate_wake, next);
             continue;

@@ -17,8 +17,8 @@ struct cc_ca_params {
     uint32_t increase = 1;
     uint32_t limit = 127;
     uint32_t min = 0;
-    uint64_t timer_ps = 1;          ///< > 0
-    std::vector<uint64_t> ird_ps;   ///< CCT delays, limit + 1 entries or more
+    uint64_t timer_ps = 1;         ///< > 0
+    std::vector<uint64_t> ird_ps;  ///< CCT delays, limit + 1 entries or more
 };
 
 class cc_ccti {

@@ -30,16 +30,17 @@ std::string parse_into(std::string_view text, std::vector<cct_entry>* out) {
     std::size_t pos = 0;
     while (true) {
         const std::size_t comma = text.find(',', pos);
-        const std::string_view item =
-            text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+        const std::string_view item = text.substr(
+            pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
         const std::size_t colon = item.find(':');
         uint32_t shift = 0;
         uint32_t mult = 0;
         if (colon == std::string_view::npos || !parse_num(item.substr(0, colon), 3, shift) ||
             !parse_num(item.substr(colon + 1), 16383, mult)) {
-            return fmt::format("entry {} '{}': expected shift:multiplier (shift 0..3, multiplier "
-                               "0..16383)",
-                               t.size(), item);
+            return fmt::format(
+                "entry {} '{}': expected shift:multiplier (shift 0..3, multiplier "
+                "0..16383)",
+                t.size(), item);
         }
         t.push_back(cct_entry{static_cast<uint8_t>(shift), static_cast<uint16_t>(mult)});
         if (comma == std::string_view::npos) break;

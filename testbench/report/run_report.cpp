@@ -213,7 +213,8 @@ void cc_json(const run_outcome& o, json_out& w) {
     w.field("becn_sent", h.becn_sent);
     w.field("becn_received", h.becn_received);
     w.field("ccti_max", ccti_max);
-    w.field("ccti_mean", packets == 0 ? 0.0 : static_cast<double>(sum) / static_cast<double>(packets));
+    w.field("ccti_mean",
+            packets == 0 ? 0.0 : static_cast<double>(sum) / static_cast<double>(packets));
     w.key("ccti_max_per_host");
     w.begin_array();
     for (uint32_t v : h.ccti_max) w.value(v);
@@ -221,9 +222,9 @@ void cc_json(const run_outcome& o, json_out& w) {
     w.key("ccti_mean_per_host");
     w.begin_array();
     for (std::size_t i = 0; i < h.ccti_max.size(); ++i) {
-        w.value(h.ccti_packets[i] == 0 ? 0.0
-                                       : static_cast<double>(h.ccti_sum[i]) /
-                                             static_cast<double>(h.ccti_packets[i]));
+        w.value(h.ccti_packets[i] == 0
+                    ? 0.0
+                    : static_cast<double>(h.ccti_sum[i]) / static_cast<double>(h.ccti_packets[i]));
     }
     w.end_array();
     w.end_object();
@@ -437,5 +438,4 @@ std::string run_table(const trace::trace& tr, const run_outcome& o) {
     return s;
 }
 
-}  // namespace ndr::tb#include "common/ib_cc_setup.h"
-
+}  // namespace ndr::tb

@@ -15,16 +15,16 @@ namespace ndr::cfg {
 
 /// InfiniBand congestion control (IBTA Annex A10), fabric.technology = ib.
 struct cc_config {
-    bool enabled = false;            ///< OpenSM congestion_control FALSE
-    uint32_t threshold = 15;         ///< 0 none, 1 loose .. 15 aggressive (*soft*)
-    uint32_t marking_rate = 0;       ///< eligible packets skipped between two marks (*soft*)
-    uint32_t packet_size = 0;        ///< smallest packet marked, 64 B credits (*soft*)
-    uint32_t ccti_increase = 1;      ///< CCTI added per BECN (*soft*)
-    uint32_t ccti_limit = 127;       ///< largest CCTI: the default table's last index
-    uint32_t ccti_min = 0;           ///< smallest CCTI (no delay at the default 0)
-    time_ps_t ccti_timer{20'000'000};  ///< CCTI drops by one every period (*soft*: 20 us)
-    time_ps_t ird_unit{10'000};      ///< one CCT multiplier step of delay (*soft*: 10 ns)
-    std::string cct = "";            ///< `shift:multiplier,...`; empty: linear 0:0 .. 0:127
+    bool enabled = false;             ///< OpenSM congestion_control FALSE
+    uint32_t threshold = 8;           ///< 0 none, 1 loose .. 15 aggressive (*soft*)
+    uint32_t marking_rate = 1;        ///< eligible packets skipped between two marks (*soft*)
+    uint32_t packet_size = 0;         ///< smallest packet marked, 64 B credits (*soft*)
+    uint32_t ccti_increase = 1;       ///< CCTI added per BECN (*soft*)
+    uint32_t ccti_limit = 127;        ///< largest CCTI: the default table's last index
+    uint32_t ccti_min = 0;            ///< smallest CCTI (no delay at the default 0)
+    time_ps_t ccti_timer{1'024'000};  ///< CCTI drops by one every period (*soft*: 1.024 us)
+    time_ps_t ird_unit{10'000};       ///< one CCT multiplier step of delay (*soft*: 10 ns)
+    std::string cct = "";             ///< `shift:multiplier,...`; empty: linear 0:0 .. 0:127
 };
 
 namespace detail {
@@ -43,10 +43,10 @@ void cc_rows(Rows& s) {
     s.uint_key("cc.threshold", &cc_config::threshold, 0, 15,
                "ib switch Threshold: 0 marks nothing, 1 (loose) .. 15 (aggressive); an output VL "
                "is congested when more than (16 - T)/16 x switch.buffer_per_vl is queued for it "
-               "(the mapping is the model's, A10 leaves it to the implementation; soft: 15)");
+               "(the mapping is the model's, A10 leaves it to the implementation; soft: 8)");
     s.uint_key("cc.marking_rate", &cc_config::marking_rate, 0, 65535,
                "ib switch Marking_Rate: eligible packets left unmarked between two marked ones "
-               "(0: every eligible packet; soft: 0)");
+               "(0: every eligible packet; soft: 1, every other one)");
     s.uint_key("cc.packet_size", &cc_config::packet_size, 0, 255,
                "ib switch Packet_Size: packets smaller than this many 64 B credits are not "
                "marked (OpenSM units: credits; soft: 0, every data packet)");
@@ -59,7 +59,7 @@ void cc_rows(Rows& s) {
                "ib HCA CCTI_Min: the index never drops below it, a minimum delay (soft: 0)");
     s.unit_key("cc.ccti_timer", &cc_config::ccti_timer, "> 0", positive,
                "ib HCA CCTI_Timer: every period the CCT index drops by one, down to ccti_min "
-               "(A10 counts it in 1.024 us units; soft: 20 us)");
+               "(A10 counts it in 1.024 us units; soft: one unit)");
     s.unit_key("cc.ird_unit", &cc_config::ird_unit, "any", nullptr,
                "ib: the injection-rate delay of CCT entry shift:multiplier is multiplier x "
                "2^shift x ird_unit (soft: 10 ns)");
