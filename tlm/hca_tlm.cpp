@@ -68,6 +68,15 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const commo
         fc_out.back()->register_nb_transport_bw(this, &hca_tlm::fc_out_bw, id);
     }
     stats_.tx_beats.assign(hosts, 0);
+    cc_on_ = common::cc_active(c);
+    if (cc_on_) {
+        // The CCT delay spaces a QP's packets one by one: no bursts (sim.tlm_burst).
+        burst_max_ = 1;
+        ccp_ = common::cc_ca(c);
+        stats_.ccti_max.assign(hosts, 0);
+        stats_.ccti_sum.assign(hosts, 0);
+        stats_.ccti_packets.assign(hosts, 0);
+    }
     stats_.rx_beats.assign(hosts, 0);
     stats_.credit_stall_cycles.assign(hosts, 0);
 }
@@ -211,6 +220,9 @@ void hca_tlm::on_timer(uint64_t now, const timer& t) {
         }
         case T_TXFREE:
             ports_[t.port].txfree_pending = false;
+            mark_tx(t.port);
+            break;
+        case T_RATE_WAKE:
             mark_tx(t.port);
             break;
         case T_TAIL:

@@ -47,7 +47,9 @@
 #include "common/hca_stats.h"
 #include "common/hca_tables.h"
 #include "common/hca_timing.h"
+#include "common/ib_cc_setup.h"
 #include "common/ib_port.h"
+#include "common/packet_kind.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
 #include "credit_pacer.h"
@@ -113,6 +115,7 @@ private:
         T_CTRL,
         T_CTRL_READY,  ///< the oldest pending ACK entry of host `port` is ready (ack_latency)
         T_SEND_DONE,   ///< message `a`'s send completion (cqe_latency after its last ACK)
+        T_RATE_WAKE,   ///< cc.enabled: a QP of host `port` delayed by its CCT entry may send
         T_ARRIVE = DELIVERY,
         T_FC_ARRIVE
     };
@@ -143,11 +146,13 @@ private:
         golden::rc_psn_window psns{0xFFFFFFFFU};  ///< receiver (PSNs unwrapped at TLM)
         golden::rc_ack_coalescer acks;            ///< receiver: ACK coalescing
         bool active = false;
+        golden::cc_ccti cc;  ///< sender, cc.enabled: CCT index and pacing (as cycle::hca_array)
     };
     struct control_packet {
         uint32_t qp = 0;  ///< the data sender's QP
         uint32_t psn = 0;
-        uint32_t count = 1;  ///< ACKs it stands for (bursts: every ACK of one burst)
+        uint32_t count = 1;             ///< ACKs it stands for (bursts: every ACK of one burst)
+        uint8_t kind = common::PK_ACK;  ///< PK_ACK, or PK_CNP (cc.enabled: a BECN)
     };
     /// One host's port beyond its link layer (link_: credits, VL arbiter, FC, stalls).
     struct host_port {
@@ -236,6 +241,8 @@ private:
     payload_pool fc_pool_;
     uint64_t next_packet_id_ = 0;
     common::hca_stats stats_;
+    bool cc_on_ = false;        ///< cc.enabled on InfiniBand (common::cc_active)
+    golden::cc_ca_params ccp_;  ///< CCTI rule and CCT delays
 };
 
 }  // namespace ndr::tlmm

@@ -36,6 +36,12 @@ void hca_tlm::on_tail(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
                  timer{0, 0, T_SHARP_PLACED, 0, static_cast<uint16_t>(h), 0, 0, &gp});
     } else if (p.kind == common::PK_ACK) {
         receive_ack(t, p.qp, p.psn);
+    } else if (p.kind == common::PK_CNP) {
+        ++stats_.becn_received;  // IBTA A10 BECN: the source QP raises its CCT index
+        queue_pair& q = qps_[p.qp];
+        q.cc.on_becn(t * tm_.cycle_ps, ccp_);
+        stats_.ccti_max[h] = std::max(stats_.ccti_max[h], q.cc.ccti_max());
+        mark_tx(h);
     } else {
         receive_data(t, h, p);
     }
@@ -47,6 +53,13 @@ void hca_tlm::on_tail(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
 
 void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
     queue_pair& rq = qps_[qp_index(h, p.src)];  // receiver state for data from p.src
+    if (p.fecn && cc_on_) {
+        // IBTA A10: the destination returns a BECN to the source QP, here in a CNP.
+        ++stats_.fecn_received;
+        ++stats_.becn_sent;
+        ports_[h].control.push_back(control_packet{p.qp, 0, 1, common::PK_CNP});
+        mark_tx(h);
+    }
     // PSN check (golden/rc_psn_window.h, as the cycle HCA): the TLM fabric is lossless, so a
     // packet is in order, or ahead and placed out of order when adaptive routing may reorder.
     const golden::rc_psn_window::result w = rq.psns.on_packet(p.psn, p.count, ooo_);

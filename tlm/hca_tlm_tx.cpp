@@ -71,6 +71,15 @@ tlm::tlm_generic_payload& hca_tlm::control_packet_of(uint64_t t, uint32_t h) {
     const control_packet c = hp.control.front();
     hp.control.pop_front();
     const queue_pair& acked = qps_[c.qp];  // the data sender's QP: acked.src receives this
+    if (c.kind == common::PK_CNP) {        // IBTA A10 BECN (cc.enabled)
+        tlm::tlm_generic_payload& cnp =
+            new_packet(t, h, acked.src, vl_, 0, golden::IB_CNP_WIRE_BYTES);
+        ib_extension& p = ib_of(cnp);
+        p.kind = common::PK_CNP;
+        p.opcode = golden::IB_CNP_OPCODE;
+        p.qp = c.qp;
+        return cnp;
+    }
     tlm::tlm_generic_payload& gp =
         new_packet(t, h, acked.src, vl_, 0, golden::wire_bytes(0, golden::RC_ACKNOWLEDGE, false));
     ib_extension& p = ib_of(gp);
@@ -148,10 +157,16 @@ burst_shape hca_tlm::shape_burst(const message& msg, uint32_t index, uint32_t co
 bool hca_tlm::send_data(uint64_t t, uint32_t h) {
     host_port& hp = ports_[h];
     std::size_t tries = hp.active.size();
+    uint64_t rate_wake = 0;  // cc.enabled: earliest time (ps) a delayed QP may send
     while (tries-- > 0) {
         const uint32_t qp = hp.active.front();
         hp.active.pop_front();
         queue_pair& q = qps_[qp];
+        if (cc_on_ && q.cc.next_send() > t * tm_.cycle_ps) {  // IB CC: CCT[CCTI] delay
+            hp.active.push_back(qp);
+            rate_wake = rate_wake == 0 ? q.cc.next_send() : std::min(rate_wake, q.cc.next_send());
+            continue;
+        }
         if (q.messages.empty() || q.next_psn - q.acked_psn >= max_outstanding_) {
             q.active = false;  // nothing to send until a message or an ACK arrives
             continue;
@@ -227,9 +242,18 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
         p.msg = m;
         p.index = index;
         p.ack_req = ack_req;
+        if (cc_on_) {  // bursts are off with cc.enabled: one packet
+            q.cc.on_send(start * tm_.cycle_ps, (end - start) * tm_.cycle_ps, ccp_);
+            stats_.ccti_sum[h] += q.cc.ccti();
+            ++stats_.ccti_packets[h];
+        }
         transmit(t, h, gp);
         hp.active.push_back(qp);
         return true;
+    }
+    if (rate_wake != 0) {
+        const uint64_t at = std::max(t + 1, (rate_wake + tm_.cycle_ps - 1) / tm_.cycle_ps);
+        schedule(at, timer{0, 0, T_RATE_WAKE, 0, static_cast<uint16_t>(h), 0, 0, nullptr});
     }
     return false;
 }

@@ -37,6 +37,8 @@ struct ib_extension : tlm::tlm_extension<ib_extension> {
     uint32_t index = 0;  ///< packet index within its message
     /// RC data: the requester asks for an ACK (golden::rc_ack_req); on a burst, its last packet.
     bool ack_req = false;
+    /// InfiniBand BTH FECN, set by a switch (cc.enabled); on a burst, marks the whole burst.
+    bool fecn = false;
     /// Burst (`ndrsim run`, sim.tlm_burst): this transaction stands for `count` consecutive
     /// packets of one message (ids id.., PSNs psn.., indices index..; wire_bytes and
     /// payload_bytes are sums); pkt_beats = beats of its largest packet (egress staging).

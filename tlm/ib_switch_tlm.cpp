@@ -48,6 +48,8 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
     link_free_.assign(ports_, 0);
     out_start_.assign(ports_, 0);
     out_pkt_.assign(ports_, 1);
+    if (common::cc_active(c))
+        cc_ = std::make_unique<golden::cc_marker>(common::cc_switch_marker(c, pv));
     flow_queued_.assign(std::size_t{ports_} * ports_, 0);
     flow_last_start_.assign(std::size_t{ports_} * ports_, 0);
     voqs_.resize(pv * ports_);
@@ -221,6 +223,7 @@ void ib_switch_tlm::on_timer(uint64_t now, const timer& t) {
             const ib_extension& e = ib_of(*t.gp);
             const uint32_t q = voq(t.port, e.hop.out_port, e.hop.out_vl);
             voqs_[q].push_back(t.gp);
+            if (cc_) cc_->enqueued(std::size_t{e.hop.out_port} * vls_ + e.hop.out_vl, e.blocks);
             const uint32_t o = e.hop.out_port;
             if (prio_blocks_ != 0 && voqs_[q].size() == 1) {
                 set_priority(t.port, o, e.hop.out_vl,
@@ -529,6 +532,13 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     schedule(xbar_end,
              timer{0, 0, Prio ? T_EXPRESS_DONE : T_XBAR_DONE, in_vl, static_cast<uint16_t>(in_port),
                    static_cast<uint16_t>(o), n - freed, gp});
+    // IB CC marks at a root of congestion: the link still busy (golden/ib_cc_marker.h).
+    if (cc_ && cc_->dequeued(std::size_t{o} * vls_ + vl, n,
+                             e.kind == common::PK_DATA || e.kind == common::PK_READ_RESP,
+                             link_free_[o] > t + 1)) {
+        e.fecn = true;
+        stats_.fecn_marked = cc_->marked();
+    }
     const uint64_t link_start = std::max(t + 1, link_free_[o]);
     uint32_t span = beats;
     if (!out_pace_.empty()) {

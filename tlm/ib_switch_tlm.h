@@ -36,6 +36,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "common/ar_router.h"
+#include "common/ib_cc_setup.h"
 #include "common/ib_port.h"
 #include "common/lazy_fifo.h"
 #include "common/rx_buffer.h"
@@ -208,6 +209,7 @@ private:
     std::vector<uint64_t> total_out_beats_;
     std::unique_ptr<sharp_an_tlm> an_;       ///< SHARP aggregation node, if enabled
     std::unique_ptr<common::ar_router> ar_;  ///< routing.mode = adaptive only
+    std::unique_ptr<golden::cc_marker> cc_;  ///< cc.enabled (InfiniBand) only
     uint64_t sharp_credit_blocked_ = 0;      ///< outputs whose SHARP head waits for credits
     uint64_t win_start_ = 0;
     bool in_window_ = false;

@@ -28,6 +28,13 @@ struct hca_stats {
     uint64_t ecn_marked_received = 0;  ///< data packets that arrived with ECN CE
     uint64_t cnps_sent = 0;            ///< DCQCN notification point
     uint64_t cnps_received = 0;        ///< DCQCN reaction point
+    // cc.enabled, fabric.technology = ib (docs/congestion.md)
+    uint64_t fecn_received = 0;  ///< data packets that arrived with FECN set
+    uint64_t becn_sent = 0;      ///< CNPs with BECN returned to the sources
+    uint64_t becn_received = 0;  ///< BECNs applied at the sources
+    std::vector<uint32_t> ccti_max;     ///< per host: largest CCTI any of its QPs reached
+    std::vector<uint64_t> ccti_sum;     ///< per host: CCTI summed over its data packets sent
+    std::vector<uint64_t> ccti_packets;  ///< per host: data packets sent with CC on
 };
 
 }  // namespace ndr::common

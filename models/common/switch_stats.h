@@ -24,6 +24,8 @@ struct switch_stats {
     /// routing.mode = adaptive: packets sent to a port of their AR group other than their LFT
     /// port (whole run; common::ar_router)
     uint64_t ar_moved = 0;
+    /// cc.enabled: data packets this switch marked FECN (whole run; golden/ib_cc_marker.h)
+    uint64_t fecn_marked = 0;
     // fabric.technology = roce only (empty / zero otherwise); docs/roce.md.
     std::vector<pfc_port_stats> pfc;         ///< [port * vls + priority]
     std::vector<uint64_t> egress_max_bytes;  ///< per output: max bytes queued for it

@@ -45,6 +45,7 @@ std::vector<config_key> build_schema() {
     rows<ecn_config>(keys, &config::ecn, detail::ecn_rows<detail::section_keys<ecn_config>>);
     rows<dcqcn_config>(keys, &config::dcqcn,
                        detail::dcqcn_rows<detail::section_keys<dcqcn_config>>);
+    rows<cc_config>(keys, &config::cc, detail::cc_rows<detail::section_keys<cc_config>>);
     rows<report_config>(keys, &config::report,
                         detail::report_rows<detail::section_keys<report_config>>);
     rows<jobs_config>(keys, &config::jobs, detail::jobs_rows<detail::section_keys<jobs_config>>);

@@ -12,7 +12,7 @@
 namespace ndr::cfg {
 
 /// Every key, in section order (link, switch, endpoint, traffic, sim, fabric, node, hca, fault,
-/// collective, sharp, pfc, ecn, dcqcn) then row order.
+/// collective, sharp, pfc, ecn, dcqcn, cc) then row order.
 const std::vector<config_key>& config_schema();
 
 /// The entry for a dotted key, or nullptr if there is none.

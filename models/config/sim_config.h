@@ -3,6 +3,7 @@
 // Quantum-2-class NDR switch with ConnectX-class endpoints, docs/domain.md §13 "Realistic
 // defaults". YAML key = section.field (e.g. `switch.buffer_per_vl: 32KiB`).
 #pragma once
+#include "config/keys/cc_keys.h"
 #include "config/keys/collective_keys.h"
 #include "config/keys/dcqcn_keys.h"
 #include "config/keys/ecn_keys.h"
@@ -42,6 +43,7 @@ struct config {
     pfc_config pfc;
     ecn_config ecn;
     dcqcn_config dcqcn;
+    cc_config cc;  ///< InfiniBand congestion control (IBTA Annex A10)
     node_config node;
     report_config report;
     jobs_config jobs;

@@ -10,6 +10,7 @@
 #include "config/unit_parse.h"
 #include "config/weighted_list.h"
 #include "golden/credit_fc.h"
+#include "golden/ib_cc_table.h"
 #include "golden/sl2vl.h"
 #include "golden/sl2vl_ports.h"
 #include "golden/vl_arb.h"
@@ -120,6 +121,14 @@ void validate(const config& c) {
     if (c.ecn.kmin.count > c.ecn.kmax.count) {
         fail("ecn.kmin",
              fmt::format("must be <= ecn.kmax {}B, got {}B", c.ecn.kmax.count, c.ecn.kmin.count));
+    }
+    if (c.cc.ccti_min > c.cc.ccti_limit) {
+        fail("cc.ccti_min",
+             fmt::format("must be <= cc.ccti_limit {}, got {}", c.cc.ccti_limit, c.cc.ccti_min));
+    }
+    if (const std::size_t n = golden::cct_parse(c.cc.cct).size(); c.cc.ccti_limit >= n) {
+        fail("cc.ccti_limit",
+             fmt::format("must index cc.cct: < its {} entries, got {}", n, c.cc.ccti_limit));
     }
     if (c.dcqcn.min_rate.bps > c.link.rate.bps) {
         fail("dcqcn.min_rate", fmt::format("must be <= link.rate {} b/s, got {} b/s",

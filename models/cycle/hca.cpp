@@ -57,6 +57,13 @@ hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, 
     stats_.rx_beats.assign(hosts, 0);
     stats_.credit_stall_cycles.assign(hosts, 0);
     ooo_ = c.routing.mode == "adaptive" && c.fabric.technology != "roce";
+    cc_on_ = common::cc_active(c);
+    if (cc_on_) {
+        ccp_ = common::cc_ca(c);
+        stats_.ccti_max.assign(hosts, 0);
+        stats_.ccti_sum.assign(hosts, 0);
+        stats_.ccti_packets.assign(hosts, 0);
+    }
     if (c.fabric.technology == "roce") {
         roce_ = true;
         dcqcn_on_ = c.dcqcn.enabled;

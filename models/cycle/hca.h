@@ -32,6 +32,7 @@
 #include "common/hca_stats.h"
 #include "common/hca_tables.h"
 #include "common/hca_timing.h"
+#include "common/ib_cc_setup.h"
 #include "common/ib_port.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
@@ -148,6 +149,8 @@ private:
         dcqcn_rp rp;           ///< sender: reaction point
         cycle_t last_cnp = 0;  ///< receiver: last CNP sent for this flow
         bool cnp_sent = false;
+        // InfiniBand congestion control (cc.enabled): sender's CCT index and pacing
+        golden::cc_ccti cc;
     };
     struct control_packet {
         uint8_t kind = common::PK_ACK;
@@ -242,6 +245,8 @@ private:
     dcqcn_params dcqcn_;
     uint64_t cnp_interval_cycles_ = 0;
     std::unique_ptr<pfc_ports> pfc_;
+    bool cc_on_ = false;        ///< cc.enabled on InfiniBand (common::cc_active)
+    golden::cc_ca_params ccp_;  ///< CCTI rule and CCT delays
 };
 
 }  // namespace ndr::cycle

@@ -1,6 +1,7 @@
 // HCA receive side: ICRC and PSN checks, data placement, ACK/NAK generation, RC timers.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "common/invariant_error.h"
@@ -58,6 +59,11 @@ void hca_array::on_tail(cycle_t t, uint32_t h, uint32_t pkt) {
         ++stats_.icrc_drops;  // transport drops it; RC recovers by NAK or timeout
     } else if (p.kind == PK_ACK || p.kind == PK_NAK) {
         receive_ack(t, p.qp, p.psn, p.kind == PK_NAK);
+    } else if (p.kind == PK_CNP && cc_on_) {
+        ++stats_.becn_received;  // IBTA A10 BECN: the source QP raises its CCT index
+        queue_pair& q = qps_[p.qp];
+        q.cc.on_becn(t * tm_.cycle_ps, ccp_);
+        stats_.ccti_max[h] = std::max(stats_.ccti_max[h], q.cc.ccti_max());
     } else if (p.kind == PK_CNP) {
         ++stats_.cnps_received;
         if (dcqcn_on_) {
@@ -97,6 +103,12 @@ void hca_array::receive_data(cycle_t t, uint32_t h, packet& p) {
             ++stats_.cnps_sent;
             queue_control(h, PK_CNP, sender_qp, 0);
         }
+    }
+    if (p.fecn != 0 && cc_on_) {
+        // IBTA A10: the destination returns a BECN to the source QP, here in a CNP.
+        ++stats_.fecn_received;
+        ++stats_.becn_sent;
+        queue_control(h, PK_CNP, sender_qp, 0);
     }
     // PSN check (golden/rc_psn_window.h): in order, or ahead and placed out of order when
     // adaptive routing may reorder (routing.mode = adaptive), or not accepted.

@@ -60,15 +60,18 @@ bool hca_array::send_control(cycle_t t, uint32_t h) {
     p.id = static_cast<uint32_t>(next_packet_id_++);
     p.created = t;
     p.kind = c.kind;
-    p.opcode = c.kind == PK_CNP ? golden::ROCEV2_CNP_OPCODE : golden::RC_ACKNOWLEDGE;
+    p.opcode = c.kind != PK_CNP ? golden::RC_ACKNOWLEDGE
+               : roce_          ? golden::ROCEV2_CNP_OPCODE
+                                : golden::IB_CNP_OPCODE;
     p.src = static_cast<uint16_t>(h);
     p.dst = static_cast<uint16_t>(acked.src);
     p.qp = c.qp;
     p.psn = c.psn;
     p.sl = sl_;
     p.vl = vl_;
-    p.wire_bytes = packet_bytes(c.kind == PK_CNP ? golden::roce_cnp_wire_bytes()
-                                                 : wire_of(0, golden::RC_ACKNOWLEDGE));
+    p.wire_bytes = packet_bytes(c.kind != PK_CNP ? wire_of(0, golden::RC_ACKNOWLEDGE)
+                                : roce_          ? golden::roce_cnp_wire_bytes()
+                                                 : golden::IB_CNP_WIRE_BYTES);
     p.blocks = static_cast<uint16_t>(golden::blocks_for_bytes(p.wire_bytes));
     p.beats = static_cast<uint16_t>((p.wire_bytes + tm_.block_bytes - 1) / tm_.block_bytes);
     if (c.kind == PK_ACK) {
@@ -108,6 +111,13 @@ bool hca_array::send_data(cycle_t t, uint32_t h) {
                 rate_wake = rate_wake == 0.0 ? next : std::min(rate_wake, next);
                 continue;
             }
+        }
+        if (cc_on_ && q.cc.next_send() > t * tm_.cycle_ps) {  // IB CC: CCT[CCTI] delay
+            const double next =
+                static_cast<double>(q.cc.next_send()) / static_cast<double>(tm_.cycle_ps);
+            hp.active.push_back(qp);
+            rate_wake = rate_wake == 0.0 ? next : std::min(rate_wake, next);
+            continue;
         }
         const bool resend = q.resend < q.window.size();
         const bool fresh = !resend && !q.messages.empty() && q.window.size() < max_outstanding_;
@@ -162,6 +172,12 @@ bool hca_array::send_data(cycle_t t, uint32_t h) {
         hp.dma_free = std::max(hp.dma_free, t) +
                       static_cast<cycle_t>(std::ceil(payload / pcie_bytes_per_cycle_));
         if (dcqcn_on_) q.rp.on_send(t, wire, dcqcn_);
+        if (cc_on_) {
+            const uint64_t beats = (wire + tm_.block_bytes - 1) / tm_.block_bytes;
+            q.cc.on_send(t * tm_.cycle_ps, beats * tm_.cycle_ps, ccp_);
+            stats_.ccti_sum[h] += q.cc.ccti();
+            ++stats_.ccti_packets[h];
+        }
         const uint32_t idx = pool_.alloc();
         packet& p = pool_[idx];
         p.id = static_cast<uint32_t>(next_packet_id_++);

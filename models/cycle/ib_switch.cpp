@@ -65,6 +65,9 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, 
     stats_.out_busy_cycles.assign(ports_, 0);
     total_out_beats_.assign(ports_, 0);
     if (c.fabric.technology == "roce") eth_init(c);
+    if (common::cc_active(c)) {
+        cc_ = std::make_unique<golden::cc_marker>(common::cc_switch_marker(c, ports_ * vls_));
+    }
 }
 
 void ib_switch::connect(uint16_t port, link_peer peer, uint32_t peer_buffer_blocks) {
@@ -457,6 +460,7 @@ inline void ib_switch::on_eligible(cycle_t t, uint16_t in, uint32_t pkt) {
         return;
     }
     if (eth_) eth_enqueue(t, p);
+    if (cc_) cc_->enqueued(p.out_port * vls_ + p.out_vl, p.blocks);
     if (voq_) {
         const uint32_t q = voq_index(in, p.out_port, p.out_vl);
         const bool was_empty = queues_[q].empty();

@@ -17,6 +17,7 @@
 
 #include "common/ar_router.h"
 #include "common/bits.h"
+#include "common/ib_cc_setup.h"
 #include "common/ib_port.h"
 #include "common/rx_buffer.h"
 #include "common/sharp_an.h"
@@ -314,6 +315,7 @@ private:
     std::vector<cycle_t> down_at_;       ///< per input port: cycle it went down, or NEVER
     std::vector<uint64_t> down_drops_;   ///< per input port: packets lost on it
     std::vector<golden::lft> reroutes_;  ///< the LFTs EV_REROUTE installs
+    std::unique_ptr<golden::cc_marker> cc_;  ///< cc.enabled (InfiniBand) only
 
     // Scratch for allocation (kept to avoid per-cycle allocation).
     std::vector<grant> grants_;

@@ -44,6 +44,7 @@ struct alignas(64) packet {
     uint8_t opcode = 0;    ///< BTH opcode (golden/opcode.h)
     uint8_t ecn_ce = 0;    ///< RoCE: IPv4 ECN Congestion Experienced (set by a switch)
     uint8_t ack_req = 0;   ///< RC data: the requester asks for an ACK (golden::rc_ack_req)
+    uint8_t fecn = 0;      ///< InfiniBand BTH FECN (set by a switch, cc.enabled)
 };
 static_assert(sizeof(packet) == 64, "a packet record is one cache line");
 

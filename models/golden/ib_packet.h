@@ -53,6 +53,12 @@ uint32_t pad_bytes(uint32_t payload_bytes);
 /// an unsupported opcode.
 uint32_t wire_bytes(uint32_t payload_bytes, uint8_t opcode, bool has_grh);
 
+/// InfiniBand CNP (IBTA Annex A10 congestion notification packet, BECN set): BTH opcode 0x80
+/// (the RoCEv2 CNP's 0x81 is its UD-style sibling; the IB value is unverified against the
+/// IBTA text), 16 reserved bytes after the BTH: LRH 8 + BTH 12 + 16 + ICRC 4 + VCRC 2 = 42 B.
+inline constexpr uint8_t IB_CNP_OPCODE = 0x80;
+inline constexpr uint32_t IB_CNP_WIRE_BYTES = 42;
+
 /// LRH.PktLen for such a packet: (wire_bytes - VCRC) / 4.
 uint32_t pktlen_words(uint32_t payload_bytes, uint8_t opcode, bool has_grh);
 

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "collective/coll_types.h"
+#include "common/ib_cc_setup.h"
 #include "json_tree.h"
 #include "roce_report.h"
 #include "traffic_report.h"
@@ -166,6 +167,43 @@ void collectives_section(const trace::trace& tr, const run_outcome& o, double ns
     w.end_array();
 }
 
+/// cc.enabled (InfiniBand): FECN/BECN counts and the CCT index of the sources (docs/congestion.md).
+void cc_json(const run_outcome& o, json_out& w) {
+    const common::hca_stats& h = o.hca;
+    uint64_t switch_marked = 0;
+    for (const switch_summary& s : o.switch_stats) switch_marked += s.stats.fecn_marked;
+    uint32_t ccti_max = 0;
+    uint64_t sum = 0;
+    uint64_t packets = 0;
+    for (std::size_t i = 0; i < h.ccti_max.size(); ++i) {
+        ccti_max = std::max(ccti_max, h.ccti_max[i]);
+        sum += h.ccti_sum[i];
+        packets += h.ccti_packets[i];
+    }
+    w.key("cc");
+    w.begin_object();
+    w.field("fecn_marked", switch_marked);
+    w.field("fecn_received", h.fecn_received);
+    w.field("becn_sent", h.becn_sent);
+    w.field("becn_received", h.becn_received);
+    w.field("ccti_max", ccti_max);
+    w.field("ccti_mean",
+            packets == 0 ? 0.0 : static_cast<double>(sum) / static_cast<double>(packets));
+    w.key("ccti_max_per_host");
+    w.begin_array();
+    for (uint32_t v : h.ccti_max) w.value(v);
+    w.end_array();
+    w.key("ccti_mean_per_host");
+    w.begin_array();
+    for (std::size_t i = 0; i < h.ccti_max.size(); ++i) {
+        w.value(h.ccti_packets[i] == 0
+                    ? 0.0
+                    : static_cast<double>(h.ccti_sum[i]) / static_cast<double>(h.ccti_packets[i]));
+    }
+    w.end_array();
+    w.end_object();
+}
+
 void hca_section(const cfg::config& c, const run_outcome& o, double ns, json_out& w) {
     const common::hca_stats& h = o.hca;
     w.key("hca");
@@ -193,6 +231,7 @@ void hca_section(const cfg::config& c, const run_outcome& o, double ns, json_out
         w.field("pfc", pfc_json(o.hca_pfc, c.sw.vls, ns));
         w.end_object();
     }
+    if (common::cc_active(c)) cc_json(o, w);
     w.end_object();
 }
 
@@ -258,6 +297,7 @@ void switches_section(const cfg::config& c, const run_outcome& o, double ns, jso
         w.field("fc_packets", s.stats.fc_packets);
         w.field("sl2vl_drops", s.stats.sl2vl_drops);
         if (c.routing.mode == "adaptive") w.field("ar_moved_packets", s.stats.ar_moved);
+        if (common::cc_active(c)) w.field("fecn_marked", s.stats.fecn_marked);
         if (c.fabric.technology == "roce") {
             w.field("roce", switch_roce_json(s.stats, c.sw.vls, ns));
         }

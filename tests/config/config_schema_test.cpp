@@ -44,9 +44,9 @@ TEST_CASE("every registered key has a kind or unit, a range and help", "[config]
 
 TEST_CASE("sections are listed in registry order", "[config]") {
     const std::vector<std::string> expected = {
-        "link", "switch", "endpoint", "traffic",    "sim",  "fabric", "routing",
-        "node", "hca",    "fault",    "collective", "host", "nccl",   "sharp",
-        "pfc",  "ecn",    "dcqcn",    "report",     "jobs"};
+        "link", "switch", "endpoint", "traffic",    "sim",    "fabric", "routing",
+        "node", "hca",    "fault",    "collective", "host",   "nccl",   "sharp",
+        "pfc",  "ecn",    "dcqcn",    "cc",         "report", "jobs"};
     CHECK(config_sections() == expected);
     // Every section's keys are contiguous: a registrar writes all rows of its section.
     size_t section = 0;
