@@ -50,6 +50,7 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
     out_pkt_.assign(ports_, 1);
     flow_queued_.assign(std::size_t{ports_} * ports_, 0);
     flow_last_start_.assign(std::size_t{ports_} * ports_, 0);
+    flow_express_at_.assign(std::size_t{ports_} * ports_, 0);
     voqs_.resize(pv * ports_);
     req_.assign(pv, 0);
     out_req_vls_.assign(ports_, 0);
@@ -316,7 +317,10 @@ bool ib_switch_tlm::express(uint64_t elig, uint32_t i, tlm::tlm_generic_payload&
     uint64_t waiting = 0;
     for (uint32_t v = 0; v < vls_; ++v) waiting |= req_[o * vls_ + v];
     at += static_cast<uint64_t>(__builtin_popcountll(waiting & ~bit(i))) * pkt;
-    at = std::max(at, flow_last_start_[flow] + 1);  // after its flow's last granted packet
+    // After its flow's last granted packet and not before its last express one (same cycle:
+    // the calendar keeps insertion order).
+    at = std::max({at, flow_last_start_[flow] + 1, flow_express_at_[flow]});
+    flow_express_at_[flow] = at;
     schedule(at + tm_.egress_cycles, timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, &gp});
     return true;
 }
@@ -529,7 +533,9 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     schedule(xbar_end,
              timer{0, 0, Prio ? T_EXPRESS_DONE : T_XBAR_DONE, in_vl, static_cast<uint16_t>(in_port),
                    static_cast<uint16_t>(o), n - freed, gp});
-    const uint64_t link_start = std::max(t + 1, link_free_[o]);
+    const std::size_t flow = std::size_t{o} * ports_ + in_port;
+    // Not before an express packet of its flow (flow_express_at_).
+    const uint64_t link_start = std::max({t + 1, link_free_[o], flow_express_at_[flow]});
     uint32_t span = beats;
     if (!out_pace_.empty()) {
         credit_pacer& pace = out_pace_[o * vls_ + vl];
@@ -549,7 +555,6 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     link_free_[o] = link_start + span;
     link_.booked(o, t, link_start, span, e.count > 1 ? e.pkt_beats : beats);
     out_start_[o] = link_start;
-    const std::size_t flow = std::size_t{o} * ports_ + in_port;
     --flow_queued_[flow];
     flow_last_start_[flow] = link_start;
     out_pkt_[o] = e.count > 1 ? e.pkt_beats : beats;
