@@ -533,9 +533,7 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     schedule(xbar_end,
              timer{0, 0, Prio ? T_EXPRESS_DONE : T_XBAR_DONE, in_vl, static_cast<uint16_t>(in_port),
                    static_cast<uint16_t>(o), n - freed, gp});
-    const std::size_t flow = std::size_t{o} * ports_ + in_port;
-    // Not before an express packet of its flow (flow_express_at_).
-    const uint64_t link_start = std::max({t + 1, link_free_[o], flow_express_at_[flow]});
+    const uint64_t link_start = std::max(t + 1, link_free_[o]);
     uint32_t span = beats;
     if (!out_pace_.empty()) {
         credit_pacer& pace = out_pace_[o * vls_ + vl];
@@ -555,6 +553,7 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     link_free_[o] = link_start + span;
     link_.booked(o, t, link_start, span, e.count > 1 ? e.pkt_beats : beats);
     out_start_[o] = link_start;
+    const std::size_t flow = std::size_t{o} * ports_ + in_port;
     --flow_queued_[flow];
     flow_last_start_[flow] = link_start;
     out_pkt_[o] = e.count > 1 ? e.pkt_beats : beats;

@@ -5,9 +5,9 @@
 // wait for it; input 4 sends, on the same VL to output 0, a stream of express ACKs (increasing
 // PSN, as one QP's responder emits them) with a data packet in between. Expected independently
 // of the model's timing: input 4's packets leave output 0 in the order they were sent. Before
-// the fix an express ACK that arrived while fewer inputs waited left before an older one (the
-// "ACK for PSN N out of window" stop of a 1,024-rank tree allreduce) and a data packet left
-// before an older express ACK. One simulation (SystemC elaborates once per process).
+// the fix (ib_switch_tlm::flow_express_at_) express ACKs 52 and 53, which arrived when fewer
+// inputs waited, left before ACK 42 (the "ACK for PSN N out of window" stop of a 1,024-rank
+// tree allreduce). One simulation (SystemC elaborates once per process).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
