@@ -56,7 +56,7 @@ public:
     std::vector<std::unique_ptr<targ_socket>> from_out;
     std::vector<std::unique_ptr<targ_socket>> from_fc;
     std::vector<std::unique_ptr<init_socket>> to_fc;
-    /// (source input, id) in the order they left each output.
+    /// The packets in the order they left each output.
     std::vector<std::vector<ib_extension>> left;
 
     SC_HAS_PROCESS(driver);
@@ -87,7 +87,8 @@ private:
         uint64_t next_id = 0;
         for (const inject& k : plan_) {
             if (k.at > now) {
-                wait(sc_core::sc_time(static_cast<double>((k.at - now) * cycle_ps_), sc_core::SC_PS));
+                wait(sc_core::sc_time(static_cast<double>((k.at - now) * cycle_ps_),
+                                      sc_core::SC_PS));
                 now = k.at;
             }
             tlm::tlm_generic_payload& gp = pool_.allocate();
@@ -98,7 +99,8 @@ private:
             e.src = k.in;
             e.dst = k.dst;
             const uint32_t payload = k.ack ? 0U : 4096U;
-            const uint8_t op = k.ack ? ndr::golden::RC_ACKNOWLEDGE : ndr::golden::RC_RDMA_WRITE_ONLY;
+            const uint8_t op =
+                k.ack ? ndr::golden::RC_ACKNOWLEDGE : ndr::golden::RC_RDMA_WRITE_ONLY;
             e.wire_bytes = ndr::golden::wire_bytes(payload, op, false);
             e.payload_bytes = payload;
             e.blocks = static_cast<uint16_t>(ndr::golden::blocks_for_bytes(e.wire_bytes));
