@@ -52,6 +52,7 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
         cc_ = std::make_unique<golden::cc_marker>(common::cc_switch_marker(c, pv));
     flow_queued_.assign(std::size_t{ports_} * ports_, 0);
     flow_last_start_.assign(std::size_t{ports_} * ports_, 0);
+    flow_express_at_.assign(std::size_t{ports_} * ports_, 0);
     voqs_.resize(pv * ports_);
     req_.assign(pv, 0);
     out_req_vls_.assign(ports_, 0);
@@ -319,7 +320,10 @@ bool ib_switch_tlm::express(uint64_t elig, uint32_t i, tlm::tlm_generic_payload&
     uint64_t waiting = 0;
     for (uint32_t v = 0; v < vls_; ++v) waiting |= req_[o * vls_ + v];
     at += static_cast<uint64_t>(__builtin_popcountll(waiting & ~bit(i))) * pkt;
-    at = std::max(at, flow_last_start_[flow] + 1);  // after its flow's last granted packet
+    // After its flow's last granted packet and not before its last express one (same cycle:
+    // the calendar keeps insertion order).
+    at = std::max({at, flow_last_start_[flow] + 1, flow_express_at_[flow]});
+    flow_express_at_[flow] = at;
     schedule(at + tm_.egress_cycles, timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, &gp});
     return true;
 }

@@ -192,6 +192,11 @@ private:
     /// order from one input to one output).
     std::vector<uint32_t> flow_queued_;
     std::vector<uint64_t> flow_last_start_;
+    /// [out*ports + in]: the cycle the flow's last express packet leaves (express()). A later
+    /// express packet of the flow does not leave before it: an express packet's slot counts
+    /// the other inputs waiting when it arrives, so one arriving later, when fewer wait, would
+    /// otherwise pass it (an ACK overtaking an older ACK of its QP).
+    std::vector<uint64_t> flow_express_at_;
     std::vector<common::lazy_fifo<tlm::tlm_generic_payload*>> voqs_;
     std::vector<uint64_t> req_;          ///< [out*vls + vl]: inputs with a head packet
     std::vector<uint32_t> out_req_vls_;  ///< [out]: VLs with requests
