@@ -63,7 +63,13 @@ std::optional<int_value> integer(const pb::AttributeProto& a) {
 chakra_attrs::chakra_attrs(const pb::Node& node, const std::string& path)
     : node_(node), path_(path) {
     for (const pb::AttributeProto& a : node.attr()) {
-        if (!by_name_.emplace(a.name(), &a).second) fail(a.name(), "attribute given twice");
+        if (!by_name_.emplace(a.name(), &a).second) {
+            // The name is the file's bytes: quoted and escaped (one line), at most 64 of them.
+            const std::string shown =
+                fmt::format("{:?}", std::string_view(a.name()).substr(0, 64)) +
+                (a.name().size() > 64 ? fmt::format("... ({} bytes)", a.name().size()) : "");
+            fail(shown, "attribute given twice");
+        }
     }
 }
 
