@@ -1,6 +1,6 @@
 // The SHARP half of the trace replay (replay.h): a collective on the switches' aggregation
 // trees, its chunks sent under the OST window, results checked against the golden reduction,
-// and streaming-aggregation slots. The host-algorithm half is in replay.cpp.
+// and streaming-aggregation slots. The host-algorithm half is in replay.cpp, the NCCL choice in replay_nccl.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
