@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "fabric_counts.h"
+#include "golden/multipath_groups.h"
 #include "golden/updown_routing.h"
 
 namespace ndr::tb {
@@ -40,33 +41,9 @@ fabric_plan plan_fabric(const cfg::config& c, uint32_t hosts) {
     f.tm = common::derive_timing(c);
     f.topo = build_fabric_topology(c, hosts);
     f.lfts = golden::compute_updown_lfts(f.topo);
-    for (const golden::topo_switch& ts : f.topo.switches) {
-        uint64_t up = 0;
-        for (std::size_t p = 0; p < ts.peers.size() && p < 64; ++p) {
-            const golden::topo_peer& peer = ts.peers[p];
-            if (peer.kind == golden::topo_peer_kind::sw &&
-                f.topo.switches[peer.node].level > ts.level) {
-                up |= uint64_t{1} << p;
-            }
-        }
-        f.up_ports.push_back(up);
-        std::vector<uint64_t> groups(ts.peers.size(), 0);
-        for (std::size_t p = 0; p < ts.peers.size() && p < 64; ++p) {
-            const golden::topo_peer& peer = ts.peers[p];
-            if ((up >> p & 1U) != 0) {
-                groups[p] = up;
-                continue;
-            }
-            groups[p] = uint64_t{1} << p;
-            if (peer.kind != golden::topo_peer_kind::sw) continue;
-            for (std::size_t q = 0; q < ts.peers.size() && q < 64; ++q) {
-                const golden::topo_peer& other = ts.peers[q];
-                if (other.kind == golden::topo_peer_kind::sw && other.node == peer.node) {
-                    groups[p] |= uint64_t{1} << q;
-                }
-            }
-        }
-        f.ar_groups.push_back(std::move(groups));
+    for (uint32_t s = 0; s < f.topo.switches.size(); ++s) {
+        f.up_ports.push_back(golden::up_port_mask(f.topo, s));
+        f.ar_groups.push_back(golden::ar_port_groups(f.topo, s));
     }
     const uint64_t prop = c.link.propagation_per_m.ps;
     const auto cable_cycles = [&](uint64_t mm) {
