@@ -125,7 +125,7 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
                         i, e.dst + 1U, e.id));
     }
     if (ar_ && !to_an) {  // one choice per transaction (a burst goes one way)
-        o = ar_->route(o, e.blocks, [&](uint32_t p) {
+        o = ar_->route(o, e.dst, e.blocks, [&](uint32_t p) {
             const uint8_t vl = sl2vl_.vl(i, p, e.sl);
             return vl == golden::SL2VL_DROP ? 0U : link_.tx(p, vl).available();
         });

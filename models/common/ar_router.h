@@ -27,12 +27,30 @@ public:
           sw_(sw),
           queued_(64, 0) {}  // every port of a 64-port switch
 
-    /// The output of a packet of `need_blocks` whose LFT port is `lft_port`; `credits(p)` gives
-    /// the free credits of output p on the packet's output VL. Counts the packet as queued there.
+    /// The output of a packet to host `dst` (DLID - 1) of `need_blocks` whose LFT port is
+    /// `lft_port`; `credits(p)` gives the free credits of output p on the packet's output VL.
+    /// Counts the packet as queued there.
     template <class Credits>
-    uint8_t route(uint8_t lft_port, uint32_t need_blocks, Credits&& credits) {
+    uint8_t route(uint8_t lft_port, uint32_t dst, uint32_t need_blocks, Credits&& credits) {
         uint8_t out = lft_port;
-        const uint64_t group = lft_port < groups_.size() ? groups_[lft_port] : 0;
+        uint64_t group = lft_port < groups_.size() ? groups_[lft_port] : 0;
+        if (faulty_) [[unlikely]] {
+            if (dst < by_dest_.size() && by_dest_[dst] != 0) group = by_dest_[dst];
+            if (lft_port < 64 && (group >> lft_port & 1U) != 0 && (dead_ >> lft_port & 1U) != 0) {
+                // FLFR: the LFT port is down; pick among the group's live ports.
+                std::array<golden::ar_candidate, 64> c{};
+                std::size_t n = 0;
+                for_each_bit(group & ~dead_, [&](uint32_t p) {
+                    c[n++] = golden::ar_candidate{static_cast<uint8_t>(p), queued_[p], credits(p)};
+                });
+                out = golden::ar_choose_alternative(lft_port, c.data(), n, need_blocks,
+                                                    golden::ar_tie_draw(seed_, sw_, decisions_++));
+                if (out != lft_port) ++moved_;
+                queued_[out] += need_blocks;
+                return out;
+            }
+            group &= ~dead_;
+        }
         if ((group & (group - 1)) != 0) {  // two ports or more: a choice
             std::array<golden::ar_candidate, 64> c{};
             std::size_t n = 0;
@@ -45,6 +63,19 @@ public:
         }
         queued_[out] += need_blocks;
         return out;
+    }
+    /// fault.link_down: `port` is down from now on (not Active), so no group offers it; a packet
+    /// whose LFT port it is takes another port of its group (SHIELD's fast link fault recovery,
+    /// docs/routing.md 'Link faults').
+    void port_down(uint8_t port) {
+        faulty_ = true;
+        dead_ |= uint64_t{1} << (port & 63U);
+    }
+    /// The subnet manager's reroute: per destination host (index DLID - 1) the ports that still
+    /// lead to it (golden::reroute_ar_groups; 0 = keep the per-port group).
+    void set_dest_groups(std::vector<uint64_t> by_dest) {
+        faulty_ = true;
+        by_dest_ = std::move(by_dest);
     }
     /// The packet routed to `out` crossed the crossbar (or left the switch otherwise).
     void dequeued(uint8_t out, uint32_t blocks) { queued_[out] -= blocks; }
@@ -59,6 +90,9 @@ private:
     uint64_t decisions_ = 0;
     uint64_t moved_ = 0;
     std::vector<uint32_t> queued_;
+    bool faulty_ = false;            ///< a port went down or a reroute came (fault.link_down)
+    uint64_t dead_ = 0;              ///< ports down
+    std::vector<uint64_t> by_dest_;  ///< AR group per destination after a reroute
 };
 
 }  // namespace ndr::common

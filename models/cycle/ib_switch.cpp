@@ -154,6 +154,12 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
                 break;
             case EV_REROUTE:  // fault.reroute_delay: the subnet manager's new LFT
                 routes_ = std::move(reroutes_[e.pkt]);
+                if (ar_ && !reroute_ar_[e.pkt].empty()) {
+                    ar_->set_dest_groups(std::move(reroute_ar_[e.pkt]));
+                }
+                break;
+            case EV_PORT_DOWN:  // fault.link_down: the port leaves the Active state
+                if (ar_) ar_->port_down(static_cast<uint8_t>(e.port));
                 break;
             case EV_XBAR_DONE:
                 on_xbar_done(t, e);
@@ -349,11 +355,13 @@ void ib_switch::link_down(uint16_t port, cycle_t at) {
         down_drops_.assign(ports_, 0);
     }
     down_at_[port] = at;
+    if (ar_) schedule(at, event{EV_PORT_DOWN, 0, port, 0, 0, 0});  // after set_adaptive
 }
 
-void ib_switch::reroute(cycle_t at, golden::lft routes) {
+void ib_switch::reroute(cycle_t at, golden::lft routes, std::vector<uint64_t> ar_by_dest) {
     schedule(at, event{EV_REROUTE, 0, 0, static_cast<uint32_t>(reroutes_.size()), 0, 0});
     reroutes_.push_back(std::move(routes));
+    reroute_ar_.push_back(std::move(ar_by_dest));
 }
 
 void ib_switch::on_dead_link(cycle_t t, uint16_t in, uint32_t pkt) {
@@ -383,7 +391,7 @@ __attribute__((always_inline)) inline void ib_switch::on_header(cycle_t t, uint1
     }
     if (eth_) out = eth_route(p, out);
     if (ar_ && !to_an) {
-        out = ar_->route(out, p.blocks, [&](uint32_t o) {
+        out = ar_->route(out, p.dst, p.blocks, [&](uint32_t o) {
             const uint8_t vl = sl2vl_.vl(in, o, p.sl);
             return vl == golden::SL2VL_DROP ? 0U : link_.tx(o, vl).available();
         });

@@ -90,10 +90,13 @@ public:
     /// index (tie-break draw, with sim.seed).
     void set_adaptive(const cfg::config& c, std::vector<uint64_t> groups, uint32_t sw);
     /// fault.link_down: from cycle `at` on, every packet whose header arrives on `port` is lost
-    /// (counted by link_down_drops).
+    /// (counted by link_down_drops); under adaptive routing (set_adaptive first) AR stops
+    /// offering the port then.
     void link_down(uint16_t port, cycle_t at);
-    /// fault.reroute_delay: from cycle `at` on, packets are routed by `routes`.
-    void reroute(cycle_t at, golden::lft routes);
+    /// fault.reroute_delay: from cycle `at` on, packets are routed by `routes` and, under
+    /// adaptive routing, by the AR groups per destination `ar_by_dest`
+    /// (golden::reroute_ar_groups; empty = keep the groups).
+    void reroute(cycle_t at, golden::lft routes, std::vector<uint64_t> ar_by_dest = {});
     /// Packets lost on `port` since it went down (0 for a port that never did).
     uint64_t link_down_drops(uint16_t port) const {
         return down_drops_.empty() ? 0 : down_drops_[port];
@@ -119,7 +122,8 @@ private:
         EV_WIN_START,
         EV_WIN_END,
         EV_LINK_DROP,  ///< a packet lost on a dead cable fully arrived (fault.link_down)
-        EV_REROUTE     ///< the subnet manager's new LFT (pkt = index in reroutes_)
+        EV_REROUTE,    ///< the subnet manager's new LFT (pkt = index in reroutes_)
+        EV_PORT_DOWN   ///< fault.link_down: AR stops offering the port (SHIELD's FLFR)
     };
     /// Blocks freed together as the crossbar reads a packet out of an input buffer (1 KiB).
     static constexpr uint32_t CREDIT_RETURN_CHUNK = 16;
@@ -315,7 +319,8 @@ private:
     std::vector<cycle_t> down_at_;       ///< per input port: cycle it went down, or NEVER
     std::vector<uint64_t> down_drops_;   ///< per input port: packets lost on it
     std::vector<golden::lft> reroutes_;  ///< the LFTs EV_REROUTE installs
-    std::unique_ptr<golden::cc_marker> cc_;  ///< cc.enabled (InfiniBand) only
+    std::vector<std::vector<uint64_t>> reroute_ar_;  ///< and the AR groups (adaptive only)
+    std::unique_ptr<golden::cc_marker> cc_;          ///< cc.enabled (InfiniBand) only
 
     // Scratch for allocation (kept to avoid per-cycle allocation).
     std::vector<grant> grants_;

@@ -2,18 +2,13 @@
 
 namespace ndr::golden {
 
-uint8_t ar_choose(uint8_t lft_port, const ar_candidate* c, std::size_t n, uint32_t need_blocks,
-                  uint32_t threshold_blocks, uint64_t tie) {
-    const ar_candidate* lft = nullptr;
+namespace {
+
+/// Rule 3 among c[0..n) (n > 0); `lft` (may be null) wins a tie it is part of.
+uint8_t least_loaded(const ar_candidate* lft, const ar_candidate* c, std::size_t n,
+                     uint32_t need_blocks, uint64_t tie) {
     bool any_fits = false;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (c[i].port == lft_port) lft = &c[i];
-        any_fits = any_fits || c[i].free_credits >= need_blocks;
-    }
-    if (lft == nullptr) return lft_port;  // 1. a down route (single path)
-    if (lft->queued_blocks <= threshold_blocks && lft->free_credits >= need_blocks) {
-        return lft_port;  // 2. a quiet LFT port
-    }
+    for (std::size_t i = 0; i < n; ++i) any_fits = any_fits || c[i].free_credits >= need_blocks;
     // 3. least queued, then most credits, among the ports that fit (all if none does).
     const auto eligible = [&](const ar_candidate& a) {
         return !any_fits || a.free_credits >= need_blocks;
@@ -33,7 +28,7 @@ uint8_t ar_choose(uint8_t lft_port, const ar_candidate* c, std::size_t n, uint32
     const auto tied = [&](const ar_candidate& a) {
         return eligible(a) && !better(a, *best) && !better(*best, a);
     };
-    if (tied(*lft)) return lft_port;
+    if (lft != nullptr && tied(*lft)) return lft->port;
     std::size_t count = 0;
     for (std::size_t i = 0; i < n; ++i) count += tied(c[i]) ? 1 : 0;
     std::size_t k = static_cast<std::size_t>(tie % count);
@@ -43,6 +38,27 @@ uint8_t ar_choose(uint8_t lft_port, const ar_candidate* c, std::size_t n, uint32
         --k;
     }
     return best->port;  // not reached: k < count
+}
+
+}  // namespace
+
+uint8_t ar_choose(uint8_t lft_port, const ar_candidate* c, std::size_t n, uint32_t need_blocks,
+                  uint32_t threshold_blocks, uint64_t tie) {
+    const ar_candidate* lft = nullptr;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (c[i].port == lft_port) lft = &c[i];
+    }
+    if (lft == nullptr) return lft_port;  // 1. a down route (single path)
+    if (lft->queued_blocks <= threshold_blocks && lft->free_credits >= need_blocks) {
+        return lft_port;  // 2. a quiet LFT port
+    }
+    return least_loaded(lft, c, n, need_blocks, tie);  // 3.
+}
+
+uint8_t ar_choose_alternative(uint8_t lft_port, const ar_candidate* c, std::size_t n,
+                              uint32_t need_blocks, uint64_t tie) {
+    if (n == 0) return lft_port;
+    return least_loaded(nullptr, c, n, need_blocks, tie);
 }
 
 uint64_t ar_tie_draw(uint64_t seed, uint32_t sw, uint64_t decision) {

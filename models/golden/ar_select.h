@@ -31,6 +31,13 @@ struct ar_candidate {
 [[nodiscard]] uint8_t ar_choose(uint8_t lft_port, const ar_candidate* c, std::size_t n,
                                 uint32_t need_blocks, uint32_t threshold_blocks, uint64_t tie);
 
+/// Fast link fault recovery (SHIELD's FLFR, docs/routing.md 'Link faults'): the LFT port is down
+/// (or, after a reroute, no longer leads to the destination), so the switch picks among the
+/// other ports of the group c[0..n): rule 3 above without an LFT port to prefer. With n == 0
+/// (no alternative) the LFT port, into the loss.
+[[nodiscard]] uint8_t ar_choose_alternative(uint8_t lft_port, const ar_candidate* c, std::size_t n,
+                                            uint32_t need_blocks, uint64_t tie);
+
 /// The tie-break draw of decision number `decision` of switch `sw` in a run seeded `seed`
 /// (one SplitMix64 step from seed * 0xBF58476D1CE4E5B9 + (sw << 40) + decision): same seed,
 /// same choices.

@@ -44,8 +44,10 @@ fabric::fabric(const cfg::config& c, uint32_t hosts)
         switches_[x.b.node]->link_down(x.b.port, x.down_cycle);
     }
     for (const plan_reroute& r : plan_.faults.reroutes) {
-        for (std::size_t s = 0; s < switches_.size(); ++s)
-            switches_[s]->reroute(r.cycle, r.lfts[s]);
+        for (std::size_t s = 0; s < switches_.size(); ++s) {
+            switches_[s]->reroute(r.cycle, r.lfts[s],
+                                  r.ar_groups.empty() ? std::vector<uint64_t>{} : r.ar_groups[s]);
+        }
     }
     drivers_.push_back(
         std::make_unique<cycle::engine_driver>("hcas", *hcas_, tm_.cycle_ps, status_));

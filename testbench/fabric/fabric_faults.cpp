@@ -40,11 +40,6 @@ fault_plan plan_faults(const cfg::config& c, const golden::topology& topo,
             "link faults are modelled on InfiniBand fabrics only "
             "(fabric.technology ib)");
     }
-    if (c.routing.mode == "adaptive") {
-        throw fault_error(
-            "the rerouted AR groups are not modelled: link faults need "
-            "routing.mode static");
-    }
     std::vector<cfg::link_down_spec> specs;
     try {
         specs = cfg::parse_link_downs(c.fault.link_down);
@@ -106,6 +101,7 @@ fault_plan plan_faults(const cfg::config& c, const golden::topology& topo,
         plan_reroute pr;
         pr.cycle = r->reroute_cycle;
         pr.lfts = golden::reroute_lfts(topo, lfts, dead);
+        if (c.routing.mode == "adaptive") pr.ar_groups = golden::reroute_ar_groups(topo, dead);
         // Every host must still reach every host over the surviving cables.
         const golden::topology live = golden::without_cables(topo, dead);
         for (uint32_t d = 0; d < topo.hosts; ++d) {

@@ -26,10 +26,12 @@ struct plan_fault {
     golden::topo_port_ref b;     ///< the other end
 };
 
-/// The LFTs of every switch from `cycle` on.
+/// The LFTs of every switch from `cycle` on, and under routing.mode adaptive the AR groups per
+/// switch and destination (golden::reroute_ar_groups; empty when static).
 struct plan_reroute {
     uint64_t cycle = 0;
     std::vector<golden::lft> lfts;
+    std::vector<std::vector<uint64_t>> ar_groups;
 };
 
 struct fault_plan {

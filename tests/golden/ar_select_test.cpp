@@ -82,3 +82,19 @@ TEST_CASE("ar: the tie draw is SplitMix64 - fixed by seed - switch and decision"
     CHECK(ar_tie_draw(1, 0, 0) != ar_tie_draw(0, 0, 1));
     CHECK(ar_tie_draw(0, 1, 0) != ar_tie_draw(0, 0, 0));
 }
+
+TEST_CASE("ar: FLFR - a dead LFT port's packet takes the least loaded live port", "[golden][ar]") {
+    using ndr::golden::ar_choose_alternative;
+    // LFT port 4 is down, so the switch offers 5..7 only. load = queued - free:
+    // 5: 0-512 = -512, 6: 65-512 = -447, 7: 0-512 = -512: 5 and 7 tie, no LFT port to prefer,
+    // so the (tie mod 2)-th of them.
+    const std::vector<ar_candidate> live{{5, 0, 512}, {6, 65, 512}, {7, 0, 512}};
+    CHECK(ar_choose_alternative(4, live.data(), live.size(), NEED, 0) == 5);
+    CHECK(ar_choose_alternative(4, live.data(), live.size(), NEED, 1) == 7);
+    CHECK(ar_choose_alternative(4, live.data(), live.size(), NEED, 2) == 5);
+    // Quiet ports are not kept in place as rule 2 would: even a quiet 6 loses to a less loaded 5.
+    const std::vector<ar_candidate> quiet{{5, 0, 512}, {6, 0, 100}};
+    CHECK(ar_choose_alternative(4, quiet.data(), quiet.size(), NEED, 0) == 5);
+    // No live port left in the group: the LFT port (the packet is lost there).
+    CHECK(ar_choose_alternative(4, live.data(), 0, NEED, 0) == 4);
+}

@@ -22,7 +22,7 @@ TEST_CASE("multipath groups: up ports and AR groups of a 2-level fat tree",
         const std::vector<uint64_t> g = ar_port_groups(t, leaf);
         REQUIRE(g.size() == 8);
         for (uint32_t p = 0; p < 4; ++p) CHECK(g[p] == (uint64_t{1} << p));  // host ports
-        for (uint32_t p = 4; p < 8; ++p) CHECK(g[p] == 0xF0U);                // any up port
+        for (uint32_t p = 4; p < 8; ++p) CHECK(g[p] == 0xF0U);               // any up port
     }
     for (uint32_t spine = 4; spine < 6; ++spine) {
         CHECK(up_port_mask(t, spine) == 0);
