@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "common/timing.h"
+#include "config/config_dump.h"
 #include "config/config_error.h"
 #include "preset.h"
 
@@ -35,9 +36,18 @@ TEST_CASE("the four presets are embedded, described and valid", "[presets]") {
     }
 }
 
-TEST_CASE("ndr preset equals the built-in defaults", "[presets]") {
+TEST_CASE("ndr preset equals the built-in defaults but for adaptive routing", "[presets]") {
     const ndr::cfg::config d = resolve("");
     const ndr::cfg::config n = resolve("ndr");
+    // Production Quantum-2 fabrics run AR (docs/routing.md 'Presets'); the default is static.
+    CHECK(d.routing.mode == "static");
+    CHECK(n.routing.mode == "adaptive");
+    CHECK(resolve("dgx-h100").routing.mode == "adaptive");
+    CHECK(resolve("hdr").routing.mode == "static");
+    // Every other key equal: the flattened configurations differ in routing.mode only.
+    const auto fd = ndr::cfg::flatten(d);
+    const auto fn = ndr::cfg::flatten(resolve("ndr", {"routing.mode=static"}));
+    CHECK(fd == fn);
     CHECK(n.link.rate.bps == d.link.rate.bps);
     CHECK(n.sw.ports == d.sw.ports);
     CHECK(n.sw.latency.ps == d.sw.latency.ps);
