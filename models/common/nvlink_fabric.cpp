@@ -18,14 +18,18 @@ nvlink_fabric::nvlink_fabric(uint32_t nodes, uint32_t gpus, double bytes_per_cyc
 }
 
 void nvlink_fabric::start(cycle_t now, uint32_t node, uint32_t src, uint32_t dst, uint64_t bytes,
-                          uint64_t tag) {
+                          uint64_t tag, double max_share) {
     node_state& n = nodes_.at(node);
     if (src >= gpus_ || dst >= gpus_) throw std::out_of_range("nvlink_fabric: gpu out of range");
+    if (!(max_share > 0 && max_share <= 1)) {
+        throw std::invalid_argument("nvlink_fabric: max_share must be in (0, 1]");
+    }
     progress(n, now);
     flow f;
     f.src = src;
     f.dst = dst;
     f.left = static_cast<double>(bytes);
+    f.cap = max_share * bpc_;
     f.tag = tag;
     n.flows.push_back(f);
     stats_[std::size_t{node} * gpus_ + src].tx_bytes += bytes;
@@ -82,6 +86,25 @@ void nvlink_fabric::share(node_state& n) const {
                 best = r;
                 share_of_best = s;
             }
+        }
+        // A flow whose own cap is below every fair share it would get is fixed at its cap
+        // first (a resource of its own, one user); the others then share what it leaves.
+        std::size_t capped = n.flows.size();
+        for (std::size_t i = 0; i < n.flows.size(); ++i) {
+            const flow& f = n.flows[i];
+            if (fixed[i] || f.cap >= share_of_best) continue;
+            if (capped == n.flows.size() || f.cap < n.flows[capped].cap) capped = i;
+        }
+        if (capped != n.flows.size()) {
+            flow& f = n.flows[capped];
+            fixed[capped] = 1;
+            --left;
+            f.rate = f.cap;
+            cap[f.src] -= f.cap;
+            cap[gpus_ + f.dst] -= f.cap;
+            --users[f.src];
+            --users[gpus_ + f.dst];
+            continue;
         }
         for (std::size_t i = 0; i < n.flows.size(); ++i) {
             flow& f = n.flows[i];

@@ -10,7 +10,8 @@
 // destination's ingress; the rates of the flows of a node are the max-min fair share of those
 // resources, recomputed whenever a flow starts or ends (a GPU's bandwidth is shared by all its
 // concurrent transfers). An NVLS (NVLink SHARP) member is one flow through its GPU's egress and
-// ingress at once: it sends its data once and receives the reduced result once, the switch
+// ingress at once, of the bytes its link carries each way (the caller sizes it: NCCL's NVLS
+// allreduce moves S + S/n per GPU and direction, testbench/host/replay.cpp), the switch
 // reducing in between. The latency (node.nvlink_latency) is paid by the caller before start().
 // Times are cycles (common::timing); progress is kept in bytes as doubles, a finish is rounded up
 // to the next whole cycle.
@@ -38,8 +39,10 @@ public:
 
     /// A transfer of `bytes` from GPU src to GPU dst of `node` starts at `now` (>= the node's
     /// last event). `tag` comes back from advance(). src == dst is an NVLS member flow.
-    void start(cycle_t now, uint32_t node, uint32_t src, uint32_t dst, uint64_t bytes,
-               uint64_t tag);
+    /// `max_share` (0 < x <= 1) caps the flow's rate at that fraction of B (the NVSwitch's
+    /// NVLS reduction rate, node.nvls_efficiency); the rest of the link stays for others.
+    void start(cycle_t now, uint32_t node, uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag,
+               double max_share = 1.0);
     /// The cycle the next flow of `node` finishes, NEVER if none is active.
     cycle_t next_finish(uint32_t node) const;
     /// Advances `node` to `now` and returns the tags of the flows finished by then, in start
@@ -57,6 +60,7 @@ private:
         uint32_t dst = 0;
         double left = 0;  ///< bytes still to move
         double rate = 0;  ///< bytes per cycle
+        double cap = 0;   ///< most bytes per cycle it may get (max_share x B)
         uint64_t tag = 0;
     };
     struct node_state {

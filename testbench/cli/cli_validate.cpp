@@ -259,10 +259,10 @@ suite build_suite(bool quick) {
             "allreduce, algo ring, 8 GPUs of one dgx-h100 node (NVLink), S = " + big_text,
             "busbw [GB/s]", 367.5, "365-370 GB/s",
             "docs/domain.md §10 rows 11-12 (nccl-tests #212, nccl #1455) [P]/[S]", 5.0,
-            "The model's ring runs at each GPU's NVLink port rate (450 GB/s each way, less the "
-            "step latencies); NCCL's ring reaches about 82 % of it because its copies and "
-            "reductions run on a limited number of SMs per channel (Simple protocol loads and "
-            "stores), which the model does not have.",
+            "The ring runs at each GPU's NVLink data rate: 18 links x 25 GB/s each way x "
+            "node.nvlink_efficiency 0.824 = 370.8 GB/s, the usable bandwidth NCCL itself assigns "
+            "an H100 NVLink (SM90_NVLINK_BW 20.6 GB/s per link, src/graph/topo.h), less the "
+            "2(n-1) step latencies. Not fitted to this row: the efficiency is NCCL's constant.",
             [nvring](const results_t& r) { return coll_field(r, nvring, "busbw_GBps"); }});
         const size_t nvls = add_run("dgx-h100", {"host.stack=nccl"},
                                     collective_trace(op_kind::allreduce, 8, big, "nvls"),
@@ -272,10 +272,12 @@ suite build_suite(bool quick) {
             "allreduce, algo nvls (NVLink SHARP), 8 GPUs of one dgx-h100 node, S = " + big_text,
             "busbw [GB/s]", 480.0, "~480 GB/s (~275 GB/s algbw)",
             "docs/domain.md §10 rows 11-12 (nccl-tests #212, nccl #1455) [P]/[S]", 5.0,
-            "The model's NVSwitch reduction moves each GPU's data once up and once down at the "
-            "NVLink port rate, so algbw is the full 450 GB/s; NCCL's NVLS reaches about 275 GB/s "
-            "algbw (its tuner applies an NVLS efficiency of 0.85 on Hopper and NVLS runs on few "
-            "SMs), a limit the model does not have.",
+            "NCCL's NVLS allreduce reduces share m of the buffer on GPU m (multimem.ld_reduce "
+            "through NVSwitch) and multicasts it back (multimem.st), so every GPU's link carries "
+            "S + S/8 each way; the switch's reduction runs at node.nvls_efficiency 0.85 of the "
+            "370.8 GB/s NVLink data rate (NCCL's nvlsEfficiency for Hopper, src/graph/tuning.cc; "
+            "soft: no hardware figure). algbw = 0.85 x 370.8 x 8/9 = 280 GB/s, busbw x 7/4. "
+            "Not fitted to this row: both factors are NCCL's.",
             [nvls](const results_t& r) { return coll_field(r, nvls, "busbw_GBps"); }});
     }
 

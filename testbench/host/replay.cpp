@@ -68,8 +68,9 @@ replay::replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& 
     if (layout_.multi_gpu()) {
         // B per GPU and direction: the links it has on the NVSwitch (nvlink_fabric.h).
         const uint32_t links = std::min(c.node.nvlink_links, c.node.nvswitch_ports / c.node.gpus);
-        const double bytes_per_s =
-            static_cast<double>(c.node.nvlink_bandwidth.bps) / 8.0 * links / c.node.nvlink_links;
+        // Data rate: the links' raw rate times node.nvlink_efficiency (NCCL's usable share).
+        const double bytes_per_s = static_cast<double>(c.node.nvlink_bandwidth.bps) / 8.0 * links /
+                                   c.node.nvlink_links * c.node.nvlink_efficiency;
         nvlink_GBps_ = bytes_per_s * 1e-9;
         nvl_ = std::make_unique<common::nvlink_fabric>(
             layout_.nodes(), layout_.gpus(), bytes_per_s * static_cast<double>(cycle_ps_) * 1e-12);
@@ -451,9 +452,14 @@ void replay::on_deferred(cycle_t t, uint32_t slot) {
         case step::nvls_start: {
             // d.run = collective instance, d.x = member.
             const trace::collective_instance& ci = tr_.collectives[d.run];
+            // NCCL's NVLS allreduce: member m reduces share m (multimem.ld_reduce: the switch
+            // reads every member's copy of it) and multicasts the result (multimem.st). Each
+            // GPU's link carries its whole buffer plus its share out (S + S/n), and its reduced
+            // share plus every other result share in (S/n + S): S + ceil(S/n) each way.
             const common::gpu_ref g = layout_.of_rank(ci.ranks[d.x]);
-            nvl_->start(t, g.node, g.gpu, g.gpu, ci.bytes,
-                        NVLS_TAG | (uint64_t{d.run} << 24) | d.x);
+            const uint64_t n = ci.ranks.size();
+            nvl_->start(t, g.node, g.gpu, g.gpu, ci.bytes + (ci.bytes + n - 1) / n,
+                        NVLS_TAG | (uint64_t{d.run} << 24) | d.x, cfg_.node.nvls_efficiency);
             arm_node(t, g.node);
             break;
         }

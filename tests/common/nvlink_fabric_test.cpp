@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "common/nvlink_fabric.h"
@@ -70,4 +71,28 @@ TEST_CASE("nvlink: an NVLS member is one flow through its egress and ingress at 
     CHECK(f.advance(5 + 64, 1).size() == 8);
     CHECK(f.stats()[8 + 3].tx_bytes == 4096);
     CHECK(f.stats()[8 + 3].rx_bytes == 4096);
+}
+
+TEST_CASE("nvlink: a capped flow runs at its cap and leaves the rest to the others",
+          "[common][node]") {
+    // B = 100 B/cycle. An NVLS-like member 0->0 capped at 0.85 B = 85 B/cycle: 850 B alone end
+    // at 10. With a plain flow 0->1 beside it on egress 0: the fair share would be 50 each, below
+    // the cap, so both get 50 (the cap does not bind); 500 B each end at 10.
+    nvlink_fabric f(1, 4, 100.0);
+    f.start(0, 0, 0, 0, 850, 1, 0.85);
+    auto d = drain(f);
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].second == 10);
+    nvlink_fabric g(1, 4, 100.0);
+    g.start(0, 0, 0, 0, 500, 1, 0.85);
+    g.start(0, 0, 0, 1, 500, 2);
+    for (const auto& e : drain(g)) CHECK(e.second == 10);
+    // Capped at 0.25 (25 B/cycle) beside a plain flow: the cap binds, the plain flow gets the
+    // other 75. 250 B capped -> 10 cycles; 750 B plain -> 10 cycles.
+    nvlink_fabric h(1, 4, 100.0);
+    h.start(0, 0, 0, 0, 250, 1, 0.25);
+    h.start(0, 0, 0, 1, 750, 2);
+    for (const auto& e : drain(h)) CHECK(e.second == 10);
+    CHECK_THROWS_AS(h.start(20, 0, 0, 1, 10, 3, 0.0), std::invalid_argument);
+    CHECK_THROWS_AS(h.start(20, 0, 0, 1, 10, 3, 1.5), std::invalid_argument);
 }

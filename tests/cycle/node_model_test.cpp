@@ -3,15 +3,18 @@
 // configured numbers (set explicitly below, the values of --preset dgx-h100), not read from the
 // model:
 //   cycle       = 64 B * 8 / 400 Gb/s = 1.28 ns
-//   B (NVLink)  = 450 GB/s per GPU per direction = 450e9 * 1.28e-9 = 576 B per cycle
+//   B (NVLink)  = 450 GB/s per GPU per direction raw x node.nvlink_efficiency 0.824 (NCCL's
+//                 20.6 of 25 GB/s per link) = 370.8 GB/s = 370.8e9 * 1.28e-9 = 474.624 B/cycle
 //   alpha       = node.nvlink_latency 936.25 ns -> ceil(936250 / 1280) = 732 cycles = 936.96 ns
 //   ring allreduce, n GPUs of one node, S bytes (docs/domain.md §9 alpha-beta model):
 //     t >= 2(n-1) alpha + 2(n-1)/n * S / B;  busbw = 2(n-1)/n * S / t <= B
-//     n = 8, S = 1 GiB: 14 * 936.96 ns + 1.75 * 1073741824 / 450 = 13117.44 + 4175662.9 ns
-//     = 4188780.3 ns; busbw <= 448.59 GB/s
-//   NVLS allreduce (each GPU sends S once, receives S once, reduced in the switch):
-//     t = alpha + ceil(S / B) cycles; S = 256 MiB: 732 + ceil(268435456 / 576) = 732 + 466034
-//     = 466766 cycles = 597460.48 ns
+//     n = 8, S = 1 GiB: 14 * 936.96 ns + 1.75 * 1073741824 / 370.8 = 13117.44 + 5067551.8 ns
+//     = 5080669.2 ns; busbw <= 369.84 GB/s
+//   NVLS allreduce (NCCL: member m reduces share m with multimem.ld_reduce and multicasts it
+//   with multimem.st, so each GPU's link carries S + S/n each way, reduced in the switch at
+//   most at node.nvls_efficiency 0.85 of B):
+//     t = alpha + ceil((S + S/8) / (0.85 B)) cycles; S = 256 MiB:
+//     732 + ceil(301989888 / 403.4304) = 732 + 748556 = 749288 cycles = 959088.64 ns
 //   rail writes: 16 MiB RDMA WRITE over one NDR link: 4096 packets of 4096 B payload, each
 //     65 beats (4122..4138 B on the wire), B_eff = 4096 / (65 * 1.28) = 49.23 B/ns;
 //     16 MiB / B_eff = 340787.2 ns, plus fixed latencies of a few us.
@@ -39,7 +42,7 @@
 namespace {
 
 constexpr double CYCLE_NS = 1.28;
-constexpr double B_NVL = 450.0;  // B/ns
+constexpr double B_NVL = 450.0 * 0.824;  // B/ns: raw rate x node.nvlink_efficiency
 constexpr uint64_t ALPHA_CYCLES = (936'250 + 1280 - 1) / 1280;
 static_assert(ALPHA_CYCLES == 732);
 
@@ -50,10 +53,12 @@ std::vector<std::string> dgx_sets(std::vector<std::string> extra = {}) {
                                   "node.hcas=8",
                                   "node.nvlink_bandwidth=450GBps",
                                   "node.nvlink_links=18",
+                                  "node.nvlink_efficiency=0.824",
                                   "node.nvswitch_ports=144",
                                   "node.nvlink_latency=936.25ns",
                                   "node.pcie_latency=150ns",
                                   "node.nvls=true",
+                                  "node.nvls_efficiency=0.85",
                                   "fabric.topology=rail_fat_tree",
                                   "fabric.levels=2",
                                   "switch.ports=64",
@@ -191,7 +196,7 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("node: NVLS allreduce takes alpha + S / B", "[node]") {
+TEST_CASE("node: NVLS allreduce takes alpha + (S + S/n) / (0.85 B)", "[node]") {
     quiet();
     const ndr::cfg::config c = ndr::cfg::load_config("", dgx_sets());
     constexpr uint64_t S = 256ULL << 20;
@@ -200,12 +205,13 @@ TEST_CASE("node: NVLS allreduce takes alpha + S / B", "[node]") {
     const nlohmann::json rep = ndr::tb::run_report_json(c, tr, o);
     const auto& cj = rep["collectives"][0];
     CHECK(cj["algo"] == "nvls");
-    const uint64_t want = ALPHA_CYCLES + (S + 575) / 576;
-    CHECK(want == 466766);
+    const auto want =
+        ALPHA_CYCLES + static_cast<uint64_t>(std::ceil((S + S / 8) / (0.85 * B_NVL * CYCLE_NS)));
+    CHECK(want == 749288);
     CHECK(cj["time_ns"].get<double>() == Approx(want * CYCLE_NS).margin(CYCLE_NS));
     for (const auto& g : rep["node"]["gpus"]) {
-        CHECK(g["nvlink_tx_bytes"].get<uint64_t>() == S);
-        CHECK(g["nvlink_rx_bytes"].get<uint64_t>() == S);
+        CHECK(g["nvlink_tx_bytes"].get<uint64_t>() == S + S / 8);
+        CHECK(g["nvlink_rx_bytes"].get<uint64_t>() == S + S / 8);
     }
 }
 
