@@ -48,6 +48,9 @@ public:
     /// Connects port p to a peer (an HCA/endpoint port or another switch's port) whose receive
     /// buffer holds peer_buffer_blocks per VL: the initial credit limit of every output VL.
     void connect(uint16_t port, link_peer peer, uint32_t peer_buffer_blocks);
+    /// Port `port` leads to an HCA: with cc.victim_mask = ca its output VLs mark FECN even
+    /// while they wait for credits (golden/ib_cc_marker.h).
+    void set_ca_port(uint16_t port);
     /// Schedules the measurement window [start, end).
     void set_window(cycle_t start, cycle_t end);
     /// Opens / closes the statistics window at cycle t (for runs whose end is not known up front;
@@ -312,10 +315,11 @@ private:
     std::unique_ptr<common::ar_router> ar_;  ///< routing.mode = adaptive only
     // fault.link_down (empty without faults).
     bool faulty_ = false;
-    std::vector<cycle_t> down_at_;       ///< per input port: cycle it went down, or NEVER
-    std::vector<uint64_t> down_drops_;   ///< per input port: packets lost on it
-    std::vector<golden::lft> reroutes_;  ///< the LFTs EV_REROUTE installs
+    std::vector<cycle_t> down_at_;           ///< per input port: cycle it went down, or NEVER
+    std::vector<uint64_t> down_drops_;       ///< per input port: packets lost on it
+    std::vector<golden::lft> reroutes_;      ///< the LFTs EV_REROUTE installs
     std::unique_ptr<golden::cc_marker> cc_;  ///< cc.enabled (InfiniBand) only
+    bool cc_mask_ca_ = false;                ///< cc.victim_mask = ca
 
     // Scratch for allocation (kept to avoid per-cycle allocation).
     std::vector<grant> grants_;
