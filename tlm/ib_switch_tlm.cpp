@@ -48,8 +48,13 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
     link_free_.assign(ports_, 0);
     out_start_.assign(ports_, 0);
     out_pkt_.assign(ports_, 1);
-    if (common::cc_active(c))
+    if (common::cc_active(c)) {
         cc_ = std::make_unique<golden::cc_marker>(common::cc_switch_marker(c, pv));
+        cc_mask_ca_ = common::cc_victim_mask(c, true);
+        if (common::cc_victim_mask(c, false)) {
+            for (std::size_t q = 0; q < pv; ++q) cc_->set_victim_mask(q);
+        }
+    }
     flow_queued_.assign(std::size_t{ports_} * ports_, 0);
     flow_last_start_.assign(std::size_t{ports_} * ports_, 0);
     flow_express_at_.assign(std::size_t{ports_} * ports_, 0);
@@ -85,6 +90,11 @@ ib_switch_tlm::~ib_switch_tlm() {
 
 void ib_switch_tlm::connect(uint16_t port, uint32_t peer_buffer_blocks) {
     link_.connect(port, peer_buffer_blocks);
+}
+
+void ib_switch_tlm::set_ca_port(uint16_t port) {
+    if (!cc_ || !cc_mask_ca_) return;
+    for (uint32_t vl = 0; vl < vls_; ++vl) cc_->set_victim_mask(std::size_t{port} * vls_ + vl);
 }
 
 void ib_switch_tlm::set_credit_loop(uint16_t port, const credit_loop& loop) {
@@ -536,10 +546,11 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     schedule(xbar_end,
              timer{0, 0, Prio ? T_EXPRESS_DONE : T_XBAR_DONE, in_vl, static_cast<uint16_t>(in_port),
                    static_cast<uint16_t>(o), n - freed, gp});
-    // IB CC marks at a root of congestion: the link still busy (golden/ib_cc_marker.h).
+    // IB CC marks at a root of congestion: a link busy with earlier packets, and busy most of
+    // the recent time (golden/ib_cc_marker.h).
     if (cc_ && cc_->dequeued(std::size_t{o} * vls_ + vl, n,
-                             e.kind == common::PK_DATA || e.kind == common::PK_READ_RESP,
-                             link_free_[o] > t + 1)) {
+                             e.kind == common::PK_DATA || e.kind == common::PK_READ_RESP, beats,
+                             link_free_[o] > t + 1 ? 0 : t + 1 - link_free_[o])) {
         e.fecn = true;
         stats_.fecn_marked = cc_->marked();
     }

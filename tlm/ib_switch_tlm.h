@@ -81,6 +81,8 @@ public:
     /// the initial credit limit of every output VL (clamped to 2048). The sockets are bound by the
     /// fabric builder. Same call as cycle::ib_switch::connect, without the cycle-level peer.
     void connect(uint16_t port, uint32_t peer_buffer_blocks);
+    /// Port `port` leads to an HCA (cc.victim_mask; as cycle::ib_switch::set_ca_port).
+    void set_ca_port(uint16_t port);
     /// The credit loop of output `port` (credit_pacer.h), for bursts; after connect.
     void set_credit_loop(uint16_t port, const credit_loop& loop);
     void set_window(uint64_t start, uint64_t end);
@@ -215,6 +217,7 @@ private:
     std::unique_ptr<sharp_an_tlm> an_;       ///< SHARP aggregation node, if enabled
     std::unique_ptr<common::ar_router> ar_;  ///< routing.mode = adaptive only
     std::unique_ptr<golden::cc_marker> cc_;  ///< cc.enabled (InfiniBand) only
+    bool cc_mask_ca_ = false;                ///< cc.victim_mask = ca
     uint64_t sharp_credit_blocked_ = 0;      ///< outputs whose SHARP head waits for credits
     uint64_t win_start_ = 0;
     bool in_window_ = false;

@@ -16,6 +16,10 @@ golden::cc_marker cc_switch_marker(const cfg::config& c, std::size_t queues) {
                              c.cc.packet_size);
 }
 
+bool cc_victim_mask(const cfg::config& c, bool to_ca) {
+    return c.cc.victim_mask == "all" || (to_ca && c.cc.victim_mask == "ca");
+}
+
 golden::cc_ca_params cc_ca(const cfg::config& c) {
     golden::cc_ca_params p;
     p.increase = c.cc.ccti_increase;

@@ -67,7 +67,16 @@ ib_switch::ib_switch(const cfg::config& c, const timing& tm, packet_pool& pool, 
     if (c.fabric.technology == "roce") eth_init(c);
     if (common::cc_active(c)) {
         cc_ = std::make_unique<golden::cc_marker>(common::cc_switch_marker(c, ports_ * vls_));
+        cc_mask_ca_ = common::cc_victim_mask(c, true);
+        if (common::cc_victim_mask(c, false)) {
+            for (uint32_t q = 0; q < ports_ * vls_; ++q) cc_->set_victim_mask(q);
+        }
     }
+}
+
+void ib_switch::set_ca_port(uint16_t port) {
+    if (!cc_ || !cc_mask_ca_) return;
+    for (uint32_t vl = 0; vl < vls_; ++vl) cc_->set_victim_mask(port * vls_ + vl);
 }
 
 void ib_switch::connect(uint16_t port, link_peer peer, uint32_t peer_buffer_blocks) {

@@ -48,6 +48,9 @@ public:
     /// Connects port p to a peer (an HCA/endpoint port or another switch's port) whose receive
     /// buffer holds peer_buffer_blocks per VL: the initial credit limit of every output VL.
     void connect(uint16_t port, link_peer peer, uint32_t peer_buffer_blocks);
+    /// Port `port` leads to an HCA: with cc.victim_mask = ca its output VLs mark FECN even
+    /// while they wait for credits (golden/ib_cc_marker.h).
+    void set_ca_port(uint16_t port);
     /// Schedules the measurement window [start, end).
     void set_window(cycle_t start, cycle_t end);
     /// Opens / closes the statistics window at cycle t (for runs whose end is not known up front;
@@ -321,6 +324,7 @@ private:
     std::vector<golden::lft> reroutes_;  ///< the LFTs EV_REROUTE installs
     std::vector<std::vector<uint64_t>> reroute_ar_;  ///< and the AR groups (adaptive only)
     std::unique_ptr<golden::cc_marker> cc_;          ///< cc.enabled (InfiniBand) only
+    bool cc_mask_ca_ = false;                        ///< cc.victim_mask = ca
 
     // Scratch for allocation (kept to avoid per-cycle allocation).
     std::vector<grant> grants_;

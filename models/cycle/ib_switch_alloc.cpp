@@ -253,17 +253,17 @@ __attribute__((always_inline)) inline void ib_switch::commit(cycle_t t, const gr
     } else {
         schedule(xbar_end, done);
     }
-    // Egress link. IB CC marks at a root of congestion: the link still busy
-    // (golden/ib_cc_marker.h).
-    const bool link_busy = link_free_[g.out] > t + 1;
+    // Egress link. IB CC marks at a root of congestion: a link busy with earlier packets, and
+    // busy most of the recent time (golden/ib_cc_marker.h).
+    const cycle_t link_gap = link_free_[g.out] > t + 1 ? 0 : t + 1 - link_free_[g.out];
     const cycle_t link_start = std::max(t + 1, link_free_[g.out]);
     link_free_[g.out] = link_start + beats;
     link_.booked(g.out, t, link_start, beats);
     link_.sent(t, g.out, g.vl, n, p.wire_bytes, check_);
     if (eth_) eth_dequeue(t, p, g.out, link_.tx(g.out, g.vl));
-    if (cc_ &&
-        cc_->dequeued(g.out * vls_ + g.vl, n,
-                      p.kind == common::PK_DATA || p.kind == common::PK_READ_RESP, link_busy)) {
+    if (cc_ && cc_->dequeued(g.out * vls_ + g.vl, n,
+                             p.kind == common::PK_DATA || p.kind == common::PK_READ_RESP, beats,
+                             link_gap)) {
         p.fecn = 1;  // IBTA A10: FECN in the BTH
         stats_.fecn_marked = cc_->marked();
     }

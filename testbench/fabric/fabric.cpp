@@ -26,6 +26,7 @@ fabric::fabric(const cfg::config& c, uint32_t hosts)
             hcas_->connect(h.from.node, peer, h.credits);
         } else {
             switches_[h.from.node]->connect(h.from.port, peer, h.credits);
+            if (to.host) switches_[h.from.node]->set_ca_port(h.from.port);
         }
         links_.push_back({h.name, h.tier, h.from.host, h.from.node, h.from.port});
     }

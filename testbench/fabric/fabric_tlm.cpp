@@ -74,6 +74,7 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts)
             (*from.out[a.port]).bind(w.tx);
             w.fc_out.bind(*from.fc_in[a.port]);
             from.connect(a.port, h.credits);
+            if (b.host) from.set_ca_port(a.port);
             if (bursts) from.set_credit_loop(a.port, loop(h.credits, h.link_cycles, !b.host));
         }
         if (b.host) {

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """e2e.cc_victim: incast + victim on a 2-level fat tree (traces/cc_incast_victim.jsonl), IB CC
 off vs on (docs/congestion.md). Checks: every byte delivered in each run (lossless); the
-victim alone is at line-rate-bound speed; with CC on the victim's slowdown is at most 0.6 of
-its slowdown with CC off (analytic motivation: without CC the HOL-blocked victim drains at
-the incast flow's share of the shared buffer, with CC it keeps most of the spare link)."""
+victim alone is at line-rate-bound speed; with CC on the victim loses at most half of the time
+it loses with CC off (its excess time, slowdown - 1, at least halved: without CC the
+HOL-blocked victim drains at the incast flow's share of the shared buffer, with CC it keeps
+most of the spare link)."""
 import json, subprocess, sys, tempfile, os
 
 ndrsim, traces = sys.argv[1], sys.argv[2]
@@ -30,5 +31,5 @@ with tempfile.TemporaryDirectory() as d:
     print(f"victim alone {alone/1e3:.1f} us; off {t_off/1e3:.1f} us (x{s_off:.2f}); "
           f"on {t_on/1e3:.1f} us (x{s_on:.2f}); cc {on['hca']['cc']['becn_received']} BECNs")
     assert s_off > 2.0, "the incast must hurt the victim without CC"
-    assert s_on <= 0.6 * s_off, (s_on, s_off)
+    assert s_on - 1 <= 0.5 * (s_off - 1), (s_on, s_off)
     assert on["hca"]["cc"]["fecn_marked"] > 0 and on["hca"]["cc"]["becn_received"] > 0

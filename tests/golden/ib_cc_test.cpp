@@ -17,25 +17,52 @@ TEST_CASE("cc threshold maps 0..15 to a queue depth in blocks", "[golden][cc]") 
 
 TEST_CASE("cc marker: depth behind the packet, roots only, every (rate+1)th", "[golden][cc]") {
     // One queue, threshold 8 of a 512-block buffer = 256 blocks, marking_rate 1, min 10 blocks.
+    // dequeued(q, blocks, data, beats, gap): gap 0 = the link still busy with earlier packets.
     cc_marker m(1, 8, 512, 1, 10);
     for (int i = 0; i < 6; ++i) m.enqueued(0, 66);  // 396 blocks queued
     // Leaves 330 behind: eligible, first eligible packet is marked.
-    CHECK(m.dequeued(0, 66, true, true));
-    CHECK_FALSE(m.dequeued(0, 66, true, true));  // 264 behind: eligible, skipped (rate 1)
-    CHECK_FALSE(m.dequeued(0, 66, true, true));  // 198 behind: not above 256
+    CHECK(m.dequeued(0, 66, true, 66, 0));
+    CHECK_FALSE(m.dequeued(0, 66, true, 66, 0));  // 264 behind: eligible, skipped (rate 1)
+    CHECK_FALSE(m.dequeued(0, 66, true, 66, 0));  // 198 behind: not above 256
     CHECK(m.depth(0) == 198);
     m.enqueued(0, 66);
-    m.enqueued(0, 66);                            // 330
-    CHECK_FALSE(m.dequeued(0, 66, true, false));  // 264 behind but a victim: no mark
-    m.enqueued(0, 66);                            // 330
-    CHECK_FALSE(m.dequeued(0, 66, false, true));  // an ACK/control packet: no mark
+    m.enqueued(0, 66);                             // 330
+    CHECK_FALSE(m.dequeued(0, 66, true, 66, 1));   // 264 behind but the link idled: no mark
+    m.enqueued(0, 66);                             // 330
+    CHECK_FALSE(m.dequeued(0, 66, false, 66, 0));  // an ACK/control packet: no mark
     m.enqueued(0, 300);
-    CHECK_FALSE(m.dequeued(0, 5, true, true));  // below Packet_Size 10
-    CHECK(m.dequeued(0, 66, true, true));       // 459 behind: the next eligible one
+    CHECK_FALSE(m.dequeued(0, 5, true, 5, 0));  // below Packet_Size 10
+    CHECK(m.dequeued(0, 66, true, 66, 0));      // 459 behind: the next eligible one
     CHECK(m.marked() == 2);
     cc_marker off(1, 0, 512, 0, 0);
     off.enqueued(0, 5000);
-    CHECK_FALSE(off.dequeued(0, 66, true, true));
+    CHECK_FALSE(off.dequeued(0, 66, true, 66, 0));
+}
+
+TEST_CASE("cc marker: a victim's idle link keeps it from marking, Victim_Mask marks",
+          "[golden][cc]") {
+    // Busy fraction in 1/256, a running average over 8 packets: b = (7 b + 256 beats /
+    // (beats + gap)) / 8 (integer division), starting at 256; a root needs gap 0 and b >= 224.
+    // A link that idles 130 beats before each 65-beat packet (a 1/3 share): sample 85.
+    cc_marker m(1, 8, 512, 0, 0);
+    m.enqueued(0, 5000);
+    CHECK_FALSE(m.dequeued(0, 65, true, 65, 130));  // b = (7 x 256 + 85) / 8 = 234; idled
+    CHECK(m.busy(0) == 234);
+    CHECK_FALSE(m.dequeued(0, 65, true, 65, 130));  // b = (7 x 234 + 85) / 8 = 215
+    CHECK(m.busy(0) == 215);
+    // The link happens to be busy, but it has been idle too much of the time: still a victim.
+    CHECK_FALSE(m.dequeued(0, 65, true, 65, 0));  // b = (7 x 215 + 256) / 8 = 220 < 224
+    CHECK(m.busy(0) == 220);
+    CHECK(m.dequeued(0, 65, true, 65, 0));  // b = (7 x 220 + 256) / 8 = 224: a root again
+    CHECK(m.busy(0) == 224);
+    // With its Victim_Mask bit set the queue marks even when its link idles.
+    cc_marker v(2, 8, 512, 0, 0);
+    v.set_victim_mask(1);
+    v.enqueued(0, 5000);
+    v.enqueued(1, 5000);
+    CHECK_FALSE(v.dequeued(0, 65, true, 65, 130));
+    CHECK(v.dequeued(1, 65, true, 65, 130));
+    CHECK(v.marked() == 1);
 }
 
 TEST_CASE("cc CCTI: increase per BECN, capped at the limit, timer decay to min", "[golden][cc]") {

@@ -15,16 +15,17 @@ namespace ndr::cfg {
 
 /// InfiniBand congestion control (IBTA Annex A10), fabric.technology = ib.
 struct cc_config {
-    bool enabled = false;             ///< OpenSM congestion_control FALSE
-    uint32_t threshold = 8;           ///< 0 none, 1 loose .. 15 aggressive (*soft*)
-    uint32_t marking_rate = 1;        ///< eligible packets skipped between two marks (*soft*)
-    uint32_t packet_size = 0;         ///< smallest packet marked, 64 B credits (*soft*)
-    uint32_t ccti_increase = 1;       ///< CCTI added per BECN (*soft*)
-    uint32_t ccti_limit = 127;        ///< largest CCTI: the default table's last index
-    uint32_t ccti_min = 0;            ///< smallest CCTI (no delay at the default 0)
-    time_ps_t ccti_timer{1'024'000};  ///< CCTI drops by one every period (*soft*: 1.024 us)
-    time_ps_t ird_unit{10'000};       ///< one CCT multiplier step of delay (*soft*: 10 ns)
-    std::string cct = "";             ///< `shift:multiplier,...`; empty: linear 0:0 .. 0:127
+    bool enabled = false;              ///< OpenSM congestion_control FALSE
+    uint32_t threshold = 8;            ///< 0 none, 1 loose .. 15 aggressive (*soft*)
+    uint32_t marking_rate = 1;         ///< eligible packets skipped between two marks (*soft*)
+    uint32_t packet_size = 0;          ///< smallest packet marked, 64 B credits (*soft*)
+    uint32_t ccti_increase = 1;        ///< CCTI added per BECN (*soft*)
+    uint32_t ccti_limit = 127;         ///< largest CCTI: the default table's last index
+    uint32_t ccti_min = 0;             ///< smallest CCTI (no delay at the default 0)
+    time_ps_t ccti_timer{4'096'000};   ///< CCTI drops by one every period (*soft*: 4 x 1.024 us)
+    time_ps_t ird_unit{10'000};        ///< one CCT multiplier step of delay (*soft*: 10 ns)
+    std::string cct = "";              ///< `shift:multiplier,...`; empty: linear 0:0 .. 0:127
+    std::string victim_mask = "none";  ///< ports marking as victims: none|ca|all (OpenSM: none)
 };
 
 namespace detail {
@@ -59,7 +60,9 @@ void cc_rows(Rows& s) {
                "ib HCA CCTI_Min: the index never drops below it, a minimum delay (soft: 0)");
     s.unit_key("cc.ccti_timer", &cc_config::ccti_timer, "> 0", positive,
                "ib HCA CCTI_Timer: every period the CCT index drops by one, down to ccti_min "
-               "(A10 counts it in 1.024 us units; soft: one unit)");
+               "(A10 counts it in 1.024 us units; soft: 4 units, so that a BECN every "
+               "(marking_rate + 1) x N MTU packets holds an N <= 24-way incast; "
+               "docs/congestion.md)");
     s.unit_key("cc.ird_unit", &cc_config::ird_unit, "any", nullptr,
                "ib: the injection-rate delay of CCT entry shift:multiplier is multiplier x "
                "2^shift x ird_unit (soft: 10 ns)");
@@ -67,6 +70,11 @@ void cc_rows(Rows& s) {
                "ib HCA CongestionControlTable: comma-separated shift:multiplier entries (OpenSM "
                "cc_cct syntax; shift 0..3, multiplier 0..16383); empty = the linear table 0:i "
                "for i = 0..127");
+    s.choice_key("cc.victim_mask", &cc_config::victim_mask, {"none", "ca", "all"},
+                 "ib switch Victim_Mask: the ports that mark FECN even when they are victims "
+                 "of congestion (link idle, waiting for credits), not roots: none (OpenSM's "
+                 "default, an empty mask), ca = the ports facing an HCA, all; "
+                 "docs/congestion.md");
 }
 
 }  // namespace detail
