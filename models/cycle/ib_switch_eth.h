@@ -8,6 +8,7 @@
 #include "config/sim_config.h"
 #include "cycle/ecn_marker.h"
 #include "cycle/pfc.h"
+#include "golden/ecmp_selector.h"
 
 namespace ndr::cycle {
 
@@ -22,6 +23,14 @@ struct eth_state {
     uint64_t ecn_marked = 0;
     cfg::ecn_config ecn_cfg;
     uint64_t sim_seed = 1;
+    golden::ecmp_mode ecmp_mode = golden::ecmp_mode::flow;  ///< routing.ecmp_mode
+    uint64_t flowlet_gap_cycles = 0;                         ///< routing.flowlet_gap
+    golden::ecmp_selector ecmp{golden::ecmp_mode::flow, 0, 0};
+    uint64_t flowlets_at_window = 0;  ///< ecmp.new_flowlets() when the window opened
+    /// fault.link_down: per destination host, the up ports that still lead to it (set by the
+    /// reroute; empty before: every up port leads everywhere).
+    std::vector<uint64_t> dst_up;
+    std::vector<std::vector<uint64_t>> ecmp_reroutes;  ///< the sets EV_ECMP_REROUTE installs
 };
 
 }  // namespace ndr::cycle

@@ -14,6 +14,7 @@
 //    on the real fabric; RC retransmits it).
 // Paths stay up* then down*, so the rerouted tables are deadlock-free on one VL as before.
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "golden/lft.h"
@@ -30,5 +31,20 @@ topology without_cables(const topology& t, const std::vector<topo_port_ref>& end
 /// without_cables, or if lfts.size() != t.switches.size().
 std::vector<lft> reroute_lfts(const topology& t, const std::vector<lft>& lfts,
                               const std::vector<topo_port_ref>& dead);
+
+/// The AR groups after the same reroute (ar_updn's TREE groups on the live fabric: every port
+/// with a minimal up*/down* path to the destination): per switch, per destination host d
+/// (index d, DLID d + 1), the mask of the ports the rules above call good for d (ports < 64);
+/// 0 where the switch is d's leaf or no longer reaches d. Throws as without_cables.
+std::vector<std::vector<uint64_t>> reroute_ar_groups(const topology& t,
+                                                     const std::vector<topo_port_ref>& dead);
+
+/// RoCE's ECMP sets after the same reroute (the routing protocol withdraws the routes over
+/// the dead cables): per switch, per destination host d, the up ports of the live fabric
+/// (up_port_mask on without_cables, multipath_groups.h) that the rules above call good for d;
+/// 0 where the switch routes d down or no longer reaches it (it keeps its LFT entry).
+/// Throws as without_cables.
+std::vector<std::vector<uint64_t>> reroute_ecmp(const topology& t,
+                                                const std::vector<topo_port_ref>& dead);
 
 }  // namespace ndr::golden

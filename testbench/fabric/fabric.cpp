@@ -46,6 +46,8 @@ fabric::fabric(const cfg::config& c, uint32_t hosts)
     for (const plan_reroute& r : plan_.faults.reroutes) {
         for (std::size_t s = 0; s < switches_.size(); ++s)
             switches_[s]->reroute(r.cycle, r.lfts[s]);
+        for (std::size_t s = 0; s < r.ecmp.size(); ++s)  // RoCE: the ECMP sets as well
+            switches_[s]->reroute_ecmp(r.cycle, r.ecmp[s]);
     }
     drivers_.push_back(
         std::make_unique<cycle::engine_driver>("hcas", *hcas_, tm_.cycle_ps, status_));

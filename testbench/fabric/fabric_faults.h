@@ -30,6 +30,9 @@ struct plan_fault {
 struct plan_reroute {
     uint64_t cycle = 0;
     std::vector<golden::lft> lfts;
+    /// RoCE: per switch, per destination host, the up ports that still lead to it
+    /// (golden::reroute_ecmp); empty on InfiniBand.
+    std::vector<std::vector<uint64_t>> ecmp;
 };
 
 struct fault_plan {
