@@ -18,8 +18,8 @@ struct routing_config {
     bytes_t ar_threshold{4096};     ///< leave the LFT port once this much is queued for it
     /// RoCE ECMP: `flow` (5-tuple hash) | `flowlet` (re-hash after a gap) | `spray` (per packet)
     std::string ecmp_mode = "flow";
-    /// flowlet: an idle gap longer than this starts a new flowlet (128 us, *soft*: docs/roce.md)
-    time_ps_t flowlet_gap{128'000'000};
+    /// flowlet: an idle gap longer than this starts a new flowlet (16 us, *soft*: docs/roce.md)
+    time_ps_t flowlet_gap{16'000'000};
 };
 
 namespace detail {
@@ -59,15 +59,15 @@ void routing_rows(Rows& s) {
                  "(packet spraying); flowlet and spray make the NICs place packets out of order "
                  "as under InfiniBand AR; docs/roce.md 'ECMP modes'");
     s.unit_key(
-        "routing.flowlet_gap", &routing_config::flowlet_gap, "100ns..10ms",
+        "routing.flowlet_gap", &routing_config::flowlet_gap, "100ns..32ms",
         [](uint64_t ps) {
             if (ps < 100'000) return std::string("must be at least 100ns");
-            return std::string(ps > 10'000'000'000 ? "must be at most 10ms" : "");
+            return std::string(ps > 32'000'000'000 ? "must be at most 32ms" : "");
         },
         "routing.ecmp_mode flowlet: the idle time of a QP at a switch after which its next "
-        "packet starts a new flowlet; soft: 128us, the inactivity interval of a published "
-        "Juniper QFX5240 AI/ML DLB flowlet-mode configuration; CONGA (SIGCOMM 2014) and "
-        "LetFlow (NSDI 2017) use hundreds of us for TCP (docs/roce.md 'ECMP modes')");
+        "packet starts a new flowlet; soft: 16us, the default flowlet inactivity interval of "
+        "Juniper's flowlet load balancing (Junos CLI reference 'inactivity-interval', range "
+        "16us..32ms; docs/domain.md §14.3b)");
 }
 
 }  // namespace detail
