@@ -13,9 +13,10 @@ docs/cli.md 'ndrsim compare'), end to end. Each mode is one CTest entry; exit 0 
                       up port, still finishes within two ACK timeouts of the reroute (the
                       rerouted ECMP sets avoid the dead cable)
   ecmp NDRSIM DIR     a random permutation of 4 MiB writes on 32 hosts (8 leaves, 4 spines,
-                      full bisection): against the payload line rate L = 50 GB/s x 4096 / 4178
-                      (a 4 KiB RoCEv2 WRITE middle frame: 14 Ethernet + 20 IPv4 + 8 UDP + 12 BTH
-                      + 4096 + 4 ICRC + 4 FCS + 20 preamble/IFG bytes), the slowest host gets at
+                      full bisection): against the payload line rate L = 50 GB/s x 4096 / (66 x
+                      64) (a 4 KiB RoCEv2 WRITE middle frame: 14 Ethernet + 20 IPv4 + 8 UDP + 12
+                      BTH + 4096 + 4 ICRC + 4 FCS + 20 preamble/IFG = 4178 bytes, 66 beats of 64 B
+                      in the cycle model, docs/roce.md 'Frames'), the slowest host gets at
                       least 0.75 L with spray and at most 0.5 L with flow hashing; spray places
                       packets out of order without any retransmission; flowlet reports
                       ecmp_new_flowlets, with a 500 ns gap beats flow; spray is deterministic
@@ -134,7 +135,8 @@ def perm(ndrsim, d, mode, extra=()):
 
 
 def mode_ecmp(ndrsim, d):
-    line = 400e9 / 8 / 1e9 * 4096 / (14 + 20 + 8 + 12 + 4096 + 4 + 4 + 20)
+    wire = 14 + 20 + 8 + 12 + 4096 + 4 + 4 + 20
+    line = 400e9 / 8 / 1e9 * 4096 / (-(-wire // 64) * 64)
     rf, flow = perm(ndrsim, d, "flow")
     rs, spray = perm(ndrsim, d, "spray")
     print(f"line rate {line:.2f} GB/s; slowest host flow {flow[0]:.2f}, spray {spray[0]:.2f}")
