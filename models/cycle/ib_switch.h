@@ -122,8 +122,8 @@ private:
         EV_REFRESH,
         EV_WIN_START,
         EV_WIN_END,
-        EV_LINK_DROP,  ///< a packet lost on a dead cable fully arrived (fault.link_down)
-        EV_REROUTE,    ///< the subnet manager's new LFT (pkt = index in reroutes_)
+        EV_LINK_DROP,    ///< a packet lost on a dead cable fully arrived (fault.link_down)
+        EV_REROUTE,      ///< the subnet manager's new LFT (pkt = index in reroutes_)
         EV_ECMP_REROUTE  ///< RoCE: the rerouted ECMP sets (pkt = index, ib_switch_eth.cpp)
     };
     /// Blocks freed together as the crossbar reads a packet out of an input buffer (1 KiB).

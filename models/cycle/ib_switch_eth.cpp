@@ -27,10 +27,9 @@ void ib_switch::eth_init(const cfg::config& c) {
     eth_ = std::make_unique<eth_state>(eth_state{
         c.pfc.enabled, pfc_ports(c, tm_, ports_, vls_, tm_.buffer_blocks, c.sw.output_buffer.count),
         ecn_marker(c.ecn, c.sim.seed), 0, 0, std::vector<uint64_t>(ports_, 0),
-        std::vector<occupancy_stat>(ports_), 0, c.ecn, c.sim.seed,
-        golden::ecmp_mode_of(c.routing.ecmp_mode),
-        (c.routing.flowlet_gap.ps + tm_.cycle_ps - 1) / tm_.cycle_ps,
-        golden::ecmp_selector(golden::ecmp_mode::flow, 0, 0), 0, {}, {}});
+        std::vector<occupancy_stat>(ports_), 0, c.ecn, c.sim.seed, eth_ecmp{}});
+    eth_->ecmp.mode = golden::ecmp_mode_of(c.routing.ecmp_mode);
+    eth_->ecmp.gap_cycles = (c.routing.flowlet_gap.ps + tm_.cycle_ps - 1) / tm_.cycle_ps;
 }
 
 const pfc_ports* ib_switch::pfc() const {
@@ -41,7 +40,7 @@ void ib_switch::set_ecmp(uint64_t up_ports, uint32_t seed) {
     if (!eth_) return;
     eth_->up_ports = up_ports;
     eth_->ecmp_seed = seed;
-    eth_->ecmp = golden::ecmp_selector(eth_->ecmp_mode, eth_->flowlet_gap_cycles, seed);
+    eth_->ecmp.sel = golden::ecmp_selector(eth_->ecmp.mode, eth_->ecmp.gap_cycles, seed);
     eth_->ecn = ecn_marker(eth_->ecn_cfg, eth_->sim_seed * 1000003ULL + seed);
 }
 
@@ -73,22 +72,22 @@ void ib_switch::eth_pfc_check(cycle_t t, uint32_t port, uint32_t vl) {
 
 void ib_switch::reroute_ecmp(cycle_t at, std::vector<uint64_t> dst_up) {
     if (!eth_) throw std::logic_error("ib_switch: ECMP reroute on an InfiniBand switch");
-    schedule(at, event{EV_ECMP_REROUTE, 0, 0, static_cast<uint32_t>(eth_->ecmp_reroutes.size()),
-                       0, 0});
-    eth_->ecmp_reroutes.push_back(std::move(dst_up));
+    schedule(at,
+             event{EV_ECMP_REROUTE, 0, 0, static_cast<uint32_t>(eth_->ecmp.reroutes.size()), 0, 0});
+    eth_->ecmp.reroutes.push_back(std::move(dst_up));
 }
 
 void ib_switch::eth_reroute(uint32_t index) {
-    eth_->dst_up = std::move(eth_->ecmp_reroutes[index]);
+    eth_->ecmp.dst_up = std::move(eth_->ecmp.reroutes[index]);
 }
 
 uint8_t ib_switch::eth_route(cycle_t t, const packet& p, uint8_t lft_port) {
-    const uint64_t up = eth_->dst_up.empty() ? eth_->up_ports : eth_->dst_up[p.dst];
+    const uint64_t up = eth_->ecmp.dst_up.empty() ? eth_->up_ports : eth_->ecmp.dst_up[p.dst];
     if (up == 0 || (up & bit(lft_port)) == 0) return lft_port;  // down: one path
     const auto members = static_cast<uint32_t>(__builtin_popcountll(up));
     const golden::ecmp_flow f{0x0A000000U + p.src, 0x0A000000U + p.dst,
                               golden::roce_udp_src_port(p.qp), golden::ROCEV2_UDP_PORT};
-    uint32_t pick = eth_->ecmp.pick(f, t, members);
+    uint32_t pick = eth_->ecmp.sel.pick(f, t, members);
     uint64_t m = up;
     while (pick-- > 0) m &= m - 1;
     return static_cast<uint8_t>(__builtin_ctzll(m));
@@ -118,7 +117,7 @@ void ib_switch::eth_window_start(cycle_t t) {
     eth_->pfc.reset(t);
     for (auto& o : eth_->egress_occ) o.reset(t);
     eth_->ecn_marked = 0;
-    eth_->flowlets_at_window = eth_->ecmp.new_flowlets();
+    eth_->ecmp.flowlets_at_window = eth_->ecmp.sel.new_flowlets();
 }
 
 void ib_switch::eth_window_end(cycle_t t) {
@@ -132,7 +131,7 @@ void ib_switch::eth_window_end(cycle_t t) {
         stats_.egress_mean_bytes[o] = eth_->egress_occ[o].mean();
     }
     stats_.ecn_marked = eth_->ecn_marked;
-    stats_.ecmp_new_flowlets = eth_->ecmp.new_flowlets() - eth_->flowlets_at_window;
+    stats_.ecmp_new_flowlets = eth_->ecmp.sel.new_flowlets() - eth_->ecmp.flowlets_at_window;
 }
 
 }  // namespace ndr::cycle

@@ -34,9 +34,9 @@ json compare_jobs_point(job_setup s) {
     w.begin_object();
     write_jobs_section(w, s.merged, out, s.info);
     w.end_object();
-    return json{{"config", r["config"]},     {"fabric", r["fabric"]},
-                {"sim", r["sim"]},           {"collectives", r["collectives"]},
-                {"totals", r["totals"]},     {"jobs", w.result()["jobs"]}};
+    return json{{"config", r["config"]}, {"fabric", r["fabric"]},
+                {"sim", r["sim"]},       {"collectives", r["collectives"]},
+                {"totals", r["totals"]}, {"jobs", w.result()["jobs"]}};
 }
 
 json compare_jobs_section(const std::vector<std::string>& presets,
@@ -52,8 +52,7 @@ json compare_jobs_section(const std::vector<std::string>& presets,
             const json& rj = results[p]["jobs"][j];
             const json& bj = base_jobs[j];
             json e{{"preset", presets[p]}, {"hosts", rj["hosts"]}, {"span_ns", rj["span_ns"]}};
-            e["span_diff_pct"] =
-                pct_diff(rj["span_ns"].get<double>(), bj["span_ns"].get<double>());
+            e["span_diff_pct"] = pct_diff(rj["span_ns"].get<double>(), bj["span_ns"].get<double>());
             const bool alone = rj.contains("alone");
             if (alone) {
                 e["alone_span_ns"] = rj["alone"]["span_ns"];
@@ -63,12 +62,12 @@ json compare_jobs_section(const std::vector<std::string>& presets,
             for (std::size_t i = 0; i < rj["collectives"].size(); ++i) {
                 const json& c = rj["collectives"][i];
                 const double t = c["time_ns"].get<double>();
-                json ce{{"op", c["op"]},
-                        {"bytes", c["bytes"]},
-                        {"algo", c.value("algo", "")},
-                        {"time_ns", t},
-                        {"time_diff_pct",
-                         pct_diff(t, bj["collectives"][i]["time_ns"].get<double>())}};
+                json ce{
+                    {"op", c["op"]},
+                    {"bytes", c["bytes"]},
+                    {"algo", c.value("algo", "")},
+                    {"time_ns", t},
+                    {"time_diff_pct", pct_diff(t, bj["collectives"][i]["time_ns"].get<double>())}};
                 if (alone) {
                     const double a = rj["alone"]["time_ns"][i].get<double>();
                     ce["alone_time_ns"] = a;
@@ -103,14 +102,14 @@ std::string compare_jobs_table(const std::vector<std::string>& presets, const js
         const json& per = job["per_preset"];
         for (std::size_t i = 0; i < per[0]["collectives"].size(); ++i) {
             const json& c0 = per[0]["collectives"][i];
-            std::string line = fmt::format("{:>3} {:>3} {:<14} {:>10} |", job["job"].get<int>(), i,
-                                           c0["op"].get<std::string>(),
-                                           c0["bytes"].get<uint64_t>());
+            std::string line =
+                fmt::format("{:>3} {:>3} {:<14} {:>10} |", job["job"].get<int>(), i,
+                            c0["op"].get<std::string>(), c0["bytes"].get<uint64_t>());
             for (std::size_t p = 0; p < per.size(); ++p) {
                 const json& c = per[p]["collectives"][i];
                 line += cell(c, "time_ns", "alone_time_ns", "slowdown");
-                line += p == 0 ? " |"
-                               : fmt::format(" {:>+7.1f} |", c["time_diff_pct"].get<double>());
+                line +=
+                    p == 0 ? " |" : fmt::format(" {:>+7.1f} |", c["time_diff_pct"].get<double>());
             }
             s += line + "\n";
         }
@@ -118,8 +117,8 @@ std::string compare_jobs_table(const std::vector<std::string>& presets, const js
             fmt::format("{:>3} {:>3} {:<14} {:>10} |", job["job"].get<int>(), "", "span", "");
         for (std::size_t p = 0; p < per.size(); ++p) {
             line += cell(per[p], "span_ns", "alone_span_ns", "slowdown");
-            line += p == 0 ? " |"
-                           : fmt::format(" {:>+7.1f} |", per[p]["span_diff_pct"].get<double>());
+            line +=
+                p == 0 ? " |" : fmt::format(" {:>+7.1f} |", per[p]["span_diff_pct"].get<double>());
         }
         s += line + "\n";
     }

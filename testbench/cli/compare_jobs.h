@@ -23,7 +23,6 @@ nlohmann::json compare_jobs_section(const std::vector<std::string>& presets,
                                     const std::vector<nlohmann::json>& results);
 
 /// The stdout table of that section: one row per job collective and one span row per job.
-std::string compare_jobs_table(const std::vector<std::string>& presets,
-                               const nlohmann::json& jobs);
+std::string compare_jobs_table(const std::vector<std::string>& presets, const nlohmann::json& jobs);
 
 }  // namespace ndr::tb
