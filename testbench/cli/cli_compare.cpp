@@ -159,6 +159,9 @@ int run(const compare_cli_options& o) {
         }
         replay_level(points.back(), tr.nranks);  // so does a level that cannot replay the trace
     }
+    if (!multi && points.front().jobs.baseline) {
+        fmt::print(stderr, "ndrsim compare: note: --baseline acts on several traces only\n");
+    }
     const unsigned jobs = o.jobs != 0
                               ? o.jobs
                               : std::max(1u, std::min(std::thread::hardware_concurrency(),
