@@ -13,6 +13,9 @@ using nlohmann::json;
 
 namespace {
 
+/// A job with more collectives than this gets only its span row on stdout.
+constexpr std::size_t MAX_ROWS = 16;
+
 double ratio(double v, double base) {
     return base > 0.0 ? v / base : 0.0;
 }
@@ -98,9 +101,12 @@ std::string compare_jobs_table(const std::vector<std::string>& presets, const js
         const std::string slow = e.contains(sl) ? fmt::format("{:.4f}", e[sl].get<double>()) : "-";
         return fmt::format(" {:>10.3f} {:>10} {:>8}", e[t].get<double>() / 1000.0, alone, slow);
     };
+    bool cut = false;
     for (const json& job : jobs) {
         const json& per = job["per_preset"];
-        for (std::size_t i = 0; i < per[0]["collectives"].size(); ++i) {
+        const std::size_t n = per[0]["collectives"].size();
+        cut = cut || n > MAX_ROWS;
+        for (std::size_t i = 0; i < n && n <= MAX_ROWS; ++i) {
             const json& c0 = per[0]["collectives"][i];
             std::string line =
                 fmt::format("{:>3} {:>3} {:<14} {:>10} |", job["job"].get<int>(), i,
@@ -121,6 +127,11 @@ std::string compare_jobs_table(const std::vector<std::string>& presets, const js
                 p == 0 ? " |" : fmt::format(" {:>+7.1f} |", per[p]["span_diff_pct"].get<double>());
         }
         s += line + "\n";
+    }
+    if (cut) {
+        s += fmt::format("(a job of more than {} collectives: its span row only; every collective "
+                         "in report.json jobs[])\n",
+                         MAX_ROWS);
     }
     s += "slowdown = time together / time alone on the same hosts (--baseline); dtime% = time vs "
          "the first preset\n";

@@ -22,7 +22,8 @@ nlohmann::json compare_jobs_point(job_setup s);
 nlohmann::json compare_jobs_section(const std::vector<std::string>& presets,
                                     const std::vector<nlohmann::json>& results);
 
-/// The stdout table of that section: one row per job collective and one span row per job.
+/// The stdout table of that section: one row per job collective (for a job of at most 16) and
+/// one span row per job.
 std::string compare_jobs_table(const std::vector<std::string>& presets, const nlohmann::json& jobs);
 
 }  // namespace ndr::tb
