@@ -129,9 +129,10 @@ std::string compare_jobs_table(const std::vector<std::string>& presets, const js
         s += line + "\n";
     }
     if (cut) {
-        s += fmt::format("(a job of more than {} collectives: its span row only; every collective "
-                         "in report.json jobs[])\n",
-                         MAX_ROWS);
+        s += fmt::format(
+            "(a job of more than {} collectives: its span row only; every collective "
+            "in report.json jobs[])\n",
+            MAX_ROWS);
     }
     s += "slowdown = time together / time alone on the same hosts (--baseline); dtime% = time vs "
          "the first preset\n";
