@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/invariant_error.h"
+#include "common/out_of_order.h"
 #include "common/packet_kind.h"
 #include "common/sharp_an.h"
 #include "config/config_error.h"
@@ -32,7 +33,7 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const commo
       pcie_bytes_per_cycle_(static_cast<double>(c.hca.pcie_rate.bps) / 8.0 *
                             static_cast<double>(tm.cycle_ps) * 1e-12),
       ack_coalesce_(c.hca.ack_coalesce),
-      ooo_(c.routing.mode == "adaptive" && c.fabric.technology != "roce"),
+      ooo_(common::out_of_order_placement(c)),
       max_outstanding_(c.hca.max_outstanding),
       burst_max_(
           std::max<uint32_t>(1, static_cast<uint32_t>(std::min<uint64_t>(

@@ -31,6 +31,8 @@ struct switch_stats {
     std::vector<uint64_t> egress_max_bytes;  ///< per output: max bytes queued for it
     std::vector<double> egress_mean_bytes;   ///< per output: time-weighted mean
     uint64_t ecn_marked = 0;                 ///< packets marked CE
+    /// routing.ecmp_mode = flowlet: flowlets started after a flow's first (golden/ecmp_selector.h)
+    uint64_t ecmp_new_flowlets = 0;
 };
 
 }  // namespace ndr::common

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "common/invariant_error.h"
+#include "common/out_of_order.h"
 #include "common/sharp_an.h"
 #include "golden/ib_packet.h"
 #include "golden/opcode.h"
@@ -56,7 +57,7 @@ hca_array::hca_array(const cfg::config& c, const timing& tm, packet_pool& pool, 
     stats_.tx_beats.assign(hosts, 0);
     stats_.rx_beats.assign(hosts, 0);
     stats_.credit_stall_cycles.assign(hosts, 0);
-    ooo_ = c.routing.mode == "adaptive" && c.fabric.technology != "roce";
+    ooo_ = common::out_of_order_placement(c);
     cc_on_ = common::cc_active(c);
     if (cc_on_) {
         ccp_ = common::cc_ca(c);

@@ -170,6 +170,9 @@ void ib_switch::run_cycle(cycle_t t, const std::vector<event>& events) {
             case EV_PORT_DOWN:  // fault.link_down: the port leaves the Active state
                 if (ar_) ar_->port_down(static_cast<uint8_t>(e.port));
                 break;
+            case EV_ECMP_REROUTE:  // RoCE: the routing protocol's new ECMP sets
+                eth_reroute(e.pkt);
+                break;
             case EV_XBAR_DONE:
                 on_xbar_done(t, e);
                 break;
@@ -398,7 +401,7 @@ __attribute__((always_inline)) inline void ib_switch::on_header(cycle_t t, uint1
             fmt::format("cycle {}: switch input port {}: no LFT route for DLID {} (packet {})", t,
                         in, p.dst + 1U, p.id));
     }
-    if (eth_) out = eth_route(p, out);
+    if (eth_) out = eth_route(t, p, out);
     if (ar_ && !to_an) {
         out = ar_->route(out, p.dst, p.blocks, [&](uint32_t o) {
             const uint8_t vl = sl2vl_.vl(in, o, p.sl);

@@ -85,8 +85,9 @@ public:
     uint32_t buffer_occupancy(uint16_t port, uint8_t vl) const {
         return link_.rx(port, vl).occupied();
     }
-    /// RoCE (fabric.technology = roce): routes packets whose LFT port is in `up_ports` by the
-    /// ECMP hash of their 5-tuple over all of `up_ports` instead (switch-specific hash seed).
+    /// RoCE (fabric.technology = roce): routes packets whose LFT port is in `up_ports` to a
+    /// member of `up_ports` instead, chosen by golden::ecmp_selector (routing.ecmp_mode;
+    /// switch-specific seed).
     void set_ecmp(uint64_t up_ports, uint32_t seed);
     /// routing.mode = adaptive: a packet whose LFT port is p goes to the port of groups[p] (its
     /// AR group, fabric_plan::ar_groups) that golden::ar_choose picks; `sw` is the switch's
@@ -100,6 +101,9 @@ public:
     /// adaptive routing, by the AR groups per destination `ar_by_dest`
     /// (golden::reroute_ar_groups; empty = keep the groups).
     void reroute(cycle_t at, golden::lft routes, std::vector<uint64_t> ar_by_dest = {});
+    /// fault.link_down on RoCE: from cycle `at` on, a packet for host d whose LFT port is an up
+    /// port goes to an ECMP member of dst_up[d] (golden::reroute_ecmp) instead of every up port.
+    void reroute_ecmp(cycle_t at, std::vector<uint64_t> dst_up);
     /// Packets lost on `port` since it went down (0 for a port that never did).
     uint64_t link_down_drops(uint16_t port) const {
         return down_drops_.empty() ? 0 : down_drops_[port];
@@ -124,9 +128,10 @@ private:
         EV_REFRESH,
         EV_WIN_START,
         EV_WIN_END,
-        EV_LINK_DROP,  ///< a packet lost on a dead cable fully arrived (fault.link_down)
-        EV_REROUTE,    ///< the subnet manager's new LFT (pkt = index in reroutes_)
-        EV_PORT_DOWN   ///< fault.link_down: AR stops offering the port (SHIELD's FLFR)
+        EV_LINK_DROP,     ///< a packet lost on a dead cable fully arrived (fault.link_down)
+        EV_REROUTE,       ///< the subnet manager's new LFT (pkt = index in reroutes_)
+        EV_PORT_DOWN,     ///< fault.link_down: AR stops offering the port (SHIELD's FLFR)
+        EV_ECMP_REROUTE   ///< RoCE: the rerouted ECMP sets (pkt = index, ib_switch_eth.cpp)
     };
     /// Blocks freed together as the crossbar reads a packet out of an input buffer (1 KiB).
     static constexpr uint32_t CREDIT_RETURN_CHUNK = 16;
@@ -192,7 +197,8 @@ private:
     void eth_connect(uint16_t port, const link_peer& peer);
     void eth_pfc_frame(cycle_t t, const event& e);
     void eth_pfc_check(cycle_t t, uint32_t port, uint32_t vl);
-    uint8_t eth_route(const packet& p, uint8_t lft_port) const;
+    uint8_t eth_route(cycle_t t, const packet& p, uint8_t lft_port);
+    void eth_reroute(uint32_t index);
     void eth_enqueue(cycle_t t, const packet& p);
     void eth_dequeue(cycle_t t, packet& p, uint16_t out, golden::credit_sender& tx);
     void eth_window_start(cycle_t t);

@@ -27,7 +27,9 @@ void ib_switch::eth_init(const cfg::config& c) {
     eth_ = std::make_unique<eth_state>(eth_state{
         c.pfc.enabled, pfc_ports(c, tm_, ports_, vls_, tm_.buffer_blocks, c.sw.output_buffer.count),
         ecn_marker(c.ecn, c.sim.seed), 0, 0, std::vector<uint64_t>(ports_, 0),
-        std::vector<occupancy_stat>(ports_), 0, c.ecn, c.sim.seed});
+        std::vector<occupancy_stat>(ports_), 0, c.ecn, c.sim.seed, eth_ecmp{}});
+    eth_->ecmp.mode = golden::ecmp_mode_of(c.routing.ecmp_mode);
+    eth_->ecmp.gap_cycles = (c.routing.flowlet_gap.ps + tm_.cycle_ps - 1) / tm_.cycle_ps;
 }
 
 const pfc_ports* ib_switch::pfc() const {
@@ -38,6 +40,7 @@ void ib_switch::set_ecmp(uint64_t up_ports, uint32_t seed) {
     if (!eth_) return;
     eth_->up_ports = up_ports;
     eth_->ecmp_seed = seed;
+    eth_->ecmp.sel = golden::ecmp_selector(eth_->ecmp.mode, eth_->ecmp.gap_cycles, seed);
     eth_->ecn = ecn_marker(eth_->ecn_cfg, eth_->sim_seed * 1000003ULL + seed);
 }
 
@@ -67,13 +70,24 @@ void ib_switch::eth_pfc_check(cycle_t t, uint32_t port, uint32_t vl) {
         event{EV_PFC, static_cast<uint8_t>(vl), peer.port, 0, act > 0 ? 1U : 0U, 0});
 }
 
-uint8_t ib_switch::eth_route(const packet& p, uint8_t lft_port) const {
-    const uint64_t up = eth_->up_ports;
+void ib_switch::reroute_ecmp(cycle_t at, std::vector<uint64_t> dst_up) {
+    if (!eth_) throw std::logic_error("ib_switch: ECMP reroute on an InfiniBand switch");
+    schedule(at,
+             event{EV_ECMP_REROUTE, 0, 0, static_cast<uint32_t>(eth_->ecmp.reroutes.size()), 0, 0});
+    eth_->ecmp.reroutes.push_back(std::move(dst_up));
+}
+
+void ib_switch::eth_reroute(uint32_t index) {
+    eth_->ecmp.dst_up = std::move(eth_->ecmp.reroutes[index]);
+}
+
+uint8_t ib_switch::eth_route(cycle_t t, const packet& p, uint8_t lft_port) {
+    const uint64_t up = eth_->ecmp.dst_up.empty() ? eth_->up_ports : eth_->ecmp.dst_up[p.dst];
     if (up == 0 || (up & bit(lft_port)) == 0) return lft_port;  // down: one path
     const auto members = static_cast<uint32_t>(__builtin_popcountll(up));
-    uint32_t pick = golden::ecmp_member(0x0A000000U + p.src, 0x0A000000U + p.dst,
-                                        golden::roce_udp_src_port(p.qp), golden::ROCEV2_UDP_PORT,
-                                        eth_->ecmp_seed, members);
+    const golden::ecmp_flow f{0x0A000000U + p.src, 0x0A000000U + p.dst,
+                              golden::roce_udp_src_port(p.qp), golden::ROCEV2_UDP_PORT};
+    uint32_t pick = eth_->ecmp.sel.pick(f, t, members);
     uint64_t m = up;
     while (pick-- > 0) m &= m - 1;
     return static_cast<uint8_t>(__builtin_ctzll(m));
@@ -103,6 +117,7 @@ void ib_switch::eth_window_start(cycle_t t) {
     eth_->pfc.reset(t);
     for (auto& o : eth_->egress_occ) o.reset(t);
     eth_->ecn_marked = 0;
+    eth_->ecmp.flowlets_at_window = eth_->ecmp.sel.new_flowlets();
 }
 
 void ib_switch::eth_window_end(cycle_t t) {
@@ -116,6 +131,7 @@ void ib_switch::eth_window_end(cycle_t t) {
         stats_.egress_mean_bytes[o] = eth_->egress_occ[o].mean();
     }
     stats_.ecn_marked = eth_->ecn_marked;
+    stats_.ecmp_new_flowlets = eth_->ecmp.sel.new_flowlets() - eth_->ecmp.flowlets_at_window;
 }
 
 }  // namespace ndr::cycle

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "golden/multipath_groups.h"
+
 namespace ndr::golden {
 
 topology without_cables(const topology& t, const std::vector<topo_port_ref>& ends) {
@@ -147,6 +149,17 @@ std::vector<std::vector<uint64_t>> reroute_ar_groups(const topology& t,
             }
             out[s][d] = m;
         }
+    }
+    return out;
+}
+
+std::vector<std::vector<uint64_t>> reroute_ecmp(const topology& t,
+                                                const std::vector<topo_port_ref>& dead) {
+    std::vector<std::vector<uint64_t>> out = reroute_ar_groups(t, dead);
+    const topology live = without_cables(t, dead);
+    for (uint32_t s = 0; s < out.size(); ++s) {
+        const uint64_t up = up_port_mask(live, s);
+        for (uint64_t& m : out[s]) m &= up;
     }
     return out;
 }

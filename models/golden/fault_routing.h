@@ -39,4 +39,12 @@ std::vector<lft> reroute_lfts(const topology& t, const std::vector<lft>& lfts,
 std::vector<std::vector<uint64_t>> reroute_ar_groups(const topology& t,
                                                      const std::vector<topo_port_ref>& dead);
 
+/// RoCE's ECMP sets after the same reroute (the routing protocol withdraws the routes over
+/// the dead cables): per switch, per destination host d, the up ports of the live fabric
+/// (up_port_mask on without_cables, multipath_groups.h) that the rules above call good for d;
+/// 0 where the switch routes d down or no longer reaches it (it keeps its LFT entry).
+/// Throws as without_cables.
+std::vector<std::vector<uint64_t>> reroute_ecmp(const topology& t,
+                                                const std::vector<topo_port_ref>& dead);
+
 }  // namespace ndr::golden

@@ -1,13 +1,16 @@
 // `ndrsim compare TRACE --preset A --preset B ...`: the same trace on each preset, each in its
-// own child process, one side-by-side table (docs/presets.md).
+// own child process, one side-by-side table (docs/presets.md). Several traces: the jobs run
+// together on each preset's fabric, with per-job times and slowdowns (compare_jobs.h).
 #include <fmt/format.h>
 
 #include <memory>
 #include <thread>
 
 #include "cli.h"
+#include "compare_jobs.h"
 #include "config/config_dump.h"
 #include "config/config_error.h"
+#include "job_setup.h"
 #include "point_runner.h"
 #include "preset.h"
 #include "run_report.h"
@@ -24,7 +27,7 @@ namespace {
 struct compare_cli_options {
     config_options cfg;  ///< --config, --set, --hosts, --topology: applied on top of every preset
     std::vector<std::string> presets;
-    std::string trace;
+    std::vector<std::string> traces;  ///< one: one job; several: a multi-job run per preset
     std::string out;
     unsigned jobs = 0;
 };
@@ -134,30 +137,53 @@ std::string csv(const json& report) {
 
 int run(const compare_cli_options& o) {
     if (o.presets.empty()) throw cfg::config_error("--preset: give at least one preset");
+    const bool multi = o.traces.size() > 1;
     trace::trace tr;
-    try {
-        tr = trace::load_trace(o.trace);
-    } catch (const trace::trace_error& e) {
-        throw cfg::config_error(e.what());
-    }
     std::vector<cfg::config> points;
+    std::vector<job_setup> setups;  // several traces: per preset, the placed and merged jobs
+    if (!multi) {
+        try {
+            tr = trace::load_trace(o.traces.front());
+        } catch (const trace::trace_error& e) {
+            throw cfg::config_error(e.what());
+        }
+    }
     for (const std::string& name : o.presets) {
         config_options c = o.cfg;
         c.preset = name;
         points.push_back(c.resolve());  // config errors surface here, before any simulation
+        if (multi) {
+            setups.push_back(prepare_jobs(points.back(), o.traces, ""));
+            points.back() = setups.back().config;
+            tr = setups.back().merged.t;
+        }
         replay_level(points.back(), tr.nranks);  // so does a level that cannot replay the trace
+    }
+    if (!multi && points.front().jobs.baseline) {
+        fmt::print(stderr, "ndrsim compare: note: --baseline acts on several traces only\n");
     }
     const unsigned jobs = o.jobs != 0
                               ? o.jobs
                               : std::max(1u, std::min(std::thread::hardware_concurrency(),
                                                       static_cast<unsigned>(points.size())));
-    const std::vector<json> results = run_points(points, jobs, [&tr](const cfg::config& c) {
-        const sim_level lv = choose_replay_level(c, tr).level;
-        const run_outcome out = run_trace_at(lv, c, tr);
-        json r = run_report_json(c, tr, out);
-        if (lv != sim_level::cycle) r["sim"]["level"] = level_name(lv);
-        return slim_report(r);
-    });
+    std::vector<json> results;
+    if (multi) {
+        // run_points calls fn(points[p]): the point's address names its setup.
+        results = run_points(points, jobs, [&setups, &points](const cfg::config& c) {
+            for (std::size_t p = 0; p < points.size(); ++p) {
+                if (&points[p] == &c) return compare_jobs_point(setups[p]);
+            }
+            throw std::logic_error("compare: unknown point");
+        });
+    } else {
+        results = run_points(points, jobs, [&tr](const cfg::config& c) {
+            const sim_level lv = choose_replay_level(c, tr).level;
+            const run_outcome out = run_trace_at(lv, c, tr);
+            json r = run_report_json(c, tr, out);
+            if (lv != sim_level::cycle) r["sim"]["level"] = level_name(lv);
+            return slim_report(r);
+        });
+    }
     for (size_t p = 0; p < results.size(); ++p) {
         rethrow_point_error(results[p], "preset " + o.presets[p] + ": ");
     }
@@ -195,10 +221,15 @@ int run(const compare_cli_options& o) {
         report["totals"]["per_preset"].push_back(entry(o.presets[p], totals_of(results[p]), t0));
         report["totals"]["per_preset"].back().erase("algo");
     }
+    if (multi) {
+        report["trace"]["traces"] = o.traces;
+        report["jobs"] = compare_jobs_section(o.presets, results);
+    }
 
     fmt::print("ndrsim compare: {} ({} ranks) on", tr.path, tr.nranks);
     for (const std::string& n : o.presets) fmt::print(" {}", n);
     fmt::print("\n{}", table(report));
+    if (multi) fmt::print("{}", compare_jobs_table(o.presets, report["jobs"]));
     if (!o.out.empty()) {
         write_file(o.out, "report.json", report.dump(2) + "\n");
         write_file(o.out, "compare.csv", csv(report));
@@ -213,9 +244,20 @@ void add_compare_command(CLI::App& app, command_action& action) {
     CLI::App* cmd = app.add_subcommand(
         "compare", "replay one trace on several presets and print them side by side");
     auto o = std::make_shared<compare_cli_options>();
-    cmd->add_option("trace", o->trace, "trace file (JSON Lines, docs/trace_format.md)")
+    cmd->add_option("trace", o->traces,
+                    "trace file (JSON Lines, docs/trace_format.md); several: one job each, run "
+                    "together on every preset's fabric (docs/multijob.md)")
         ->required()
         ->check(CLI::ExistingFile);
+    o->cfg.add_key_flag(*cmd, "--placement", "jobs.placement",
+                        "several traces: packed|spread|random placement of the jobs' hosts");
+    cmd->add_flag_function(
+        "--baseline",
+        [o](std::int64_t) {
+            o->cfg.flags.push_back({"--baseline", "jobs.baseline", "true"});
+        },
+        "several traces: run each job alone on its hosts too and report its slowdown per "
+        "preset (= --set jobs.baseline=true)");
     cmd->add_option("--preset", o->presets,
                     "preset to run (repeatable, the first is the baseline): ndr, hdr, xdr, edr")
         ->required()

@@ -49,6 +49,8 @@ fabric::fabric(const cfg::config& c, uint32_t hosts)
             switches_[s]->reroute(r.cycle, r.lfts[s],
                                   r.ar_groups.empty() ? std::vector<uint64_t>{} : r.ar_groups[s]);
         }
+        for (std::size_t s = 0; s < r.ecmp.size(); ++s)  // RoCE: the ECMP sets as well
+            switches_[s]->reroute_ecmp(r.cycle, r.ecmp[s]);
     }
     drivers_.push_back(
         std::make_unique<cycle::engine_driver>("hcas", *hcas_, tm_.cycle_ps, status_));

@@ -35,11 +35,9 @@ fault_plan plan_faults(const cfg::config& c, const golden::topology& topo,
                        uint64_t cycle_ps) {
     fault_plan fp;
     if (c.fault.link_down.empty()) return fp;
-    if (c.fabric.technology == "roce") {
-        throw fault_error(
-            "link faults are modelled on InfiniBand fabrics only "
-            "(fabric.technology ib)");
-    }
+    // RoCE: the ECMP sets are rerouted too (golden::reroute_ecmp); IB adaptive routing: the AR
+    // groups (golden::reroute_ar_groups).
+    const bool roce = c.fabric.technology == "roce";
     std::vector<cfg::link_down_spec> specs;
     try {
         specs = cfg::parse_link_downs(c.fault.link_down);
@@ -101,7 +99,10 @@ fault_plan plan_faults(const cfg::config& c, const golden::topology& topo,
         plan_reroute pr;
         pr.cycle = r->reroute_cycle;
         pr.lfts = golden::reroute_lfts(topo, lfts, dead);
-        if (c.routing.mode == "adaptive") pr.ar_groups = golden::reroute_ar_groups(topo, dead);
+        if (!roce && c.routing.mode == "adaptive") {
+            pr.ar_groups = golden::reroute_ar_groups(topo, dead);
+        }
+        if (roce) pr.ecmp = golden::reroute_ecmp(topo, dead);
         // Every host must still reach every host over the surviving cables.
         const golden::topology live = golden::without_cables(topo, dead);
         for (uint32_t d = 0; d < topo.hosts; ++d) {

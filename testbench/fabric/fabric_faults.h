@@ -31,7 +31,12 @@ struct plan_fault {
 struct plan_reroute {
     uint64_t cycle = 0;
     std::vector<golden::lft> lfts;
+    /// IB adaptive routing: per switch, per destination host, the AR group
+    /// (golden::reroute_ar_groups); empty when static or RoCE.
     std::vector<std::vector<uint64_t>> ar_groups;
+    /// RoCE: per switch, per destination host, the up ports that still lead to it
+    /// (golden::reroute_ecmp); empty on InfiniBand.
+    std::vector<std::vector<uint64_t>> ecmp;
 };
 
 struct fault_plan {

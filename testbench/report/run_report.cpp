@@ -8,6 +8,7 @@
 
 #include "collective/coll_types.h"
 #include "common/ib_cc_setup.h"
+#include "common/out_of_order.h"
 #include "json_tree.h"
 #include "roce_report.h"
 #include "traffic_report.h"
@@ -217,7 +218,9 @@ void hca_section(const cfg::config& c, const run_outcome& o, double ns, json_out
     w.field("acks_sent", h.acks_sent);
     w.field("icrc_drops", h.icrc_drops);
     w.field("out_of_order_drops", h.out_of_order_drops);
-    if (c.routing.mode == "adaptive") w.field("out_of_order_placed", h.out_of_order_placed);
+    if (c.routing.mode == "adaptive" || common::out_of_order_placement(c)) {
+        w.field("out_of_order_placed", h.out_of_order_placed);
+    }
     w.field("payload_bytes_delivered", h.payload_bytes_delivered);
     uint64_t host_stall = 0;
     for (uint64_t s : h.credit_stall_cycles) host_stall += s;
@@ -298,6 +301,9 @@ void switches_section(const cfg::config& c, const run_outcome& o, double ns, jso
         w.field("sl2vl_drops", s.stats.sl2vl_drops);
         if (c.routing.mode == "adaptive") w.field("ar_moved_packets", s.stats.ar_moved);
         if (common::cc_active(c)) w.field("fecn_marked", s.stats.fecn_marked);
+        if (c.fabric.technology == "roce" && c.routing.ecmp_mode == "flowlet") {
+            w.field("ecmp_new_flowlets", s.stats.ecmp_new_flowlets);
+        }
         if (c.fabric.technology == "roce") {
             w.field("roce", switch_roce_json(s.stats, c.sw.vls, ns));
         }

@@ -40,8 +40,8 @@ void fault_rows(Rows& s) {
                "repeatable: the switch-to-switch cable LINK (named by either direction as in "
                "report.json links[], e.g. sw0.p4->sw4.p0) goes down at TIME (e.g. 50us): packets "
                "whose header reaches either end from then on are lost, RC retransmits them, and "
-               "fault.reroute_delay later every switch gets LFTs that avoid it (cycle level "
-               "only; docs/routing.md 'Link faults')");
+               "fault.reroute_delay later every switch gets LFTs (RoCE: and ECMP sets) that "
+               "avoid it (cycle level only; docs/routing.md 'Link faults')");
     s.unit_key(
         "fault.reroute_delay", &fault_config::reroute_delay, "0..60s",
         [](uint64_t ps) {

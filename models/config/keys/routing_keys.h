@@ -16,6 +16,10 @@ struct routing_config {
     std::string mode = "static";    ///< `static` (LFT, d-mod-k) | `adaptive` (AR per packet)
     std::string ar_group = "tree";  ///< AR group algorithm: `tree` (the up-ports of a fat tree)
     bytes_t ar_threshold{4096};     ///< leave the LFT port once this much is queued for it
+    /// RoCE ECMP: `flow` (5-tuple hash) | `flowlet` (re-hash after a gap) | `spray` (per packet)
+    std::string ecmp_mode = "flow";
+    /// flowlet: an idle gap longer than this starts a new flowlet (16 us, *soft*: docs/roce.md)
+    time_ps_t flowlet_gap{16'000'000};
 };
 
 namespace detail {
@@ -46,6 +50,24 @@ void routing_rows(Rows& s) {
         "blocks minus free credits (docs/routing.md); "
         "model choice (4 KiB = one MTU packet, soft: NVIDIA does not publish the "
         "switch's threshold)");
+    s.choice_key("routing.ecmp_mode", &routing_config::ecmp_mode, {"flow", "flowlet", "spray"},
+                 "RoCE switch ECMP over the up ports (fabric.technology roce; InfiniBand ignores "
+                 "it as RoCE ignores routing.mode): flow = one port per 5-tuple hash (RFC 2992 "
+                 "hash-threshold class), flowlet = the hash re-drawn with a flowlet counter when a "
+                 "QP was idle at the switch longer than routing.flowlet_gap (CONGA, LetFlow; "
+                 "Broadcom/Juniper DLB flowlet mode), spray = a seeded random up port per packet "
+                 "(packet spraying); flowlet and spray make the NICs place packets out of order "
+                 "as under InfiniBand AR; docs/roce.md 'ECMP modes'");
+    s.unit_key(
+        "routing.flowlet_gap", &routing_config::flowlet_gap, "100ns..32ms",
+        [](uint64_t ps) {
+            if (ps < 100'000) return std::string("must be at least 100ns");
+            return std::string(ps > 32'000'000'000 ? "must be at most 32ms" : "");
+        },
+        "routing.ecmp_mode flowlet: the idle time of a QP at a switch after which its next "
+        "packet starts a new flowlet; soft: 16us, the default flowlet inactivity interval of "
+        "Juniper's flowlet load balancing (Junos CLI reference 'inactivity-interval', range "
+        "16us..32ms; docs/domain.md §14.3b)");
 }
 
 }  // namespace detail
