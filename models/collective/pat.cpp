@@ -79,8 +79,8 @@ void build_pat(const coll_params& p, schedule& s) {
                     const byte_range piece = chunk_of(b, chunk, c);
                     std::vector<uint32_t> deps;
                     if (parent != 0) {
-                        deps.push_back(
-                            first[std::size_t{parent} * n + owner] + static_cast<uint32_t>(c));
+                        deps.push_back(first[std::size_t{parent} * n + owner] +
+                                       static_cast<uint32_t>(c));
                     }
                     add_xfer(s, src, dst, piece, piece.offset, false, std::move(deps));
                 }
@@ -117,9 +117,8 @@ uint64_t pat_xfer_count(const coll_params& p) {
     const uint64_t elems = p.bytes / p.dtype_bytes;
     const uint64_t base = elems / n;
     const uint64_t extra = elems % n;
-    const uint64_t per_hop =
-        sat_add(sat_mul(extra, chunk_count((base + 1) * p.dtype_bytes, chunk)),
-                sat_mul(n - extra, chunk_count(base * p.dtype_bytes, chunk)));
+    const uint64_t per_hop = sat_add(sat_mul(extra, chunk_count((base + 1) * p.dtype_bytes, chunk)),
+                                     sat_mul(n - extra, chunk_count(base * p.dtype_bytes, chunk)));
     return sat_mul(n - 1, per_hop);
 }
 

@@ -79,7 +79,8 @@ uint64_t apply_pxn(schedule& s, const std::vector<pxn_rank>& ranks) {
     s.xfers = std::move(out);
     s.buffer_bytes = base + *std::max_element(staged.begin(), staged.end());
     if (highest >= s.params.nranks) {
-        s.relay_ranks = std::max(s.relay_ranks, static_cast<uint32_t>(ranks.size()) - s.params.nranks);
+        s.relay_ranks =
+            std::max(s.relay_ranks, static_cast<uint32_t>(ranks.size()) - s.params.nranks);
     }
     return relayed;
 }

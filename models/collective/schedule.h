@@ -147,8 +147,8 @@ struct schedule_too_large : std::length_error {
 
 struct schedule {
     coll_params params;
-    algo_kind algo = algo_kind::ring;      ///< resolved (never auto_)
-    uint64_t buffer_bytes = 0;             ///< per-rank working buffer
+    algo_kind algo = algo_kind::ring;  ///< resolved (never auto_)
+    uint64_t buffer_bytes = 0;         ///< per-rank working buffer
     /// Ranks params.nranks .. params.nranks + relay_ranks - 1 are PXN relays outside the
     /// communicator (pxn.h): they hold no input and no result, only staged data.
     uint32_t relay_ranks = 0;

@@ -78,9 +78,9 @@ void validate_schedule(const schedule& s) {
     for (size_t i = 0; i < s.xfers.size(); ++i) {
         const xfer& x = s.xfers[i];
         if (x.src >= n || x.dst >= n) {
-            throw std::invalid_argument(fmt::format(
-                "schedule: xfer {}: rank {} -> {} out of range (nranks {}, relays {})", i, x.src,
-                x.dst, s.params.nranks, s.relay_ranks));
+            throw std::invalid_argument(
+                fmt::format("schedule: xfer {}: rank {} -> {} out of range (nranks {}, relays {})",
+                            i, x.src, x.dst, s.params.nranks, s.relay_ranks));
         }
         if (x.src == x.dst && x.src_offset < x.dst_offset + x.bytes &&
             x.dst_offset < x.src_offset + x.bytes) {

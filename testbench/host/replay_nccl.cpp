@@ -30,7 +30,16 @@ uint32_t nodes_of(const common::node_layout& l, const std::vector<uint32_t>& mem
 coll::tuner_topology replay::tuner_topology_of(const trace::collective_instance& ci) const {
     coll::tuner_topology t;
     t.nranks = static_cast<uint32_t>(ci.ranks.size());
-    t.nnodes = layout_.multi_gpu() ? nodes_of(layout_, ci.ranks) : t.nranks;
+    if (layout_.multi_gpu()) {
+        // node_groups is empty both for one node and for one rank per node; the latter (where
+        // NCCL may run PAT) is every rank's own node. One node stays 0 nodes: no estimate, the
+        // host choice (as before PAT).
+        const auto groups = static_cast<uint32_t>(layout_.node_groups(ci.ranks).size());
+        const uint32_t nodes = nodes_of(layout_, ci.ranks);
+        t.nnodes = groups != 0 ? groups : (nodes > 1 && nodes == t.nranks ? nodes : 0);
+    } else {
+        t.nnodes = t.nranks;
+    }
     t.channels = common::ring_channel_count(cfg_.nccl.channels, layout_.gpus());
     // NCCL's NET bandwidth is the port's rate; a node's rings share its HCAs, and a ring's
     // per-channel speed is the same inside and across nodes (docs/architecture.md "NCCL's

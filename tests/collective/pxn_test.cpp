@@ -115,9 +115,9 @@ TEST_CASE("PXN leaves same-rail, intra-node and relay-less transfers alone", "[c
     p.algo = algo_kind::direct;
     p.nranks = 2;
     p.bytes = 64;
-    for (const std::vector<c::pxn_rank>& w : {std::vector<c::pxn_rank>{{0, 2}, {1, 2}},
-                                              std::vector<c::pxn_rank>{{0, 1}, {0, 3}},
-                                              std::vector<c::pxn_rank>{{0, 1}, {1, 3}, {1, 3}}}) {
+    for (const std::vector<c::pxn_rank>& w :
+         {std::vector<c::pxn_rank>{{0, 2}, {1, 2}}, std::vector<c::pxn_rank>{{0, 1}, {0, 3}},
+          std::vector<c::pxn_rank>{{0, 1}, {1, 3}, {1, 3}}}) {
         c::schedule s = c::build_schedule(p);
         CHECK(c::apply_pxn(s, w) == 0);
         CHECK(s.xfers.size() == 1);
