@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "collective/schedule_detail.h"
+
 namespace ndr::coll {
 
 namespace {
@@ -44,37 +46,64 @@ uint64_t apply_pxn(schedule& s, const std::vector<pxn_rank>& ranks) {
         highest = std::max(highest, relay[i]);
     }
     if (relayed == 0) return 0;
-    // New indices: a relayed transfer i becomes (hop, send); deps on i point at the send.
+    // A relayed transfer i becomes pieces of at most one chunk, each an NVLink hop into the
+    // relay's staging range (one after the other: hop k waits for hop k-1's arrival) and the
+    // relay's send from there, so the two legs pipeline as NCCL's proxy steps do. Deps on i
+    // point at every piece's send (at first[i] + 2k).
+    const uint64_t chunk = detail::effective_chunk(s.params);
     std::vector<xfer> out;
     out.reserve(s.xfers.size() + relayed);
-    std::vector<uint32_t> now(s.xfers.size(), 0);
+    std::vector<uint32_t> first(s.xfers.size(), 0);
+    std::vector<uint32_t> pieces(s.xfers.size(), 1);
     std::vector<uint64_t> staged(ranks.size(), 0);  // per rank: staging bytes handed out
     const uint64_t base = s.buffer_bytes;
+    uint64_t sends = 0;
     for (size_t i = 0; i < s.xfers.size(); ++i) {
         xfer x = std::move(s.xfers[i]);
-        for (uint32_t& d : x.deps) d = now[d];
+        std::vector<uint32_t> deps;
+        deps.reserve(x.deps.size());
+        for (const uint32_t d : x.deps) {
+            const uint32_t step = relay[d] == NONE ? 1 : 2;
+            for (uint32_t k = 0; k < pieces[d]; ++k) deps.push_back(first[d] + k * step);
+        }
         const uint32_t r = relay[i];
         if (r == NONE) {
-            now[i] = static_cast<uint32_t>(out.size());
+            x.deps = std::move(deps);
+            first[i] = static_cast<uint32_t>(out.size());
             out.push_back(std::move(x));
             continue;
         }
-        const uint64_t stage = base + staged[r];
-        staged[r] += x.bytes;
-        xfer hop;  // over NVLink into the relay's staging range
-        hop.src = x.src;
-        hop.dst = r;
-        hop.bytes = x.bytes;
-        hop.src_offset = x.src_offset;
-        hop.dst_offset = stage;
-        hop.deps = std::move(x.deps);
-        const auto hop_idx = static_cast<uint32_t>(out.size());
-        out.push_back(std::move(hop));
-        x.src = r;
-        x.src_offset = stage;
-        x.deps = {hop_idx};
-        now[i] = static_cast<uint32_t>(out.size());
-        out.push_back(std::move(x));
+        const uint64_t np = std::max<uint64_t>(1, detail::chunk_count(x.bytes, chunk));
+        pieces[i] = static_cast<uint32_t>(np);
+        first[i] = static_cast<uint32_t>(out.size() + 1);
+        for (uint64_t k = 0; k < np; ++k) {
+            const byte_range piece = x.bytes == 0
+                                         ? byte_range{x.src_offset, 0}
+                                         : detail::chunk_of({x.src_offset, x.bytes}, chunk, k);
+            const uint64_t within = piece.offset - x.src_offset;
+            const uint64_t stage = base + staged[r];
+            staged[r] += piece.bytes;
+            xfer hop;  // over NVLink into the relay's staging range
+            hop.src = x.src;
+            hop.dst = r;
+            hop.bytes = piece.bytes;
+            hop.src_offset = piece.offset;
+            hop.dst_offset = stage;
+            hop.deps = deps;
+            if (k != 0) hop.deps.push_back(static_cast<uint32_t>(out.size() - 2));  // in order
+            const auto hop_idx = static_cast<uint32_t>(out.size());
+            out.push_back(std::move(hop));
+            xfer send;  // the relay's HCA to the destination
+            send.src = r;
+            send.dst = x.dst;
+            send.bytes = piece.bytes;
+            send.src_offset = stage;
+            send.dst_offset = x.dst_offset + within;
+            send.reduce = x.reduce;
+            send.deps = {hop_idx};
+            out.push_back(std::move(send));
+            ++sends;
+        }
     }
     s.xfers = std::move(out);
     s.buffer_bytes = base + *std::max_element(staged.begin(), staged.end());
@@ -82,7 +111,7 @@ uint64_t apply_pxn(schedule& s, const std::vector<pxn_rank>& ranks) {
         s.relay_ranks =
             std::max(s.relay_ranks, static_cast<uint32_t>(ranks.size()) - s.params.nranks);
     }
-    return relayed;
+    return sends;
 }
 
 }  // namespace ndr::coll

@@ -35,6 +35,17 @@ uint64_t make_tag(uint32_t run, uint32_t xfer) {
 
 /// Runs f (build_schedule or check_schedule of instance ci); a schedule the trace cannot have
 /// is bad input (exit 2), named by the instance's first line.
+/// The communicator rank whose part transfer x's arrival (ack false) or ACK (ack true) is: its
+/// destination or its sender, except that a PXN relay outside the communicator (a rank >=
+/// nranks, collective/pxn.h) sends on behalf of the original sender (the source of the one hop
+/// its send waits for) and the hop's arrival there is nobody's part (NONE).
+uint32_t member_of(const coll::schedule& s, uint32_t x, bool ack) {
+    const coll::xfer& xf = s.xfers[x];
+    const uint32_t r = ack ? xf.src : xf.dst;
+    if (r < s.params.nranks) return r;
+    return ack ? s.xfers[xf.deps[0]].src : NONE;
+}
+
 template <typename F>
 auto named_by_line(const trace::trace& tr, const trace::collective_instance& ci, F&& f)
     -> decltype(f()) {
@@ -270,7 +281,7 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
     run.proto = ch.proto;
     run.sched = named_by_line(tr_, ci, [&] { return coll::build_schedule(p); });
     relay_pxn(run, ci);
-    const auto members = static_cast<uint32_t>(run.ranks.size());
+    const uint32_t members = p.nranks;  // PXN relays outside the communicator are none
     const std::size_t nx = run.sched.xfers.size();
     run.xs.resize(nx);
     if (log_transfers_) run.posted_at.resize(nx);
@@ -284,8 +295,10 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
             const bool on_ack = dep.dst != xf.src && dep.src == xf.src;
             run.dependents[d].push_back(dependent{x, on_ack});
         }
-        ++run.pending_per_rank[xf.src];
-        ++run.pending_per_rank[xf.dst];
+        for (const bool ack : {false, true}) {
+            const uint32_t m = member_of(run.sched, x, ack);
+            if (m != NONE) ++run.pending_per_rank[m];
+        }
     }
     collective_result& res = results_[inst];
     res.start = t;
@@ -588,9 +601,8 @@ void replay::xfer_event(cycle_t t, uint32_t run, uint32_t x, bool ack) {
         if (d.on_ack != ack) continue;
         if (--rr.xs[d.xfer].waiting == 0) post_xfer(t, run, d.xfer);
     }
-    const coll::xfer& xf = rr.sched.xfers[x];
-    const uint32_t cr = ack ? xf.src : xf.dst;
-    if (--rr.pending_per_rank[cr] == 0) member_done(t, run, cr);
+    const uint32_t cr = member_of(rr.sched, x, ack);
+    if (cr != NONE && --rr.pending_per_rank[cr] == 0) member_done(t, run, cr);
 }
 
 void replay::member_done(cycle_t t, uint32_t run, uint32_t comm_rank) {

@@ -109,6 +109,39 @@ TEST_CASE("PXN relays a send through a GPU outside the pair", "[collective][pxn]
     CHECK(t::check_result(s, in, c::execute(s, in, c::wrapping_sum(4))).empty());
 }
 
+TEST_CASE("PXN cuts a relayed send into chunk-sized hop + send pairs", "[collective][pxn]") {
+    c::coll_params p;
+    p.op = op_kind::send;
+    p.algo = algo_kind::direct;
+    p.nranks = 2;
+    p.bytes = 40;
+    p.chunk_bytes = 16;  // 16 + 16 + 8
+    c::schedule s = c::build_schedule(p);
+    REQUIRE(s.xfers.size() == 1);  // send is never chunked...
+    const std::vector<c::pxn_rank> w = {{0, 0}, {1, 1}, {0, 1}};
+    CHECK(c::apply_pxn(s, w) == 3);  // ...but its relay pipelines the two legs by chunks
+    REQUIRE(s.xfers.size() == 6);
+    const uint64_t len[3] = {16, 16, 8};
+    for (uint32_t k = 0; k < 3; ++k) {
+        const c::xfer& hop = s.xfers[2 * k];
+        const c::xfer& send = s.xfers[2 * k + 1];
+        CHECK(hop.src == 0);
+        CHECK(hop.dst == 2);
+        CHECK(hop.src_offset == 16 * k);
+        CHECK(hop.bytes == len[k]);
+        CHECK(hop.deps == (k == 0 ? std::vector<uint32_t>{} : std::vector<uint32_t>{2 * k - 2}));
+        CHECK(send.src == 2);
+        CHECK(send.dst == 1);
+        CHECK(send.dst_offset == 16 * k);
+        CHECK(send.src_offset == hop.dst_offset);
+        CHECK(send.deps == std::vector<uint32_t>{2 * k});
+    }
+    CHECK(s.buffer_bytes == 40 + 40);
+    const t::buffers in = t::random_inputs(2, 40, 4);
+    CHECK(t::check_result(s, in, c::execute(s, in, c::wrapping_sum(4))).empty());
+    CHECK(c::find_races(s).empty());
+}
+
 TEST_CASE("PXN leaves same-rail, intra-node and relay-less transfers alone", "[collective][pxn]") {
     c::coll_params p;
     p.op = op_kind::send;

@@ -15,6 +15,12 @@
       timeline shows every inter-node transfer between GPUs of one local index (one rail) and
       every relay's send preceded by an NVLink hop of the same size into it; nccl.pxn=false
       relays nothing.
+  nccl_pat_pxn_check.py p2p NDRSIM DIR
+      a 4 MiB send from rank 7 (node 0, rail 7) to rank 8 (node 1, rail 0) on 2 dgx-h100 nodes:
+      with PXN the data goes over NVLink to rank 0 (node 0's rail-0 GPU, outside the pair) in
+      four 1 MiB pieces (collective.chunk), each leaving from rank 0's HCA (pxn_relayed 4,
+      transfers 8, every inter-node transfer from rank 0); the time is at least S / 50 GB/s and,
+      the legs pipelining, within 5 % of the send without PXN.
   nccl_pat_pxn_check.py a2a NDRSIM
       `ndrsim nccl-tests alltoall_perf -b 64K -e 16M -f 4 --preset dgx-h100 --nodes 2`: with
       PXN every size takes at least the analytic bound S/2 / 50 GB/s (each GPU's HCA carries
@@ -135,6 +141,44 @@ def pxn(ndrsim, d):
     print("ok: alltoall on 2 x 8 GPUs: 112 relays, every inter-node transfer on one rail")
 
 
+def p2p(ndrsim, d):
+    os.makedirs(d, exist_ok=True)
+    trace = os.path.join(d, "p2p.jsonl")
+    size = 4 << 20
+    with open(trace, "w") as f:
+        f.write('{"type": "header", "version": 1, "nranks": 16, "name": "send 7 -> 8"}\n')
+        f.write(json.dumps({"type": "comm", "id": 0, "ranks": list(range(16))}) + "\n")
+        for rank, op, peer in ((7, "send", 8), (8, "recv", 7)):
+            f.write(json.dumps({"type": "op", "rank": rank, "comm": 0, "seq": 1, "op": op,
+                                "count": size, "dtype": "uint8", "peer": peer}) + "\n")
+    times = {}
+    for pxn_on in (True, False):
+        out = os.path.join(d, f"o_{pxn_on}")
+        run(ndrsim, ["run", trace, "--preset", "dgx-h100", "--set", "host.stack=nccl",
+                     "--set", f"nccl.pxn={'true' if pxn_on else 'false'}",
+                     "--set", "report.timeline=transfers", "--out", out, "-q"])
+        c = json.load(open(os.path.join(out, "report.json")))["collectives"][0]
+        times[pxn_on] = c["time_ns"]
+        if c.get("pxn_relayed", 0) != (4 if pxn_on else 0) or c["transfers"] != (8 if pxn_on else 1):
+            fail(f"pxn {pxn_on}: {c['transfers']} transfers, pxn_relayed {c.get('pxn_relayed')}")
+        tl = json.load(open(os.path.join(out, "timeline.json")))
+        events = tl["traceEvents"] if isinstance(tl, dict) else tl
+        xs = [e for e in events if e.get("ph") == "X" and e.get("pid") == 3]
+        inter = sorted({e["tid"] for e in xs if e["tid"] // 8 != e["args"]["dst"] // 8})
+        hops = [e for e in xs if e["tid"] // 8 == e["args"]["dst"] // 8]
+        if pxn_on and (inter != [0] or len(hops) != 4 or any(
+                (e["tid"], e["args"]["dst"]) != (7, 0) for e in hops)):
+            fail(f"pxn: inter-node senders {inter}, NVLink hops {len(hops)}")
+        if not pxn_on and inter != [7]:
+            fail(f"no pxn: inter-node senders {inter}")
+        if times[pxn_on] < size / 50.0:
+            fail(f"pxn {pxn_on}: {times[pxn_on]} ns beats one 50 GB/s HCA")
+    if times[True] > 1.05 * times[False]:
+        fail(f"PXN send {times[True]} ns more than 5 % over {times[False]} ns")
+    print(f"ok: 4 MiB send 7 -> 8 through rank 0's HCA: {times[True] / 1000:.1f} us "
+          f"(without PXN {times[False] / 1000:.1f} us)")
+
+
 def table_times(so):
     t = {}
     for line in so.splitlines():
@@ -184,6 +228,8 @@ def main():
         pat(sys.argv[2], sys.argv[3])
     elif mode == "pxn":
         pxn(sys.argv[2], sys.argv[3])
+    elif mode == "p2p":
+        p2p(sys.argv[2], sys.argv[3])
     elif mode == "a2a":
         a2a(sys.argv[2])
     elif mode == "error":
