@@ -33,8 +33,6 @@ uint64_t make_tag(uint32_t run, uint32_t xfer) {
     return (uint64_t{run} << 32) | xfer;
 }
 
-/// Runs f (build_schedule or check_schedule of instance ci); a schedule the trace cannot have
-/// is bad input (exit 2), named by the instance's first line.
 /// The communicator rank whose part transfer x's arrival (ack false) or ACK (ack true) is: its
 /// destination or its sender, except that a PXN relay outside the communicator (a rank >=
 /// nranks, collective/pxn.h) sends on behalf of the original sender (the source of the one hop
@@ -46,6 +44,8 @@ uint32_t member_of(const coll::schedule& s, uint32_t x, bool ack) {
     return ack ? s.xfers[xf.deps[0]].src : NONE;
 }
 
+/// Runs f (build_schedule or check_schedule of instance ci); a schedule the trace cannot have
+/// is bad input (exit 2), named by the instance's first line.
 template <typename F>
 auto named_by_line(const trace::trace& tr, const trace::collective_instance& ci, F&& f)
     -> decltype(f()) {
