@@ -59,7 +59,8 @@
 //             set bit; allgather sends block O from rank O - t' to O - t (rank - 2^d, the
 //             farthest hop first), reduce_scatter reduces block B from rank B - t into
 //             B - t + lowbit(t) (rank + 2^d, the nearest hop first). Each block crosses n-1
-//             hops in at most ceil(log2 n) steps. NCCL runs it only with one GPU per node.
+//             hops in floor(log2 n) steps; small blocks share messages (NCCL's aggregation,
+//             staged by local steps). NCCL runs it only with one GPU per node.
 #pragma once
 #include <cstddef>
 #include <cstdint>

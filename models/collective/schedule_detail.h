@@ -66,5 +66,7 @@ uint64_t rd_xfer_count(const coll_params& p);
 uint64_t pairwise_xfer_count(const coll_params& p);
 uint64_t dissemination_xfer_count(const coll_params& p);
 uint64_t pat_xfer_count(const coll_params& p);
+/// PAT's aggregation factor (pat.cpp): 1, or the blocks one PAT message carries.
+uint32_t pat_aggregation(const coll_params& p);
 
 }  // namespace ndr::coll::detail

@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <set>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "coll_test_util.h"
 #include "collective/schedule.h"
+#include "collective/schedule_detail.h"
 #include "collective/schedule_exec.h"
 
 namespace c = ndr::coll;
@@ -184,5 +186,76 @@ TEST_CASE("PAT reduce_scatter counts every contribution exactly once", "[collect
         uint32_t lg = 0;
         while ((2U << lg) <= n) ++lg;
         CHECK(t::dep_depth(s) == lg);
+    }
+}
+
+namespace {
+
+/// The network messages (src != dst) rank `r` sends, in order: (peer, bytes).
+std::vector<std::pair<uint32_t, uint64_t>> messages_of(const c::schedule& s, uint32_t r) {
+    std::vector<std::pair<uint32_t, uint64_t>> out;
+    for (const c::xfer& x : s.xfers) {
+        if (x.src == r && x.dst != r) out.emplace_back(x.dst, x.bytes);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("PAT aggregates small blocks: 16 ranks of 256 B blocks are reversed Bruck",
+          "[collective][pat]") {
+    // 4 KiB over 16 ranks, 1 MiB chunks: a block is 256 B, so NCCL's aggregation factor
+    // doubles up to n/2 = 8 (2 x 256 x 8 <= 1 MiB); D = 16 / 8 = 2. Rank 0's messages: offset
+    // 8 (1 block to rank 8), offsets 4, 12 (2 blocks to rank 12), 2, 6, 10, 14 (4 blocks to
+    // rank 14), the odd offsets (8 blocks to rank 15): log2 16 messages, the farthest first.
+    for (const op_kind op : {op_kind::allgather, op_kind::reduce_scatter}) {
+        CAPTURE(c::name(op));
+        const c::schedule s = c::build_schedule(pat(op, 16, 4096, 1 << 20));
+        const std::vector<std::pair<uint32_t, uint64_t>> ag = {
+            {8, 256}, {12, 512}, {14, 1024}, {15, 2048}};
+        // reduce_scatter: the same tree backwards, sending to rank + 2^d, the nearest first.
+        const std::vector<std::pair<uint32_t, uint64_t>> rs = {
+            {1, 2048}, {2, 1024}, {4, 512}, {8, 256}};
+        CHECK(messages_of(s, 0) == (op == op_kind::allgather ? ag : rs));
+        CHECK(t::dep_depth(s, true) == 4);  // network steps
+        CHECK(c::find_races(s).empty());
+        const t::buffers in = t::random_inputs(16, 4096, 16);
+        CHECK(t::check_result(s, in, c::execute(s, in, c::wrapping_sum(4))).empty());
+        CHECK(c::transfer_count(pat(op, 16, 4096, 1 << 20)) == s.xfers.size());
+    }
+}
+
+TEST_CASE("PAT aggregation factor follows NCCL's rule", "[collective][pat]") {
+    // Doubles while a chunk holds two aggregated steps' blocks, up to n/2; chunk 0 = none.
+    CHECK(c::detail::pat_aggregation(pat(op_kind::allgather, 16, 4096, 1 << 20)) == 8);
+    CHECK(c::detail::pat_aggregation(pat(op_kind::allgather, 16, 16 << 20, 1 << 20)) == 1);
+    CHECK(c::detail::pat_aggregation(pat(op_kind::allgather, 16, 1 << 20, 1 << 20)) == 8);
+    CHECK(c::detail::pat_aggregation(pat(op_kind::allgather, 64, 64 << 20, 4 << 20)) == 4);
+    CHECK(c::detail::pat_aggregation(pat(op_kind::allgather, 16, 4096, 0)) == 1);
+    CHECK(c::detail::pat_aggregation(pat(op_kind::allgather, 3, 12, 1 << 20)) == 1);
+}
+
+TEST_CASE("aggregated PAT is exact on every rank count", "[collective][pat]") {
+    for (uint32_t n : {4u, 5u, 6u, 7u, 9u, 12u, 13u, 32u}) {
+        for (const op_kind op : {op_kind::allgather, op_kind::reduce_scatter}) {
+            CAPTURE(n, c::name(op));
+            const c::coll_params p = pat(op, n, uint64_t{n} * 12 + 8, 4096);
+            REQUIRE(c::detail::pat_aggregation(p) > 1);
+            const c::schedule s = c::build_schedule(p);
+            CHECK(c::transfer_count(p) == s.xfers.size());
+            CHECK(c::find_races(s).empty());
+            const t::buffers in = t::random_inputs(n, p.bytes, n * 7);
+            for (uint64_t seed = 1; seed <= 3; ++seed) {
+                const auto out =
+                    c::execute(s, in, c::wrapping_sum(4), {c::exec_order::random, seed});
+                CHECK(t::check_result(s, in, out).empty());
+            }
+            // Every rank sends each of the n-1 hops' blocks once: n-1 blocks packed per rank.
+            std::vector<uint32_t> packed(n, 0);
+            for (const c::xfer& x : s.xfers) {
+                if (x.src == x.dst && x.dst_offset >= p.bytes) ++packed[x.src];
+            }
+            for (uint32_t r = 0; r < n; ++r) CHECK(packed[r] == n - 1);
+        }
     }
 }
