@@ -123,7 +123,10 @@ std::optional<tuner_estimate> tuner_time(op_kind op, algo_kind algo, proto_kind 
     // The ops each algorithm runs in NCCL (and in ndrsim): tree and nvls allreduce only, PAT
     // allgather and reduce_scatter only, with Simple and one rank per node (ncclPatEnable:
     // nNodes == nRanks).
-    if (a == PAT && (!rs_ag || p != SIMPLE || t.nnodes != t.nranks)) return std::nullopt;
+    if (a == PAT && (!rs_ag || p != SIMPLE || t.nnodes != t.nranks ||
+                     (op == op_kind::reduce_scatter && !t.pat_redop))) {
+        return std::nullopt;
+    }
     if (a != RING && a != PAT && !allreduce) return std::nullopt;
     const auto cc = static_cast<size_t>(t.arch);
     if (a == NVLS && (p != SIMPLE || !t.nvls || !t.nvlink || t.nnodes > 1 || t.channels < 2 ||

@@ -33,6 +33,9 @@ struct tuner_topology {
     bool amd_cpu = false;  ///< AMD hosts (NCCL's llMaxBws row and net overhead)
     bool nvls = false;     ///< NVLink SHARP available (node.nvls)
     bool ll128 = true;     ///< LL128 enabled (NCCL enables it on NVLink/PCIe-switch paths)
+    /// The collective may run PAT: NCCL excludes a reduce_scatter whose sum is pre-multiplied
+    /// or post-divided (avg; enqueue.cc topoGetAlgoInfo).
+    bool pat_redop = true;
 };
 
 /// One candidate's estimate.

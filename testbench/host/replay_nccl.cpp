@@ -59,6 +59,9 @@ coll::tuner_topology replay::tuner_topology_of(const trace::collective_instance&
              : a == "blackwell" ? coll::gpu_arch::blackwell
                                 : coll::gpu_arch::hopper;
     t.amd_cpu = cfg_.nccl.cpu == "amd";
+    const trace::op_record& first =
+        tr_.records[ci.records[0] != UINT32_MAX ? ci.records[0] : ci.records[1]];
+    t.pat_redop = first.rop != coll::redop::avg;  // NCCL's avg is a pre/post-scaled sum
     return t;
 }
 

@@ -187,6 +187,13 @@ TEST_CASE("nccl tuner: PAT on 16 one-GPU nodes at the hand-computed estimate", "
     }
     CHECK_FALSE(c::tuner_time(op_kind::allreduce, algo_kind::pat, proto_kind::simple, 4096, t));
     CHECK_FALSE(c::tuner_time(op_kind::broadcast, algo_kind::pat, proto_kind::simple, 4096, t));
+    // reduce_scatter with avg (NCCL's pre-multiplied / post-divided sum) never runs PAT.
+    t.pat_redop = false;
+    CHECK_FALSE(
+        c::tuner_time(op_kind::reduce_scatter, algo_kind::pat, proto_kind::simple, 4096, t));
+    CHECK(c::tuner_time(op_kind::allgather, algo_kind::pat, proto_kind::simple, 4096, t));
+    CHECK(c::tuner_pick(op_kind::reduce_scatter, 4096, t)->algo == algo_kind::ring);
+    t.pat_redop = true;
     // Two GPUs per node (nRanks != nNodes): NCCL disables PAT.
     t.nnodes = 8;
     CHECK_FALSE(c::tuner_time(op_kind::allgather, algo_kind::pat, proto_kind::simple, 4096, t));
