@@ -23,7 +23,7 @@ enum class op_kind : uint8_t {
 };
 
 /// Collective algorithms; names, the ops each runs and where it runs are in ALGORITHMS below.
-enum class algo_kind : uint8_t { auto_, ring, tree, rhd, pairwise, direct, sharp, nvls, rd };
+enum class algo_kind : uint8_t { auto_, ring, tree, rhd, pairwise, direct, sharp, nvls, rd, pat };
 
 /// How `auto` picks a host algorithm (choose_algo, schedule.h): like NCCL's tuner or like
 /// MPICH's allreduce selection. host.stack chooses it (config/keys/host_keys.h).
@@ -103,6 +103,9 @@ inline constexpr algo_info ALGORITHMS[] = {
      "NVLink SHARP: reduction inside the NVSwitch of one node (node.nvls)"},
     {algo_kind::rd, "rd", algo_class::host, op_bit(op_kind::allreduce),
      "recursive doubling allreduce (MPICH short messages): log2 n whole-buffer exchanges"},
+    {algo_kind::pat, "pat", algo_class::host,
+     op_bit(op_kind::allgather) | op_bit(op_kind::reduce_scatter),
+     "NCCL PAT (Parallel Aggregated Trees): a binomial tree per block, one GPU per node"},
 };
 
 /// The row of `k`; nullptr for a value outside the enum.

@@ -16,6 +16,7 @@ namespace {
 constexpr int TREE = 0;
 constexpr int RING = 1;
 constexpr int NVLS = 4;
+constexpr int PAT = 6;
 constexpr int NVLINK_HW = 0;
 constexpr int PCI_HW = 1;
 constexpr int NET_HW = 2;
@@ -82,6 +83,8 @@ int algo_index(algo_kind a) {
             return RING;
         case algo_kind::nvls:
             return NVLS;
+        case algo_kind::pat:
+            return PAT;
         default:
             return -1;
     }
@@ -117,8 +120,14 @@ std::optional<tuner_estimate> tuner_time(op_kind op, algo_kind algo, proto_kind 
     }
     const bool allreduce = op == op_kind::allreduce;
     const bool rs_ag = op == op_kind::reduce_scatter || op == op_kind::allgather;
-    // The ops each algorithm runs in NCCL (and in ndrsim): tree and nvls allreduce only.
-    if (a != RING && !allreduce) return std::nullopt;
+    // The ops each algorithm runs in NCCL (and in ndrsim): tree and nvls allreduce only, PAT
+    // allgather and reduce_scatter only, with Simple and one rank per node (ncclPatEnable:
+    // nNodes == nRanks).
+    if (a == PAT && (!rs_ag || p != SIMPLE || t.nnodes != t.nranks ||
+                     (op == op_kind::reduce_scatter && !t.pat_redop))) {
+        return std::nullopt;
+    }
+    if (a != RING && a != PAT && !allreduce) return std::nullopt;
     const auto cc = static_cast<size_t>(t.arch);
     if (a == NVLS && (p != SIMPLE || !t.nvls || !t.nvlink || t.nnodes > 1 || t.channels < 2 ||
                       NVLS_EFFICIENCY[cc] == 0.0)) {
@@ -152,8 +161,10 @@ std::optional<tuner_estimate> tuner_time(op_kind op, algo_kind algo, proto_kind 
         bus = std::min(bus * (t.nnodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0),
                        nch * TREE_LL128_BW[cc][index2]);
     }
-    // Bus bandwidth to algorithm bandwidth.
-    bus *= (a == RING || a == NVLS) ? n / nsteps : .5;
+    if (a == PAT) bus *= .75;
+    // Bus bandwidth to algorithm bandwidth (NCCL leaves PAT's allgather and reduce_scatter
+    // bandwidth as it is).
+    if (a != PAT) bus *= (a == RING || a == NVLS) ? n / nsteps : .5;
 
     double lat = BASE_LAT[a][p];
     double intra_lat = HW_LAT[intra_hw][a][p];
@@ -177,6 +188,9 @@ std::optional<tuner_estimate> tuner_time(op_kind op, algo_kind algo, proto_kind 
     } else if (a == TREE) {
         lat += 2 * ((static_cast<double>(t.nranks / t.nnodes) - 1) * intra_lat +
                     log2_down(t.nnodes) * inter_lat);
+    } else if (a == PAT) {
+        // A logarithmic part over the nodes and, NCCL notes, a linear part of 2.8 us per rank.
+        lat += log2_down(t.nnodes) * (inter_lat / 3.5) + n * 2.8;
     } else {
         lat = intra_lat;  // NVLS on one node
     }
@@ -203,7 +217,7 @@ std::optional<tuner_estimate> tuner_time(op_kind op, algo_kind algo, proto_kind 
 
 std::vector<tuner_estimate> tuner_table(op_kind op, uint64_t bytes, const tuner_topology& t) {
     std::vector<tuner_estimate> out;
-    for (const algo_kind a : {algo_kind::tree, algo_kind::ring, algo_kind::nvls}) {
+    for (const algo_kind a : {algo_kind::tree, algo_kind::ring, algo_kind::nvls, algo_kind::pat}) {
         for (const proto_kind p : {proto_kind::ll, proto_kind::ll128, proto_kind::simple}) {
             if (auto e = tuner_time(op, a, p, bytes, t)) out.push_back(*e);
         }

@@ -5,8 +5,9 @@
 // with latency = base latency + per-hop latencies over the algorithm's steps, and bandwidth the
 // bus bandwidth of the topology times the algorithm x protocol efficiency, converted to
 // algorithm bandwidth; the least time wins. Candidates are the algorithms ndrsim runs: ring and
-// tree (allreduce), ring (reduce_scatter, allgather, broadcast, reduce) and nvls (allreduce on
-// one node with node.nvls). CollNet, NVLSTree and PAT are not candidates (docs/architecture.md
+// tree (allreduce), ring (reduce_scatter, allgather, broadcast, reduce), nvls (allreduce on
+// one node with node.nvls) and pat (reduce_scatter and allgather with Simple, one rank per node,
+// as ncclPatEnable allows). CollNet and NVLSTree are not candidates (docs/architecture.md
 // "NCCL's tuner"). SystemC-free.
 #pragma once
 #include <cstdint>
@@ -32,6 +33,9 @@ struct tuner_topology {
     bool amd_cpu = false;  ///< AMD hosts (NCCL's llMaxBws row and net overhead)
     bool nvls = false;     ///< NVLink SHARP available (node.nvls)
     bool ll128 = true;     ///< LL128 enabled (NCCL enables it on NVLink/PCIe-switch paths)
+    /// The collective may run PAT: NCCL excludes a reduce_scatter whose sum is pre-multiplied
+    /// or post-divided (avg; enqueue.cc topoGetAlgoInfo).
+    bool pat_redop = true;
 };
 
 /// One candidate's estimate.
@@ -48,7 +52,8 @@ struct tuner_estimate {
 std::optional<tuner_estimate> tuner_time(op_kind op, algo_kind algo, proto_kind proto,
                                          uint64_t bytes, const tuner_topology& t);
 
-/// Every candidate of `op` of `bytes`, in NCCL's order (tree, ring, nvls; ll, ll128, simple).
+/// Every candidate of `op` of `bytes`, in NCCL's order (tree, ring, nvls, pat; ll, ll128,
+/// simple).
 std::vector<tuner_estimate> tuner_table(op_kind op, uint64_t bytes, const tuner_topology& t);
 
 /// NCCL's pick: the candidate of least time (the first on a tie, as NCCL's strict <), limited

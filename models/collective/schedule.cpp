@@ -170,6 +170,8 @@ uint64_t count_of(const coll_params& p, algo_kind algo) {
                                             : detail::rhd_xfer_count(p);
         case algo_kind::rd:
             return detail::rd_xfer_count(p);
+        case algo_kind::pat:
+            return detail::pat_xfer_count(p);
         case algo_kind::pairwise:
             return detail::pairwise_xfer_count(p);
         case algo_kind::direct:
@@ -222,6 +224,9 @@ schedule build_schedule(const coll_params& p) {
             break;
         case algo_kind::rd:
             detail::build_rd(p, s);
+            break;
+        case algo_kind::pat:
+            detail::build_pat(p, s);
             break;
         case algo_kind::pairwise:
             detail::build_pairwise(p, s);

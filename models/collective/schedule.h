@@ -32,7 +32,7 @@
 // step's range is cut into ceil(len / chunk) transfers of `chunk` bytes, the last shorter.
 //
 // Algorithms (documented in detail where they are built, ring.cpp, tree.cpp, rhd.cpp,
-// alltoall.cpp, schedule.cpp):
+// alltoall.cpp, pat.cpp, schedule.cpp):
 //   ring      allreduce (n-1 reduce-scatter + n-1 allgather steps), reduce_scatter and
 //             allgather (n-1 steps), broadcast (pipelined chain root, root+1, ...), reduce
 //             (chain root+1, root+2, ..., root). Chunk c of step k on rank r depends on chunk c
@@ -54,6 +54,13 @@
 //             (i + 2^j) % n). There is no dedicated algo_kind: dissemination is the recursive
 //             doubling pattern generalised to any n.
 //   direct    send, recv, rdma_write, rdma_read.
+//   pat       allgather and reduce_scatter as NCCL's PAT (pat.cpp): one binomial tree per
+//             block over the offsets t = 0..n-1 from its owner, t's parent t minus its lowest
+//             set bit; allgather sends block O from rank O - t' to O - t (rank - 2^d, the
+//             farthest hop first), reduce_scatter reduces block B from rank B - t into
+//             B - t + lowbit(t) (rank + 2^d, the nearest hop first). Each block crosses n-1
+//             hops in floor(log2 n) steps; small blocks share messages (NCCL's aggregation,
+//             staged by local steps). NCCL runs it only with one GPU per node.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -141,8 +148,11 @@ struct schedule_too_large : std::length_error {
 
 struct schedule {
     coll_params params;
-    algo_kind algo = algo_kind::ring;      ///< resolved (never auto_)
-    uint64_t buffer_bytes = 0;             ///< per-rank working buffer
+    algo_kind algo = algo_kind::ring;  ///< resolved (never auto_)
+    uint64_t buffer_bytes = 0;         ///< per-rank working buffer
+    /// Ranks params.nranks .. params.nranks + relay_ranks - 1 are PXN relays outside the
+    /// communicator (pxn.h): they hold no input and no result, only staged data.
+    uint32_t relay_ranks = 0;
     std::vector<xfer> xfers;               ///< in a valid topological order of deps
     std::vector<local_copy> local_copies;  ///< before every transfer, in any order
 };

@@ -1,5 +1,5 @@
 // Internal helpers shared by the schedule builders (ring.cpp, tree.cpp, rhd.cpp, rd.cpp,
-// alltoall.cpp, schedule.cpp). Not part of the public interface.
+// alltoall.cpp, pat.cpp, schedule.cpp). Not part of the public interface.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -54,6 +54,7 @@ void build_rhd(const coll_params& p, schedule& s);
 void build_rd(const coll_params& p, schedule& s);
 void build_pairwise(const coll_params& p, schedule& s);
 void build_dissemination(const coll_params& p, schedule& s);
+void build_pat(const coll_params& p, schedule& s);
 
 /// Transfer counts of the builders above, computed per range (never per chunk), so that a
 /// collective too large to build is refused before anything is allocated. Each equals the
@@ -64,5 +65,8 @@ uint64_t rhd_xfer_count(const coll_params& p);
 uint64_t rd_xfer_count(const coll_params& p);
 uint64_t pairwise_xfer_count(const coll_params& p);
 uint64_t dissemination_xfer_count(const coll_params& p);
+uint64_t pat_xfer_count(const coll_params& p);
+/// PAT's aggregation factor (pat.cpp): 1, or the blocks one PAT message carries.
+uint32_t pat_aggregation(const coll_params& p);
 
 }  // namespace ndr::coll::detail

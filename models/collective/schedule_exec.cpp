@@ -71,15 +71,16 @@ reduce_fn wrapping_sum(uint32_t elem_bytes) {
 }
 
 void validate_schedule(const schedule& s) {
-    const uint32_t n = s.params.nranks;
+    const uint32_t n = s.params.nranks + s.relay_ranks;
     if (s.algo == algo_kind::auto_) {
         throw std::invalid_argument("schedule: algo is auto (not resolved)");
     }
     for (size_t i = 0; i < s.xfers.size(); ++i) {
         const xfer& x = s.xfers[i];
         if (x.src >= n || x.dst >= n) {
-            throw std::invalid_argument(fmt::format(
-                "schedule: xfer {}: rank {} -> {} out of range (nranks {})", i, x.src, x.dst, n));
+            throw std::invalid_argument(
+                fmt::format("schedule: xfer {}: rank {} -> {} out of range (nranks {}, relays {})",
+                            i, x.src, x.dst, s.params.nranks, s.relay_ranks));
         }
         if (x.src == x.dst && x.src_offset < x.dst_offset + x.bytes &&
             x.dst_offset < x.src_offset + x.bytes) {
@@ -165,6 +166,7 @@ std::vector<std::vector<uint8_t>> execute(const schedule& s,
         throw std::invalid_argument(
             fmt::format("execute: {} input buffers for {} ranks", inputs.size(), s.params.nranks));
     }
+    inputs.resize(std::size_t{s.params.nranks} + s.relay_ranks);  // PXN relays start empty
     for (size_t r = 0; r < inputs.size(); ++r) {
         if (inputs[r].size() > s.buffer_bytes) {
             throw std::invalid_argument(
@@ -221,7 +223,7 @@ std::vector<std::string> find_races(const schedule& s, size_t max_reports, size_
         uint32_t idx;
         access kind;
     };
-    std::vector<std::vector<touch>> per_rank(s.params.nranks);
+    std::vector<std::vector<touch>> per_rank(std::size_t{s.params.nranks} + s.relay_ranks);
     for (size_t i = 0; i < t; ++i) {
         const xfer& x = s.xfers[i];
         if (x.bytes == 0) continue;

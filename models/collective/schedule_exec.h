@@ -54,7 +54,8 @@ std::vector<uint32_t> execution_order(const schedule& s, const exec_options& opt
 
 /// Runs s on `inputs` (one buffer per rank, at most buffer_bytes each; shorter ones are padded
 /// with zeros): local copies first, then every transfer in execution_order(s, opt), copying
-/// or reducing (with `reduce`) at the destination. Returns every rank's final buffer.
+/// or reducing (with `reduce`) at the destination. Returns every rank's final buffer (then
+/// those of the PXN relays, schedule::relay_ranks, which start zeroed).
 /// Validates s first; throws std::invalid_argument on a bad schedule or input count/size.
 std::vector<std::vector<uint8_t>> execute(const schedule& s,
                                           std::vector<std::vector<uint8_t>> inputs,

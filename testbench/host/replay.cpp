@@ -33,6 +33,17 @@ uint64_t make_tag(uint32_t run, uint32_t xfer) {
     return (uint64_t{run} << 32) | xfer;
 }
 
+/// The communicator rank whose part transfer x's arrival (ack false) or ACK (ack true) is: its
+/// destination or its sender, except that a PXN relay outside the communicator (a rank >=
+/// nranks, collective/pxn.h) sends on behalf of the original sender (the source of the one hop
+/// its send waits for) and the hop's arrival there is nobody's part (NONE).
+uint32_t member_of(const coll::schedule& s, uint32_t x, bool ack) {
+    const coll::xfer& xf = s.xfers[x];
+    const uint32_t r = ack ? xf.src : xf.dst;
+    if (r < s.params.nranks) return r;
+    return ack ? s.xfers[xf.deps[0]].src : NONE;
+}
+
 /// Runs f (build_schedule or check_schedule of instance ci); a schedule the trace cannot have
 /// is bad input (exit 2), named by the instance's first line.
 template <typename F>
@@ -86,6 +97,7 @@ replay::replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& 
         const trace::collective_instance& ci = tr.collectives[i];
         if (ci.algo == coll::algo_kind::sharp || ci.algo == coll::algo_kind::nvls) continue;
         const nccl_choice ch = choose(i, ci.algo, false);
+        check_pat(ci, ch.algo);
         named_by_line(tr_, ci, [&] { coll::check_schedule(host_params(i, ch.algo, ch.proto)); });
     }
     log_transfers_ = c.report.timeline == "transfers" || c.report.timeline == "packets";
@@ -269,11 +281,13 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
     run.instance = inst;
     run.proto = ch.proto;
     run.sched = named_by_line(tr_, ci, [&] { return coll::build_schedule(p); });
+    relay_pxn(run, ci);
+    const uint32_t members = p.nranks;  // PXN relays outside the communicator are none
     const std::size_t nx = run.sched.xfers.size();
     run.xs.resize(nx);
     if (log_transfers_) run.posted_at.resize(nx);
     run.dependents.resize(nx);
-    run.pending_per_rank.assign(p.nranks, 0);
+    run.pending_per_rank.assign(members, 0);
     for (uint32_t x = 0; x < nx; ++x) {
         const coll::xfer& xf = run.sched.xfers[x];
         run.xs[x].waiting = static_cast<uint32_t>(xf.deps.size());
@@ -282,8 +296,10 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
             const bool on_ack = dep.dst != xf.src && dep.src == xf.src;
             run.dependents[d].push_back(dependent{x, on_ack});
         }
-        ++run.pending_per_rank[xf.src];
-        ++run.pending_per_rank[xf.dst];
+        for (const bool ack : {false, true}) {
+            const uint32_t m = member_of(run.sched, x, ack);
+            if (m != NONE) ++run.pending_per_rank[m];
+        }
     }
     collective_result& res = results_[inst];
     res.start = t;
@@ -291,12 +307,13 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
     res.proto = ch.proto;
     res.tuner = ch.estimate;
     res.transfers = nx;
-    run.members_left = p.nranks;
+    res.relayed = run.relayed;
+    run.members_left = members;
     const auto idx = static_cast<uint32_t>(runs_.size());
     running_of_inst_[inst] = idx;
     runs_.push_back(std::move(run));
     running& rr = runs_[idx];
-    for (uint32_t cr = 0; cr < p.nranks; ++cr) {
+    for (uint32_t cr = 0; cr < members; ++cr) {
         if (rr.pending_per_rank[cr] == 0) member_done(t, idx, cr);
     }
     const cycle_t launch = stack_.launch_cycles();  // host.stack nccl: the kernel launch
@@ -328,7 +345,7 @@ void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
         return;
     }
     // The endpoint software before the transfer reaches the HCA (host.stack).
-    const cycle_t at = stack_.post_at(t, tr_.collectives[rr.instance].ranks[xf.src], xf.bytes);
+    const cycle_t at = stack_.post_at(t, rr.ranks[xf.src], xf.bytes);
     if (at > t) {
         defer(t, at, step::host_post, run, x);
         return;
@@ -339,13 +356,12 @@ void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
 void replay::post_now(cycle_t t, uint32_t run, uint32_t x) {
     const running& rr = runs_[run];
     const coll::xfer& xf = rr.sched.xfers[x];
-    const trace::collective_instance& ci = tr_.collectives[rr.instance];
     if (layout_.multi_gpu()) {
         // Node path: GPUs of one node talk over NVLink (after its latency), the others through
         // their HCAs, after a PCIe crossing from the GPU to its HCA.
         bytes_posted_ += xf.bytes;
-        const uint32_t rs = ci.ranks[xf.src];
-        const uint32_t rd = ci.ranks[xf.dst];
+        const uint32_t rs = rr.ranks[xf.src];
+        const uint32_t rd = rr.ranks[xf.dst];
         if (rs == rd) {
             xfer_event(t, run, x, false);
             xfer_event(t, run, x, true);
@@ -364,8 +380,8 @@ void replay::post_ib(cycle_t t, uint32_t run, uint32_t x) {
     running& rr = runs_[run];
     const coll::xfer& xf = rr.sched.xfers[x];
     const trace::collective_instance& ci = tr_.collectives[rr.instance];
-    const uint32_t src = host_of(ci.ranks[xf.src]);
-    const uint32_t dst = host_of(ci.ranks[xf.dst]);
+    const uint32_t src = host_of(rr.ranks[xf.src]);
+    const uint32_t dst = host_of(rr.ranks[xf.dst]);
     const bool two_sided = ci.op != coll::op_kind::rdma_read && ci.op != coll::op_kind::rdma_write;
     if (src != dst && two_sided && !rr.xs[x].handshaken && stack_.rendezvous(xf.bytes)) {
         // host.stack mpi rendezvous: the request goes first; the data follows the reply.
@@ -433,17 +449,15 @@ void replay::on_deferred(cycle_t t, uint32_t slot) {
         case step::rndv_reply: {
             const running& rr = runs_[d.run];
             const coll::xfer& xf = rr.sched.xfers[d.x];
-            const trace::collective_instance& ci = tr_.collectives[rr.instance];
-            hcas_.post(t, common::verb::rdma_write_imm, host_of(ci.ranks[xf.dst]),
-                       host_of(ci.ranks[xf.src]), 0, make_tag(d.run, d.x) | CTS_TAG);
+            hcas_.post(t, common::verb::rdma_write_imm, host_of(rr.ranks[xf.dst]),
+                       host_of(rr.ranks[xf.src]), 0, make_tag(d.run, d.x) | CTS_TAG);
             break;
         }
         case step::nvlink_start: {
             const running& rr = runs_[d.run];
             const coll::xfer& xf = rr.sched.xfers[d.x];
-            const trace::collective_instance& ci = tr_.collectives[rr.instance];
-            const common::gpu_ref a = layout_.of_rank(ci.ranks[xf.src]);
-            const common::gpu_ref b = layout_.of_rank(ci.ranks[xf.dst]);
+            const common::gpu_ref a = layout_.of_rank(rr.ranks[xf.src]);
+            const common::gpu_ref b = layout_.of_rank(rr.ranks[xf.dst]);
             nvl_->start(t, a.node, a.gpu, b.gpu, coll::wire_bytes(rr.proto, xf.bytes),
                         make_tag(d.run, d.x));
             arm_node(t, a.node);
@@ -543,10 +557,9 @@ void replay::on_delivered(cycle_t t, uint32_t dst, uint64_t tag) {
     }
     const running& rr = runs_[run];
     const coll::xfer& xf = rr.sched.xfers[x];
-    const trace::collective_instance& ci = tr_.collectives[rr.instance];
     (void)dst;
-    pair_bytes_[std::size_t{host_of(ci.ranks[xf.src])} * hcas_.hosts() +
-                host_of(ci.ranks[xf.dst])] += xf.bytes;
+    pair_bytes_[std::size_t{host_of(rr.ranks[xf.src])} * hcas_.hosts() +
+                host_of(rr.ranks[xf.dst])] += xf.bytes;
     if (layout_.multi_gpu()) {  // the HCA writes the data into its GPU across the PCIe switch
         defer(t, t + pcie_cycles_, step::ib_arrive, run, x);
         return;
@@ -587,17 +600,15 @@ void replay::xfer_event(cycle_t t, uint32_t run, uint32_t x, bool ack) {
     (ack ? xs.acked : xs.arrived) = true;
     if (!ack && log_transfers_) {
         const coll::xfer& f = rr.sched.xfers[x];
-        const trace::collective_instance& ci = tr_.collectives[rr.instance];
-        transfers_.push_back(transfer_slice{rr.instance, ci.ranks[f.src], ci.ranks[f.dst], f.bytes,
+        transfers_.push_back(transfer_slice{rr.instance, rr.ranks[f.src], rr.ranks[f.dst], f.bytes,
                                             rr.posted_at[x], t});
     }
     for (const dependent& d : rr.dependents[x]) {
         if (d.on_ack != ack) continue;
         if (--rr.xs[d.xfer].waiting == 0) post_xfer(t, run, d.xfer);
     }
-    const coll::xfer& xf = rr.sched.xfers[x];
-    const uint32_t cr = ack ? xf.src : xf.dst;
-    if (--rr.pending_per_rank[cr] == 0) member_done(t, run, cr);
+    const uint32_t cr = member_of(rr.sched, x, ack);
+    if (cr != NONE && --rr.pending_per_rank[cr] == 0) member_done(t, run, cr);
 }
 
 void replay::member_done(cycle_t t, uint32_t run, uint32_t comm_rank) {

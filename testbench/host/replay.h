@@ -41,6 +41,7 @@ struct collective_result {
     /// host.stack nccl: NCCL's tuner estimate of the algorithm x protocol it ran (nccl_tuner.h)
     std::optional<coll::tuner_estimate> tuner;
     uint64_t transfers = 0;
+    uint64_t relayed = 0;  ///< of those, PXN relay sends (nccl.pxn; their NVLink hops extra)
     bool done = false;
     std::string fallback;     ///< why algo sharp fell back to a host algorithm, if it did
     int32_t sharp_tree = -1;  ///< SHARP tree used, or -1
@@ -122,6 +123,10 @@ private:
         uint32_t instance = 0;
         coll::proto_kind proto = coll::proto_kind::simple;
         coll::schedule sched;
+        /// Schedule rank -> global rank: the instance's ranks, then its PXN relays outside the
+        /// communicator (schedule::relay_ranks).
+        std::vector<uint32_t> ranks;
+        uint64_t relayed = 0;  ///< transfers PXN sends through a relay (collective/pxn.h)
         std::vector<xfer_state> xs;
         std::vector<std::vector<dependent>> dependents;  ///< per xfer
         std::vector<uint32_t> pending_per_rank;          ///< comm rank -> unfinished xfers
@@ -152,6 +157,15 @@ private:
     nccl_choice choose(uint32_t inst, coll::algo_kind algo, bool allow_nvls) const;
     /// The topology NCCL's tuner sees for the ranks of `ci` (nccl_tuner.h).
     coll::tuner_topology tuner_topology_of(const trace::collective_instance& ci) const;
+    /// PXN (nccl.pxn, collective/pxn.h) applies to `ci`: host.stack nccl, node.gpus > 1, a
+    /// rail_fat_tree, and an alltoall, send or recv.
+    bool pxn_applies(const trace::collective_instance& ci) const;
+    /// Sets run.ranks to the ranks of `ci` and, where PXN applies, relays run.sched's transfers
+    /// between rails (appending the relays outside the communicator to run.ranks).
+    void relay_pxn(running& run, const trace::collective_instance& ci) const;
+    /// NCCL runs PAT only with one rank per node: throws cfg::config_error naming the trace's
+    /// line if instance `ci`, running `algo`, breaks that.
+    void check_pat(const trace::collective_instance& ci, coll::algo_kind algo) const;
     /// The host schedule's parameters of instance `inst` run with `algo` and `proto` (whose
     /// step size is the pipelining unit).
     coll::coll_params host_params(uint32_t inst, coll::algo_kind algo,

@@ -1,20 +1,45 @@
-// The NCCL half of the trace replay (replay.h): what NCCL's tuner sees of a communicator and
-// the algorithm and protocol a host collective runs (collective/nccl_tuner.h, nccl_proto.h).
-// The transfers themselves are posted in replay.cpp.
+// The NCCL half of the trace replay (replay.h): what NCCL's tuner sees of a communicator, the
+// algorithm and protocol a host collective runs (collective/nccl_tuner.h, nccl_proto.h), PAT's
+// one-rank-per-node rule and PXN's relays (collective/pxn.h). The transfers themselves are
+// posted in replay.cpp.
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <set>
 #include <string>
 
 #include "collective/nccl_proto.h"
 #include "collective/nccl_tuner.h"
+#include "collective/pxn.h"
+#include "config/config_error.h"
 #include "replay.h"
 
 namespace ndr::tb {
 
+namespace {
+
+/// Nodes the global ranks `members` occupy.
+uint32_t nodes_of(const common::node_layout& l, const std::vector<uint32_t>& members) {
+    std::set<uint32_t> nodes;
+    for (const uint32_t r : members) nodes.insert(l.of_rank(r).node);
+    return static_cast<uint32_t>(nodes.size());
+}
+
+}  // namespace
+
 coll::tuner_topology replay::tuner_topology_of(const trace::collective_instance& ci) const {
     coll::tuner_topology t;
     t.nranks = static_cast<uint32_t>(ci.ranks.size());
-    t.nnodes = layout_.multi_gpu() ? static_cast<uint32_t>(layout_.node_groups(ci.ranks).size())
-                                   : t.nranks;
+    if (layout_.multi_gpu()) {
+        // node_groups is empty both for one node and for one rank per node; the latter (where
+        // NCCL may run PAT) is every rank's own node. One node stays 0 nodes: no estimate, the
+        // host choice (as before PAT).
+        const auto groups = static_cast<uint32_t>(layout_.node_groups(ci.ranks).size());
+        const uint32_t nodes = nodes_of(layout_, ci.ranks);
+        t.nnodes = groups != 0 ? groups : (nodes > 1 && nodes == t.nranks ? nodes : 0);
+    } else {
+        t.nnodes = t.nranks;
+    }
     t.channels = common::ring_channel_count(cfg_.nccl.channels, layout_.gpus());
     // NCCL's NET bandwidth is the port's rate; a node's rings share its HCAs, and a ring's
     // per-channel speed is the same inside and across nodes (docs/architecture.md "NCCL's
@@ -34,6 +59,9 @@ coll::tuner_topology replay::tuner_topology_of(const trace::collective_instance&
              : a == "blackwell" ? coll::gpu_arch::blackwell
                                 : coll::gpu_arch::hopper;
     t.amd_cpu = cfg_.nccl.cpu == "amd";
+    const trace::op_record& first =
+        tr_.records[ci.records[0] != UINT32_MAX ? ci.records[0] : ci.records[1]];
+    t.pat_redop = first.rop != coll::redop::avg;  // NCCL's avg is a pre/post-scaled sum
     return t;
 }
 
@@ -55,6 +83,49 @@ replay::nccl_choice replay::choose(uint32_t inst, coll::algo_kind algo, bool all
     }
     if (ch.proto == coll::proto_kind::auto_) ch.proto = coll::proto_kind::simple;
     return ch;
+}
+
+void replay::check_pat(const trace::collective_instance& ci, coll::algo_kind algo) const {
+    if (algo != coll::algo_kind::pat || !layout_.multi_gpu()) return;
+    const uint32_t nodes = nodes_of(layout_, ci.ranks);
+    if (nodes == ci.ranks.size()) return;
+    throw cfg::config_error(fmt::format(
+        "{}:{}: algo: pat runs only with one GPU per node (NCCL enables PAT only when nRanks == "
+        "nNodes), but this {} of communicator {} has {} ranks on {} nodes (node.gpus {}); use "
+        "ring or auto",
+        tr_.path, ci.line, coll::name(ci.op), ci.comm, ci.ranks.size(), nodes, layout_.gpus()));
+}
+
+bool replay::pxn_applies(const trace::collective_instance& ci) const {
+    const bool op = ci.op == coll::op_kind::alltoall || ci.op == coll::op_kind::send ||
+                    ci.op == coll::op_kind::recv;
+    return op && cfg_.nccl.pxn && layout_.multi_gpu() &&
+           stack_.kind() == common::stack_kind::nccl && cfg_.fabric.topology == "rail_fat_tree";
+}
+
+void replay::relay_pxn(running& run, const trace::collective_instance& ci) const {
+    run.ranks = ci.ranks;
+    if (!pxn_applies(ci)) return;
+    // Relay candidates: the communicator's ranks; for send and recv also the other members of
+    // the communicator the pair belongs to (NCCL relays through any NVLink peer of the comm).
+    std::vector<uint32_t> cand = ci.ranks;
+    if (ci.op != coll::op_kind::alltoall) {
+        for (const trace::communicator& c : tr_.comms) {
+            if (c.id != ci.comm) continue;
+            for (const uint32_t r : c.ranks) {
+                if (std::find(cand.begin(), cand.end(), r) == cand.end()) cand.push_back(r);
+            }
+        }
+    }
+    std::vector<coll::pxn_rank> where;
+    where.reserve(cand.size());
+    for (const uint32_t r : cand) {
+        const common::gpu_ref g = layout_.of_rank(r);
+        where.push_back(coll::pxn_rank{g.node, layout_.hca_of_gpu(g.gpu)});
+    }
+    run.relayed = coll::apply_pxn(run.sched, where);
+    cand.resize(run.sched.params.nranks + run.sched.relay_ranks);
+    run.ranks = std::move(cand);
 }
 
 }  // namespace ndr::tb

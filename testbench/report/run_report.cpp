@@ -374,6 +374,8 @@ void write_collective(json_out& w, const trace::trace& tr, const collective_resu
     w.field("busbw_GBps", row.algbw * row.factor);
     w.field("busbw_factor", row.factor);
     w.field("transfers", r.transfers);
+    // nccl.pxn: of those, sends that left from a relay's HCA (each after its NVLink hop)
+    if (r.relayed != 0) w.field("pxn_relayed", r.relayed);
     if (r.tuner) {  // host.stack nccl: NCCL's cost model of what ran, beside time_ns
         w.key("tuner");
         w.begin_object();

@@ -46,7 +46,7 @@ TEST_CASE("algorithm table rows round-trip name -> enum -> name", "[collective]"
     }
     CHECK(c::name(static_cast<c::algo_kind>(i)) == "?");
     CHECK(c::find_algo(static_cast<c::algo_kind>(i)) == nullptr);
-    CHECK(c::algo_names() == "auto, ring, tree, rhd, pairwise, direct, sharp, nvls, rd");
+    CHECK(c::algo_names() == "auto, ring, tree, rhd, pairwise, direct, sharp, nvls, rd, pat");
 }
 
 TEST_CASE("algo_supported follows the table: auto always, host rows by op, sharp never",

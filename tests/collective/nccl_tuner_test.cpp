@@ -158,6 +158,48 @@ TEST_CASE("nccl tuner: ops NCCL does not tune and one rank have no estimate", "[
     CHECK_FALSE(c::tuner_pick(op_kind::allreduce, 8, one));
 }
 
+TEST_CASE("nccl tuner: PAT on 16 one-GPU nodes at the hand-computed estimate", "[nccl_tuner]") {
+    c::tuner_topology t;
+    t.nranks = 16;
+    t.nnodes = 16;
+    t.channels = 1;
+    t.bw_inter_GBps = 50;
+    t.bw_intra_GBps = 50;
+    // PAT: 8.0 + log2(16) x 14 / 3.5 + 16 x 2.8 = 68.8 us; 0.75 x 50 GB/s, no algbw conversion.
+    for (const op_kind op : {op_kind::allgather, op_kind::reduce_scatter}) {
+        CHECK(time_of(op, algo_kind::pat, proto_kind::simple, 4096, t) ==
+              Approx(68.8 + 4096 / 37500.0));
+        // ring ll: 6.6 + 15 x 5.0 = 81.6 us at min(20.4, 25) x 16/15 GB/s: PAT is picked at 4 KiB
+        CHECK(time_of(op, algo_kind::ring, proto_kind::ll, 4096, t) ==
+              Approx(81.6 + 4096 / (20400.0 * 16 / 15)));
+        const auto small = c::tuner_pick(op, 4096, t);
+        REQUIRE(small.has_value());
+        CHECK(small->algo == algo_kind::pat);
+        // 64 MiB: ring simple 8.4 + 15 x 14 + S / (50 x 16/15) = 1476.7 beats PAT's 1858.4.
+        const auto large = c::tuner_pick(op, 64 << 20, t);
+        REQUIRE(large.has_value());
+        CHECK(large->algo == algo_kind::ring);
+        CHECK(large->proto == proto_kind::simple);
+        CHECK(large->time_us == Approx(218.4 + (64 << 20) / (50000.0 * 16 / 15)));
+        // Simple only, allgather and reduce_scatter only.
+        CHECK_FALSE(c::tuner_time(op, algo_kind::pat, proto_kind::ll, 4096, t));
+        CHECK_FALSE(c::tuner_time(op, algo_kind::pat, proto_kind::ll128, 4096, t));
+    }
+    CHECK_FALSE(c::tuner_time(op_kind::allreduce, algo_kind::pat, proto_kind::simple, 4096, t));
+    CHECK_FALSE(c::tuner_time(op_kind::broadcast, algo_kind::pat, proto_kind::simple, 4096, t));
+    // reduce_scatter with avg (NCCL's pre-multiplied / post-divided sum) never runs PAT.
+    t.pat_redop = false;
+    CHECK_FALSE(
+        c::tuner_time(op_kind::reduce_scatter, algo_kind::pat, proto_kind::simple, 4096, t));
+    CHECK(c::tuner_time(op_kind::allgather, algo_kind::pat, proto_kind::simple, 4096, t));
+    CHECK(c::tuner_pick(op_kind::reduce_scatter, 4096, t)->algo == algo_kind::ring);
+    t.pat_redop = true;
+    // Two GPUs per node (nRanks != nNodes): NCCL disables PAT.
+    t.nnodes = 8;
+    CHECK_FALSE(c::tuner_time(op_kind::allgather, algo_kind::pat, proto_kind::simple, 4096, t));
+    CHECK(c::tuner_pick(op_kind::allgather, 4096, t)->algo == algo_kind::ring);
+}
+
 TEST_CASE("nccl protocols: wire bytes follow NCCL's line layouts", "[nccl_proto]") {
     CHECK(c::wire_bytes(proto_kind::ll, 8) == 16);
     CHECK(c::wire_bytes(proto_kind::ll, 9) == 32);  // a second, partly filled line

@@ -42,7 +42,8 @@ const std::vector<combo> COMBOS = {
     {op_kind::allgather, algo_kind::rhd},      {op_kind::alltoall, algo_kind::pairwise},
     {op_kind::broadcast, algo_kind::ring},     {op_kind::broadcast, algo_kind::tree},
     {op_kind::reduce, algo_kind::ring},        {op_kind::reduce, algo_kind::tree},
-    {op_kind::allreduce, algo_kind::rd},
+    {op_kind::allreduce, algo_kind::rd},       {op_kind::allgather, algo_kind::pat},
+    {op_kind::reduce_scatter, algo_kind::pat},
 };
 
 /// Longest chain of deps (in transfers): the number of sequential steps.

@@ -41,7 +41,8 @@ TEST_CASE("transfer_count equals the size of the built schedule", "[collective]"
                            op_kind::barrier,    op_kind::send,           op_kind::recv,
                            op_kind::rdma_write, op_kind::rdma_read};
     const algo_kind algos[] = {algo_kind::auto_, algo_kind::ring,     algo_kind::tree,
-                               algo_kind::rhd,   algo_kind::pairwise, algo_kind::direct};
+                               algo_kind::rhd,   algo_kind::pairwise, algo_kind::direct,
+                               algo_kind::pat};
     int cases = 0;
     for (op_kind op : ops) {
         for (algo_kind algo : algos) {

@@ -203,7 +203,7 @@ ndr_run_e2e_py(sweep_err_db_not_sqlite error ${NDR_RUN_BIN} 2
   --db ${CMAKE_CURRENT_SOURCE_DIR}/../data/not_a_database.txt)
 # Issue 16 item 5: an algorithm that cannot run the op names the file, line and field (exit 2).
 ndr_run_e2e_py(run_err_algo_does_not_fit error ${NDR_RUN_BIN} 2
-  "^ndrsim: error: .*algo_does_not_fit\\.jsonl:4: algo: collective allgather: algo tree does not fit \\(use ring, rhd\\)" --
+  "^ndrsim: error: .*algo_does_not_fit\\.jsonl:4: algo: collective allgather: algo tree does not fit \\(use ring, rhd, pat\\)" --
   run ${NDR_RUN_BAD}/algo_does_not_fit.jsonl -q)
 # Issue 16 item 5: a link rate the datapath cannot clock names its key and where it was set
 # (exit 2, was exit 1; then no origin).

@@ -20,6 +20,7 @@ struct nccl_config {
     std::string proto = "auto";       ///< NCCL_PROTO: auto, ll, ll128, simple
     std::string gpu_arch = "hopper";  ///< the GPU generation the tuner's constants are for
     std::string cpu = "intel";        ///< the hosts' CPU vendor (tuner: LL bandwidth, net overhead)
+    bool pxn = true;                  ///< PXN relays (NCCL_PXN_DISABLE=0): collective/pxn.h
 };
 
 namespace detail {
@@ -58,6 +59,12 @@ void nccl_rows(Rows& s) {
                  "CPU vendor of the hosts, as NCCL's tuner reads it (LL bandwidth cap and "
                  "network post overhead: 1 us Intel, 2 us AMD); docs/domain.md §13 'NCCL's "
                  "tuner'");
+    s.bool_key("nccl.pxn", &nccl_config::pxn,
+               "PXN (PCI x NVLink, NCCL 2.12+; NCCL_PXN_DISABLE default 0, so on): under "
+               "host.stack nccl on a rail_fat_tree with node.gpus > 1, an alltoall, send or "
+               "recv transfer between nodes whose sender's HCA is not on the destination's rail "
+               "goes over NVLink to the GPU of the sender's node on that rail and leaves from "
+               "its HCA; false = NCCL_PXN_DISABLE=1; docs/architecture.md 'PXN'");
 }
 
 }  // namespace detail
