@@ -104,6 +104,9 @@ public:
     /// fault.link_down on RoCE: from cycle `at` on, a packet for host d whose LFT port is an up
     /// port goes to an ECMP member of dst_up[d] (golden::reroute_ecmp) instead of every up port.
     void reroute_ecmp(cycle_t at, std::vector<uint64_t> dst_up);
+    /// RoCE, routing.ecmp_down parallel: a packet whose LFT port p is not an up port goes to an
+    /// ECMP member of groups[p] (fabric_plan::ar_groups: the cables to p's peer switch).
+    void set_ecmp_down(std::vector<uint64_t> groups);
     /// Packets lost on `port` since it went down (0 for a port that never did).
     uint64_t link_down_drops(uint16_t port) const {
         return down_drops_.empty() ? 0 : down_drops_[port];

@@ -81,10 +81,19 @@ void ib_switch::eth_reroute(uint32_t index) {
     eth_->ecmp.dst_up = std::move(eth_->ecmp.reroutes[index]);
 }
 
+void ib_switch::set_ecmp_down(std::vector<uint64_t> groups) {
+    if (eth_) eth_->ecmp.down_groups = std::move(groups);
+}
+
 uint8_t ib_switch::eth_route(cycle_t t, const packet& p, uint8_t lft_port) {
-    const uint64_t up = eth_->ecmp.dst_up.empty() ? eth_->up_ports : eth_->ecmp.dst_up[p.dst];
-    if (up == 0 || (up & bit(lft_port)) == 0) return lft_port;  // down: one path
+    const eth_ecmp& e = eth_->ecmp;
+    uint64_t up = e.dst_up.empty() ? eth_->up_ports : e.dst_up[p.dst];
+    if (e.dst_up.empty() && (up & bit(lft_port)) == 0 && !e.down_groups.empty()) {
+        up = e.down_groups[lft_port];  // routing.ecmp_down parallel: the parallel cables
+    }
+    if (up == 0 || (up & bit(lft_port)) == 0) return lft_port;  // one path
     const auto members = static_cast<uint32_t>(__builtin_popcountll(up));
+    if (members == 1 && !e.down_groups.empty()) return lft_port;  // no choice: no draw
     const golden::ecmp_flow f{0x0A000000U + p.src, 0x0A000000U + p.dst,
                               golden::roce_udp_src_port(p.qp), golden::ROCEV2_UDP_PORT};
     uint32_t pick = eth_->ecmp.sel.pick(f, t, members);

@@ -22,6 +22,8 @@ struct eth_ecmp {
     /// reroute; empty before: every up port leads everywhere).
     std::vector<uint64_t> dst_up;
     std::vector<std::vector<uint64_t>> reroutes;  ///< the sets EV_ECMP_REROUTE installs
+    /// routing.ecmp_down parallel: per port p, the ports cabled to p's peer switch (empty: lft).
+    std::vector<uint64_t> down_groups;
 };
 
 struct eth_state {

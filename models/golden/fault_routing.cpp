@@ -154,8 +154,9 @@ std::vector<std::vector<uint64_t>> reroute_ar_groups(const topology& t,
 }
 
 std::vector<std::vector<uint64_t>> reroute_ecmp(const topology& t,
-                                                const std::vector<topo_port_ref>& dead) {
+                                                const std::vector<topo_port_ref>& dead, bool down) {
     std::vector<std::vector<uint64_t>> out = reroute_ar_groups(t, dead);
+    if (down) return out;  // the good ports are up ports or down ports, never both
     const topology live = without_cables(t, dead);
     for (uint32_t s = 0; s < out.size(); ++s) {
         const uint64_t up = up_port_mask(live, s);

@@ -42,9 +42,11 @@ std::vector<std::vector<uint64_t>> reroute_ar_groups(const topology& t,
 /// RoCE's ECMP sets after the same reroute (the routing protocol withdraws the routes over
 /// the dead cables): per switch, per destination host d, the up ports of the live fabric
 /// (up_port_mask on without_cables, multipath_groups.h) that the rules above call good for d;
-/// 0 where the switch routes d down or no longer reaches it (it keeps its LFT entry).
-/// Throws as without_cables.
+/// with `down` (routing.ecmp_down parallel) also, where the switch routes d down, its good down
+/// ports (the live cables to the lower switch towards d); else 0 there, and 0 where the switch
+/// no longer reaches d (it keeps its LFT entry). Throws as without_cables.
 std::vector<std::vector<uint64_t>> reroute_ecmp(const topology& t,
-                                                const std::vector<topo_port_ref>& dead);
+                                                const std::vector<topo_port_ref>& dead,
+                                                bool down = false);
 
 }  // namespace ndr::golden

@@ -36,6 +36,7 @@ fabric::fabric(const cfg::config& c, uint32_t hosts)
             // ECMP over every up port (not from docs/domain.md: any up port of a folded Clos
             // reaches a common ancestor); a per-switch seed avoids hash polarisation between tiers.
             switches_[s]->set_ecmp(up, static_cast<uint32_t>(c.sim.seed * 7919U + s));
+            if (c.routing.ecmp_down == "parallel") switches_[s]->set_ecmp_down(plan_.ar_groups[s]);
         } else if (c.routing.mode == "adaptive") {
             switches_[s]->set_adaptive(c, plan_.ar_groups[s], static_cast<uint32_t>(s));
         }

@@ -102,7 +102,9 @@ fault_plan plan_faults(const cfg::config& c, const golden::topology& topo,
         if (!roce && c.routing.mode == "adaptive") {
             pr.ar_groups = golden::reroute_ar_groups(topo, dead);
         }
-        if (roce) pr.ecmp = golden::reroute_ecmp(topo, dead);
+        if (roce) {
+            pr.ecmp = golden::reroute_ecmp(topo, dead, c.routing.ecmp_down == "parallel");
+        }
         // Every host must still reach every host over the surviving cables.
         const golden::topology live = golden::without_cables(topo, dead);
         for (uint32_t d = 0; d < topo.hosts; ++d) {

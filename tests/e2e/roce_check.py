@@ -19,7 +19,10 @@ docs/cli.md 'ndrsim compare'), end to end. Each mode is one CTest entry; exit 0 
                       in the cycle model, docs/roce.md 'Frames'), the slowest host gets at
                       least 0.75 L with spray and at most 0.5 L with flow hashing; spray places
                       packets out of order without any retransmission; flowlet reports
-                      ecmp_new_flowlets, with a 500 ns gap beats flow; spray is deterministic
+                      ecmp_new_flowlets, with a 500 ns gap beats flow; spray is deterministic.
+                      128 hosts on radix 64 (4 leaves of 32, 2 spines, 16 parallel cables per
+                      pair), 16 MiB writes: spray with routing.ecmp_down parallel gives every
+                      host at least 0.9 L, flow hashing leaves the slowest below 0.5 L
   compare NDRSIM DIR  `compare A B --preset ndr ... --preset roce-400g ...`: jobs[] per job and
                       preset, slowdown = span / alone span, and the roce side equals
                       `ndrsim run A B` with the same settings
@@ -163,6 +166,22 @@ def mode_ecmp(ndrsim, d):
     if any("ecmp_new_flowlets" in s for s in rs["switches"]):
         fail("ecmp_new_flowlets reported outside flowlet mode")
     print(f"flowlet 500 ns: slowest {flowlet[0]:.2f}, {sum(fl)} new flowlets")
+    t = os.path.join(d, "perm128.jsonl")
+    run(ndrsim, ["gen", "permutation", "--ranks", "128", "--bytes", "16MiB", "--seed", "1",
+                 "-o", t])
+    slowest = {}
+    for mode in ["flow", "spray"]:
+        out = os.path.join(d, "p128_" + mode)
+        run(ndrsim, ["run", t, "--preset", "roce-400g", "--topology", "fat_tree", "--set",
+                     f"routing.ecmp_mode={mode}", "--set", "routing.ecmp_down=parallel", "-q",
+                     "--out", out])
+        r = report(out)
+        if r["hca"]["payload_bytes_delivered"] != 128 * 16 * 1024 * 1024:
+            fail(f"128 hosts {mode}: not every byte delivered")
+        slowest[mode] = min(c["algbw_GBps"] for c in r["collectives"])
+    if not slowest["spray"] >= 0.9 * line or not slowest["flow"] < 0.5 * line:
+        fail(f"128 hosts, parallel down cables: slowest {slowest}")
+    print(f"128 hosts, ecmp_down parallel: slowest {slowest}")
 
 
 def mode_compare(ndrsim, d):

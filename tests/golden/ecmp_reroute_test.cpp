@@ -51,6 +51,28 @@ TEST_CASE("reroute_ecmp: two cables per leaf-spine pair keep the spine", "[fault
     CHECK(sets[spine][0] == 0);  // spines route down: no ECMP set
 }
 
+TEST_CASE("reroute_ecmp down: a spine's parallel cables without the dead one",
+          "[fault_routing][ecmp]") {
+    // 16 hosts: spine 4's ports 0, 1 go to leaf 0 (leaf ports 4, 6), 2, 3 to leaf 1, 4, 5 to
+    // leaf 2, 6, 7 to leaf 3. Leaf 0 port 4 (spine 4 port 0) down: with `down`, spine 4 sends
+    // leaf 0's hosts over port 1 only, the other leaves' hosts over both of their cables; the
+    // leaves' up sets are as without `down`.
+    const topology t = build_fat_tree(16, 8, 2);
+    REQUIRE(t.switches[4].peers[0].node == 0);
+    REQUIRE(t.switches[4].peers[0].port == 4);
+    REQUIRE(t.switches[4].peers[1].node == 0);
+    const auto down = reroute_ecmp(t, {topo_port_ref{0, 4}}, true);
+    const auto up = reroute_ecmp(t, {topo_port_ref{0, 4}});
+    for (uint32_t d = 0; d < 16; ++d) {
+        INFO("host " << d);
+        const uint32_t leaf = d / 4;
+        CHECK(down[4][d] == (leaf == 0 ? 0x2 : uint64_t{0x3} << (2 * leaf)));
+        CHECK(down[5][d] == uint64_t{0x3} << (2 * leaf));  // spine 5 keeps both cables
+        CHECK(up[4][d] == 0);
+        for (uint32_t s = 0; s < 4; ++s) CHECK(down[s][d] == up[s][d]);
+    }
+}
+
 TEST_CASE("reroute_ecmp: no dead cable = every up port for every remote host",
           "[fault_routing][ecmp]") {
     const topology t = build_fat_tree(32, 8, 2);

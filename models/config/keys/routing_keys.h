@@ -20,6 +20,8 @@ struct routing_config {
     std::string ecmp_mode = "flow";
     /// flowlet: an idle gap longer than this starts a new flowlet (16 us, *soft*: docs/roce.md)
     time_ps_t flowlet_gap{16'000'000};
+    /// RoCE: `lft` (a lower switch over the LFT's cable) | `parallel` (ECMP over parallel cables)
+    std::string ecmp_down = "lft";
 };
 
 namespace detail {
@@ -68,6 +70,12 @@ void routing_rows(Rows& s) {
         "packet starts a new flowlet; soft: 16us, the default flowlet inactivity interval of "
         "Juniper's flowlet load balancing (Junos CLI reference 'inactivity-interval', range "
         "16us..32ms; docs/domain.md §14.3b)");
+    s.choice_key("routing.ecmp_down", &routing_config::ecmp_down, {"lft", "parallel"},
+                 "RoCE: a packet going down to a lower switch it has parallel cables to: lft = the "
+                 "LFT's cable (d-mod-k, one cable per destination), parallel = a member of those "
+                 "cables chosen as routing.ecmp_mode chooses among up ports (each cable an "
+                 "equal-cost next hop); model choice, lft keeps the published figures "
+                 "(docs/roce.md 'ECMP modes')");
 }
 
 }  // namespace detail
