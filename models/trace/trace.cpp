@@ -34,7 +34,8 @@ struct coll_key {
 struct seq_use {
     bool collective = false;
     uint32_t first_line = 0;
-    uint32_t instance = none;  ///< collectives: index into trace::collectives
+    uint32_t instance = none;      ///< collectives: index into trace::collectives
+    uint32_t first_record = none;  ///< collectives: the record that opened it (earliest line)
     coll::op_kind op = coll::op_kind::allreduce;
 };
 
@@ -318,6 +319,7 @@ struct loader {
             u.collective = true;
             u.first_line = r.line;
             u.instance = static_cast<uint32_t>(t.collectives.size());
+            u.first_record = idx;
             u.op = r.op;
             seqs.emplace(key, u);
             t.collectives.push_back(std::move(ci));
@@ -335,13 +337,9 @@ struct loader {
             f.fail("seq", fmt::format("duplicate (comm {}, seq {}) on rank {} (first at line {})",
                                       r.comm, r.seq, r.rank, t.records[ci.records[my_crank]].line));
         }
-        // Compare with the first record of the collective.
-        uint32_t first = none;
-        for (uint32_t x : ci.records) {
-            if (x != none && (first == none || t.records[x].line < t.records[first].line))
-                first = x;
-        }
-        const op_record& a = t.records[first];
+        // Compare with the first record of the collective (records arrive in line order, so
+        // the one that opened it has the earliest line; kept, not searched: O(1) per record).
+        const op_record& a = t.records[u.first_record];
         const auto differs = [&](std::string_view field, const std::string& mine,
                                  const std::string& theirs) {
             f.fail(field,
