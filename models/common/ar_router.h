@@ -34,31 +34,22 @@ public:
     uint8_t route(uint8_t lft_port, uint32_t dst, uint32_t need_blocks, Credits&& credits) {
         uint8_t out = lft_port;
         uint64_t group = lft_port < groups_.size() ? groups_[lft_port] : 0;
+        bool lft_dead = false;  // FLFR: the LFT port is down, pick among the group's live ports
         if (faulty_) [[unlikely]] {
             if (dst < by_dest_.size() && by_dest_[dst] != 0) group = by_dest_[dst];
-            if (lft_port < 64 && (group >> lft_port & 1U) != 0 && (dead_ >> lft_port & 1U) != 0) {
-                // FLFR: the LFT port is down; pick among the group's live ports.
-                std::array<golden::ar_candidate, 64> c{};
-                std::size_t n = 0;
-                for_each_bit(group & ~dead_, [&](uint32_t p) {
-                    c[n++] = golden::ar_candidate{static_cast<uint8_t>(p), queued_[p], credits(p)};
-                });
-                out = golden::ar_choose_alternative(lft_port, c.data(), n, need_blocks,
-                                                    golden::ar_tie_draw(seed_, sw_, decisions_++));
-                if (out != lft_port) ++moved_;
-                queued_[out] += need_blocks;
-                return out;
-            }
+            lft_dead =
+                lft_port < 64 && (group >> lft_port & 1U) != 0 && (dead_ >> lft_port & 1U) != 0;
             group &= ~dead_;
         }
-        if ((group & (group - 1)) != 0) {  // two ports or more: a choice
+        if (lft_dead || (group & (group - 1)) != 0) {  // two ports or more, or FLFR: a choice
             std::array<golden::ar_candidate, 64> c{};
             std::size_t n = 0;
             for_each_bit(group, [&](uint32_t p) {
                 c[n++] = golden::ar_candidate{static_cast<uint8_t>(p), queued_[p], credits(p)};
             });
-            out = golden::ar_choose(lft_port, c.data(), n, need_blocks, threshold_,
-                                    golden::ar_tie_draw(seed_, sw_, decisions_++));
+            const uint64_t tie = golden::ar_tie_draw(seed_, sw_, decisions_++);
+            out = lft_dead ? golden::ar_choose_alternative(lft_port, c.data(), n, need_blocks, tie)
+                           : golden::ar_choose(lft_port, c.data(), n, need_blocks, threshold_, tie);
             if (out != lft_port) ++moved_;
         }
         queued_[out] += need_blocks;
