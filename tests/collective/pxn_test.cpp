@@ -26,6 +26,17 @@ std::vector<c::pxn_rank> nodes_of(uint32_t nodes, uint32_t g) {
     return w;
 }
 
+/// A send of `bytes` from comm rank 0 to 1 (one transfer; `chunk` only matters to PXN's pieces).
+c::schedule send(uint64_t bytes, uint64_t chunk = 1 << 20) {
+    c::coll_params p;
+    p.op = op_kind::send;
+    p.algo = algo_kind::direct;
+    p.nranks = 2;
+    p.bytes = bytes;
+    p.chunk_bytes = chunk;
+    return c::build_schedule(p);
+}
+
 c::schedule alltoall(uint32_t n, uint64_t bytes, uint64_t chunk) {
     c::coll_params p;
     p.op = op_kind::alltoall;
@@ -89,12 +100,7 @@ TEST_CASE("PXN keeps alltoall correct and race-free, chunked, 2 nodes x 4 GPUs",
 }
 
 TEST_CASE("PXN relays a send through a GPU outside the pair", "[collective][pxn]") {
-    c::coll_params p;
-    p.op = op_kind::send;
-    p.algo = algo_kind::direct;
-    p.nranks = 2;
-    p.bytes = 256;
-    c::schedule s = c::build_schedule(p);
+    c::schedule s = send(256);
     // Rank 0 on node 0 rail 1, rank 1 on node 1 rail 3; candidates: node 0 rail 2, rail 3.
     const std::vector<c::pxn_rank> w = {{0, 1}, {1, 3}, {0, 2}, {0, 3}};
     CHECK(c::apply_pxn(s, w) == 1);
@@ -110,13 +116,7 @@ TEST_CASE("PXN relays a send through a GPU outside the pair", "[collective][pxn]
 }
 
 TEST_CASE("PXN cuts a relayed send into chunk-sized hop + send pairs", "[collective][pxn]") {
-    c::coll_params p;
-    p.op = op_kind::send;
-    p.algo = algo_kind::direct;
-    p.nranks = 2;
-    p.bytes = 40;
-    p.chunk_bytes = 16;  // 16 + 16 + 8
-    c::schedule s = c::build_schedule(p);
+    c::schedule s = send(40, 16);  // pieces of 16 + 16 + 8
     REQUIRE(s.xfers.size() == 1);  // send is never chunked...
     const std::vector<c::pxn_rank> w = {{0, 0}, {1, 1}, {0, 1}};
     CHECK(c::apply_pxn(s, w) == 3);  // ...but its relay pipelines the two legs by chunks
@@ -143,19 +143,14 @@ TEST_CASE("PXN cuts a relayed send into chunk-sized hop + send pairs", "[collect
 }
 
 TEST_CASE("PXN leaves same-rail, intra-node and relay-less transfers alone", "[collective][pxn]") {
-    c::coll_params p;
-    p.op = op_kind::send;
-    p.algo = algo_kind::direct;
-    p.nranks = 2;
-    p.bytes = 64;
     for (const std::vector<c::pxn_rank>& w :
          {std::vector<c::pxn_rank>{{0, 2}, {1, 2}}, std::vector<c::pxn_rank>{{0, 1}, {0, 3}},
           std::vector<c::pxn_rank>{{0, 1}, {1, 3}, {1, 3}}}) {
-        c::schedule s = c::build_schedule(p);
+        c::schedule s = send(64);
         CHECK(c::apply_pxn(s, w) == 0);
         CHECK(s.xfers.size() == 1);
         CHECK(s.buffer_bytes == 64);
     }
-    c::schedule s = c::build_schedule(p);
+    c::schedule s = send(64);
     CHECK_THROWS_AS(c::apply_pxn(s, {{0, 0}}), std::invalid_argument);
 }
