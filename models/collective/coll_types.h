@@ -23,7 +23,21 @@ enum class op_kind : uint8_t {
 };
 
 /// Collective algorithms; names, the ops each runs and where it runs are in ALGORITHMS below.
-enum class algo_kind : uint8_t { auto_, ring, tree, rhd, pairwise, direct, sharp, nvls, rd, pat };
+enum class algo_kind : uint8_t {
+    auto_,
+    ring,
+    tree,
+    rhd,
+    pairwise,
+    direct,
+    sharp,
+    nvls,
+    rd,
+    pat,
+    collnet_direct,
+    collnet_chain,
+    nvls_tree
+};
 
 /// How `auto` picks a host algorithm (choose_algo, schedule.h): like NCCL's tuner or like
 /// MPICH's allreduce selection. host.stack chooses it (config/keys/host_keys.h).
@@ -56,10 +70,13 @@ inline constexpr op_set ALL_OPS = static_cast<op_set>(op_bit(op_kind::rdma_read)
 
 /// Where an algorithm runs.
 enum class algo_class : uint8_t {
-    automatic,   ///< `auto`: choose_algo (schedule.h) resolves it to a host algorithm
-    host,        ///< a transfer schedule the hosts run (build_schedule, schedule.h)
-    in_network,  ///< reduced in the switches' aggregation nodes; falls back to `auto` where
-                 ///< it cannot run (docs/architecture.md "SHARP in-network reduction")
+    automatic,     ///< `auto`: choose_algo (schedule.h) resolves it to a host algorithm
+    host,          ///< a transfer schedule the hosts run (build_schedule, schedule.h)
+    in_network,    ///< reduced in the switches' aggregation nodes; falls back to `auto` where
+                   ///< it cannot run (docs/architecture.md "SHARP in-network reduction")
+    hierarchical,  ///< NCCL's two-level algorithms: a phase inside every node (NVLink or NVLS),
+                   ///< one across the nodes (SHARP per rail or a tree), one inside again
+                   ///< (testbench/host/replay_hier.cpp, docs/architecture.md "CollNet")
 };
 
 /// One collective algorithm.
@@ -100,12 +117,20 @@ inline constexpr algo_info ALGORITHMS[] = {
          op_bit(op_kind::barrier),
      "SHARP in-network reduction in the switches"},
     {algo_kind::nvls, "nvls", algo_class::in_network, op_bit(op_kind::allreduce),
-     "NVLink SHARP: reduction inside the NVSwitch of one node (node.nvls)"},
+     "NVLink SHARP: NVSwitch reduction in one node; across nodes with SHARP (nccl.collnet)"},
     {algo_kind::rd, "rd", algo_class::host, op_bit(op_kind::allreduce),
      "recursive doubling allreduce (MPICH short messages): log2 n whole-buffer exchanges"},
     {algo_kind::pat, "pat", algo_class::host,
      op_bit(op_kind::allgather) | op_bit(op_kind::reduce_scatter),
      "NCCL PAT (Parallel Aggregated Trees): a binomial tree per block, one GPU per node"},
+    {algo_kind::collnet_direct, "collnet_direct", algo_class::hierarchical,
+     op_bit(op_kind::allreduce),
+     "NCCL CollNet Direct: NVLink reduce-scatter to every GPU, SHARP per rail, NVLink allgather"},
+    {algo_kind::collnet_chain, "collnet_chain", algo_class::hierarchical,
+     op_bit(op_kind::allreduce),
+     "NCCL CollNet Chain: NVLink chain up to the rail's GPU, SHARP across, chain back down"},
+    {algo_kind::nvls_tree, "nvls_tree", algo_class::hierarchical, op_bit(op_kind::allreduce),
+     "NCCL NVLSTree: NVLS reduce-scatter, a double binary tree per rail, NVLS multicast"},
 };
 
 /// The row of `k`; nullptr for a value outside the enum.

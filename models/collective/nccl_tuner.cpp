@@ -15,7 +15,10 @@ namespace {
 // PAT 6; protocols LL 0, LL128 1, Simple 2; hardware NVLink 0, PCI 1, NET 2.
 constexpr int TREE = 0;
 constexpr int RING = 1;
+constexpr int COLLNET_DIRECT = 2;
+constexpr int COLLNET_CHAIN = 3;
 constexpr int NVLS = 4;
+constexpr int NVLS_TREE = 5;
 constexpr int PAT = 6;
 constexpr int NVLINK_HW = 0;
 constexpr int PCI_HW = 1;
@@ -52,6 +55,10 @@ constexpr std::array<row3, 4> TREE_LL128_BW = {row3{20.0, 20.0, 20.0}, row3{20.0
                                                row3{36.7, 36.7, 29.0}, row3{55.6, 31.67, 20.0}};
 constexpr std::array<row3, 4> TREE_BW = {row3{26.5, 18.5, 10.0}, row3{24.0, 23.6, 17.8},
                                          row3{38.7, 41.4, 36.0}, row3{70.0, 42.8, 24.0}};
+/// perChMaxNVLSTreeBws [GPU generation][nodes index] (Hopper and Blackwell: 0 on one node, where
+/// NVLSTree is disabled).
+constexpr std::array<row3, 4> NVLS_TREE_BW = {row3{26.5, 18.5, 10.0}, row3{24.0, 23.6, 17.8},
+                                              row3{0.0, 57.7, 45.5}, row3{0.0, 96.0, 80.0}};
 /// nvlsEfficiency [GPU generation].
 constexpr std::array<double, 4> NVLS_EFFICIENCY = {0.0, 0.0, 0.85, 0.74};
 
@@ -81,8 +88,14 @@ int algo_index(algo_kind a) {
             return TREE;
         case algo_kind::ring:
             return RING;
+        case algo_kind::collnet_direct:
+            return COLLNET_DIRECT;
+        case algo_kind::collnet_chain:
+            return COLLNET_CHAIN;
         case algo_kind::nvls:
             return NVLS;
+        case algo_kind::nvls_tree:
+            return NVLS_TREE;
         case algo_kind::pat:
             return PAT;
         default:
@@ -129,8 +142,19 @@ std::optional<tuner_estimate> tuner_time(op_kind op, algo_kind algo, proto_kind 
     }
     if (a != RING && a != PAT && !allreduce) return std::nullopt;
     const auto cc = static_cast<size_t>(t.arch);
-    if (a == NVLS && (p != SIMPLE || !t.nvls || !t.nvlink || t.nnodes > 1 || t.channels < 2 ||
-                      NVLS_EFFICIENCY[cc] == 0.0)) {
+    // NVLS and NVLSTree: Simple only, at least 2 channels, NVLink SHARP (nvlsSupport). NVLSTree
+    // is disabled on one node; NVLS across nodes needs CollNet (NVLS + SHARP), as do CollNet
+    // Direct (also only on NVSwitch systems) and Chain; CollNet is off below
+    // NCCL_COLLNET_NODE_THRESHOLD = 2 nodes (init.cc). CollNet runs Simple only (busBw 0).
+    const bool nvls_kind = a == NVLS || a == NVLS_TREE;
+    const bool collnet_kind = a == COLLNET_DIRECT || a == COLLNET_CHAIN;
+    if (nvls_kind &&
+        (p != SIMPLE || !t.nvls || !t.nvlink || t.channels < 2 || NVLS_EFFICIENCY[cc] == 0.0)) {
+        return std::nullopt;
+    }
+    if (a == NVLS_TREE && t.nnodes == 1) return std::nullopt;
+    if (a == NVLS && t.nnodes > 1 && !t.collnet) return std::nullopt;
+    if (collnet_kind && (p != SIMPLE || !t.collnet || t.nnodes < 2 || !t.nvlink)) {
         return std::nullopt;
     }
     if (p == LL128 && !t.ll128) return std::nullopt;
@@ -146,12 +170,18 @@ std::optional<tuner_estimate> tuner_time(op_kind op, algo_kind algo, proto_kind 
     const int intra_hw = t.nvlink ? NVLINK_HW : PCI_HW;
     const int hw = t.nnodes == 1 ? intra_hw : NET_HW;
 
-    // Bus bandwidth: nChannels x the graph's per-channel bandwidth (intra on up to 2 nodes).
+    // Bus bandwidth: nChannels x the graph's per-channel bandwidth (intra on up to 2 nodes and
+    // for CollNet, whose graphs are the NVLink ones).
+    const double nvlink_bw = t.bw_nvlink_GBps > 0 ? t.bw_nvlink_GBps : t.bw_intra_GBps;
     double bus = t.nnodes <= 2 ? t.bw_intra_GBps : t.bw_inter_GBps;
-    if (a == NVLS) {
-        double intra = t.bw_intra_GBps * NVLS_EFFICIENCY[cc] * (nch - 1) / nch;
+    if (collnet_kind) bus = nvlink_bw;
+    if (nvls_kind) {
+        double intra = nvlink_bw * NVLS_EFFICIENCY[cc] * (nch - 1) / nch;
         intra *= allreduce ? 2.0 : (ppn - 1) / ppn;
-        bus = std::min(intra, t.bw_inter_GBps);
+        // NVLSTree on 2 nodes: each tree link carries half (interBw x 2).
+        const double inter = t.bw_inter_GBps * (t.nnodes <= 2 && a == NVLS_TREE ? 2.0 : 1.0);
+        bus = std::min(intra, inter);
+        if (a == NVLS_TREE) bus = std::min(bus, nch * NVLS_TREE_BW[cc][index2]);
     }
     if (a == RING && p == LL) bus = std::min(ll_max_bw, bus * .5);
     if (a == RING && p == LL128) bus = std::min(bus * 0.92, nch * RING_LL128_BW[cc][index2]);
@@ -162,9 +192,17 @@ std::optional<tuner_estimate> tuner_time(op_kind op, algo_kind algo, proto_kind 
                        nch * TREE_LL128_BW[cc][index2]);
     }
     if (a == PAT) bus *= .75;
+    if (a == COLLNET_DIRECT) {
+        // "Collnet+Direct requires all GPUs to have a local NIC to work at full speed": the
+        // GPU/NIC ratio ppn / nChannels, halfway back to 1.
+        double factor = ppn / nch;
+        factor -= (factor - 1) / 2;
+        bus /= factor;
+        if (t.arch == gpu_arch::hopper || t.arch == gpu_arch::blackwell) bus *= .85;
+    }
     // Bus bandwidth to algorithm bandwidth (NCCL leaves PAT's allgather and reduce_scatter
     // bandwidth as it is).
-    if (a != PAT) bus *= (a == RING || a == NVLS) ? n / nsteps : .5;
+    if (a != PAT) bus *= (a == RING || nvls_kind) ? n / nsteps : .5;
 
     double lat = BASE_LAT[a][p];
     double intra_lat = HW_LAT[intra_hw][a][p];
@@ -191,8 +229,18 @@ std::optional<tuner_estimate> tuner_time(op_kind op, algo_kind algo, proto_kind 
     } else if (a == PAT) {
         // A logarithmic part over the nodes and, NCCL notes, a linear part of 2.8 us per rank.
         lat += log2_down(t.nnodes) * (inter_lat / 3.5) + n * 2.8;
+    } else if (a == COLLNET_DIRECT) {
+        // One NVLink hop each way (if the node has peers), 0.4 us of arity serialisation per
+        // local peer each way, and one SHARP operation across.
+        const double peers = static_cast<double>(t.nranks / t.nnodes) - 1;
+        lat += 2 * (std::min(1.0, peers) * intra_lat + peers * 0.4) + inter_lat;
+    } else if (a == COLLNET_CHAIN) {
+        lat += 2 * (static_cast<double>(t.nranks / t.nnodes) - 1) * intra_lat + inter_lat;
+    } else if (a == NVLS_TREE) {
+        lat += intra_lat + 2 * log2_down(t.nnodes) * inter_lat;
     } else {
-        lat = intra_lat;  // NVLS on one node
+        lat = intra_lat;  // NVLS; across nodes one SHARP operation more
+        if (t.nnodes > 1) lat += inter_lat;
     }
 
     // ncclTopoGetAlgoTime.
@@ -201,6 +249,10 @@ std::optional<tuner_estimate> tuner_time(op_kind op, algo_kind algo, proto_kind 
     const int log_size = log2_down(bytes >> 6);
     if (a == TREE && allreduce && log_size >= 0 && log_size < 23) {
         bw *= TREE_CORRECTION[p][log_size];
+    }
+    if (a == NVLS_TREE && allreduce && log_size >= 0 && log_size < 24 &&
+        t.arch == gpu_arch::blackwell) {
+        bw *= TREE_CORRECTION[p][log_size];  // NCCL: Blackwell (compCap >= 100) on x86 only
     }
     if (a == RING && p == SIMPLE && t.nnodes > 1 && allreduce &&
         bytes / (uint64_t{t.channels} * t.nranks) >= 64) {
@@ -217,7 +269,9 @@ std::optional<tuner_estimate> tuner_time(op_kind op, algo_kind algo, proto_kind 
 
 std::vector<tuner_estimate> tuner_table(op_kind op, uint64_t bytes, const tuner_topology& t) {
     std::vector<tuner_estimate> out;
-    for (const algo_kind a : {algo_kind::tree, algo_kind::ring, algo_kind::nvls, algo_kind::pat}) {
+    for (const algo_kind a :
+         {algo_kind::tree, algo_kind::ring, algo_kind::collnet_direct, algo_kind::collnet_chain,
+          algo_kind::nvls, algo_kind::nvls_tree, algo_kind::pat}) {
         for (const proto_kind p : {proto_kind::ll, proto_kind::ll128, proto_kind::simple}) {
             if (auto e = tuner_time(op, a, p, bytes, t)) out.push_back(*e);
         }

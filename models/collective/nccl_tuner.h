@@ -5,10 +5,11 @@
 // with latency = base latency + per-hop latencies over the algorithm's steps, and bandwidth the
 // bus bandwidth of the topology times the algorithm x protocol efficiency, converted to
 // algorithm bandwidth; the least time wins. Candidates are the algorithms ndrsim runs: ring and
-// tree (allreduce), ring (reduce_scatter, allgather, broadcast, reduce), nvls (allreduce on
-// one node with node.nvls) and pat (reduce_scatter and allgather with Simple, one rank per node,
-// as ncclPatEnable allows). CollNet and NVLSTree are not candidates (docs/architecture.md
-// "NCCL's tuner"). SystemC-free.
+// tree (allreduce), ring (reduce_scatter, allgather, broadcast, reduce), nvls (allreduce with
+// node.nvls: on one node, or across nodes with CollNet), nvls_tree (allreduce with node.nvls on
+// several nodes), collnet_direct and collnet_chain (allreduce with CollNet: nccl.collnet and
+// SHARP on the fabric) and pat (reduce_scatter and allgather with Simple, one rank per node,
+// as ncclPatEnable allows); docs/architecture.md "NCCL's tuner". SystemC-free.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -32,7 +33,13 @@ struct tuner_topology {
     gpu_arch arch = gpu_arch::hopper;
     bool amd_cpu = false;  ///< AMD hosts (NCCL's llMaxBws row and net overhead)
     bool nvls = false;     ///< NVLink SHARP available (node.nvls)
-    bool ll128 = true;     ///< LL128 enabled (NCCL enables it on NVLink/PCIe-switch paths)
+    /// CollNet enabled (NCCL_COLLNET_ENABLE=1, nccl.collnet) and the fabric runs SHARP: CollNet
+    /// Direct/Chain and NVLS across nodes are candidates.
+    bool collnet = false;
+    /// One GPU's NVLink bus bandwidth (nChannels x the NVLS and CollNet graphs' bwIntra); 0 =
+    /// bw_intra_GBps.
+    double bw_nvlink_GBps = 0;
+    bool ll128 = true;  ///< LL128 enabled (NCCL enables it on NVLink/PCIe-switch paths)
     /// The collective may run PAT: NCCL excludes a reduce_scatter whose sum is pre-multiplied
     /// or post-divided (avg; enqueue.cc topoGetAlgoInfo).
     bool pat_redop = true;
@@ -52,8 +59,8 @@ struct tuner_estimate {
 std::optional<tuner_estimate> tuner_time(op_kind op, algo_kind algo, proto_kind proto,
                                          uint64_t bytes, const tuner_topology& t);
 
-/// Every candidate of `op` of `bytes`, in NCCL's order (tree, ring, nvls, pat; ll, ll128,
-/// simple).
+/// Every candidate of `op` of `bytes`, in NCCL's order (tree, ring, collnet_direct,
+/// collnet_chain, nvls, nvls_tree, pat; ll, ll128, simple).
 std::vector<tuner_estimate> tuner_table(op_kind op, uint64_t bytes, const tuner_topology& t);
 
 /// NCCL's pick: the candidate of least time (the first on a tie, as NCCL's strict <), limited

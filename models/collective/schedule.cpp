@@ -109,6 +109,12 @@ void check_params(const coll_params& p) {
             fmt::format("collective {}: algo {} (in-network reduction) is not a host schedule",
                         name(p.op), name(p.algo)));
     }
+    if (find_algo(p.algo) != nullptr && find_algo(p.algo)->where == algo_class::hierarchical) {
+        throw std::invalid_argument(fmt::format(
+            "collective {}: algo {} (hierarchical: phases inside and across the nodes) is not "
+            "one host schedule (collective/hier.h)",
+            name(p.op), name(p.algo)));
+    }
     if (!algo_supported(p.op, p.algo)) {
         throw std::invalid_argument(fmt::format("collective {}: algo {} does not fit (use {})",
                                                 name(p.op), name(p.algo), supported_list(p.op)));
@@ -179,6 +185,9 @@ uint64_t count_of(const coll_params& p, algo_kind algo) {
         case algo_kind::auto_:
         case algo_kind::sharp:
         case algo_kind::nvls:
+        case algo_kind::collnet_direct:
+        case algo_kind::collnet_chain:
+        case algo_kind::nvls_tree:
             break;  // excluded by check_params / resolved_algo
     }
     return 0;
@@ -237,6 +246,9 @@ schedule build_schedule(const coll_params& p) {
         case algo_kind::auto_:
         case algo_kind::sharp:
         case algo_kind::nvls:
+        case algo_kind::collnet_direct:
+        case algo_kind::collnet_chain:
+        case algo_kind::nvls_tree:
             break;  // excluded above
     }
     return s;

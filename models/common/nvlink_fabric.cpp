@@ -20,7 +20,10 @@ nvlink_fabric::nvlink_fabric(uint32_t nodes, uint32_t gpus, double bytes_per_cyc
 void nvlink_fabric::start(cycle_t now, uint32_t node, uint32_t src, uint32_t dst, uint64_t bytes,
                           uint64_t tag, double max_share) {
     node_state& n = nodes_.at(node);
-    if (src >= gpus_ || dst >= gpus_) throw std::out_of_range("nvlink_fabric: gpu out of range");
+    const bool one_way = (src == NO_GPU) != (dst == NO_GPU);
+    if ((src >= gpus_ || dst >= gpus_) && !(one_way && std::min(src, dst) < gpus_)) {
+        throw std::out_of_range("nvlink_fabric: gpu out of range");
+    }
     if (!(max_share > 0 && max_share <= 1)) {
         throw std::invalid_argument("nvlink_fabric: max_share must be in (0, 1]");
     }
@@ -32,8 +35,8 @@ void nvlink_fabric::start(cycle_t now, uint32_t node, uint32_t src, uint32_t dst
     f.cap = max_share * bpc_;
     f.tag = tag;
     n.flows.push_back(f);
-    stats_[std::size_t{node} * gpus_ + src].tx_bytes += bytes;
-    stats_[std::size_t{node} * gpus_ + dst].rx_bytes += bytes;
+    if (src != NO_GPU) stats_[std::size_t{node} * gpus_ + src].tx_bytes += bytes;
+    if (dst != NO_GPU) stats_[std::size_t{node} * gpus_ + dst].rx_bytes += bytes;
     share(n);
 }
 
@@ -67,13 +70,18 @@ void nvlink_fabric::progress(node_state& n, cycle_t now) const {
 
 void nvlink_fabric::share(node_state& n) const {
     // Progressive filling over 2 * gpus resources: egress of GPU g = g, ingress = gpus + g.
+    // A one-way flow (NO_GPU end) uses one resource; its missing one is the index nr (none).
     const std::size_t nr = std::size_t{2} * gpus_;
-    std::vector<double> cap(nr, bpc_);
-    std::vector<uint32_t> users(nr, 0);
+    const auto egress = [&](const flow& f) { return f.src == NO_GPU ? nr : std::size_t{f.src}; };
+    const auto ingress = [&](const flow& f) {
+        return f.dst == NO_GPU ? nr : std::size_t{gpus_} + f.dst;
+    };
+    std::vector<double> cap(nr + 1, bpc_);
+    std::vector<uint32_t> users(nr + 1, 0);
     std::vector<char> fixed(n.flows.size(), 0);
     for (const flow& f : n.flows) {
-        ++users[f.src];
-        ++users[gpus_ + f.dst];
+        ++users[egress(f)];
+        ++users[ingress(f)];
     }
     std::size_t left = n.flows.size();
     while (left > 0) {
@@ -100,22 +108,22 @@ void nvlink_fabric::share(node_state& n) const {
             fixed[capped] = 1;
             --left;
             f.rate = f.cap;
-            cap[f.src] -= f.cap;
-            cap[gpus_ + f.dst] -= f.cap;
-            --users[f.src];
-            --users[gpus_ + f.dst];
+            cap[egress(f)] -= f.cap;
+            cap[ingress(f)] -= f.cap;
+            --users[egress(f)];
+            --users[ingress(f)];
             continue;
         }
         for (std::size_t i = 0; i < n.flows.size(); ++i) {
             flow& f = n.flows[i];
-            if (fixed[i] || (f.src != best && gpus_ + f.dst != best)) continue;
+            if (fixed[i] || (egress(f) != best && ingress(f) != best)) continue;
             fixed[i] = 1;
             --left;
             f.rate = share_of_best;
-            cap[f.src] -= share_of_best;
-            cap[gpus_ + f.dst] -= share_of_best;
-            --users[f.src];
-            --users[gpus_ + f.dst];
+            cap[egress(f)] -= share_of_best;
+            cap[ingress(f)] -= share_of_best;
+            --users[egress(f)];
+            --users[ingress(f)];
         }
     }
     n.next = NEVER;

@@ -33,12 +33,17 @@ struct nvlink_gpu_stats {
 class nvlink_fabric {
 public:
     static constexpr cycle_t NEVER = std::numeric_limits<cycle_t>::max();
+    /// As start()'s src or dst: the flow uses only the other GPU's ingress (src NO_GPU) or
+    /// egress (dst NO_GPU): one direction of an NVLS reduce-scatter or multicast, whose other
+    /// end is the NVSwitch (testbench/host/replay_hier.cpp).
+    static constexpr uint32_t NO_GPU = std::numeric_limits<uint32_t>::max();
 
     /// `bytes_per_cycle`: B of one GPU per direction; `nodes` x `gpus` GPUs.
     nvlink_fabric(uint32_t nodes, uint32_t gpus, double bytes_per_cycle);
 
     /// A transfer of `bytes` from GPU src to GPU dst of `node` starts at `now` (>= the node's
-    /// last event). `tag` comes back from advance(). src == dst is an NVLS member flow.
+    /// last event). `tag` comes back from advance(). src == dst is an NVLS member flow; src or
+    /// dst NO_GPU (not both) a one-way flow.
     /// `max_share` (0 < x <= 1) caps the flow's rate at that fraction of B (the NVSwitch's
     /// NVLS reduction rate, node.nvls_efficiency); the rest of the link stays for others.
     void start(cycle_t now, uint32_t node, uint32_t src, uint32_t dst, uint64_t bytes, uint64_t tag,

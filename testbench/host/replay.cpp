@@ -21,6 +21,8 @@ constexpr uint64_t TIMER_COMPUTE_DONE = 1;
 constexpr uint64_t TIMER_DEFERRED = 2;  ///< node path: a deferred step (slot in deferred_)
 constexpr uint64_t TIMER_NODE = 3;      ///< node path: a node's next NVLink finish
 constexpr uint64_t NVLS_TAG = uint64_t{1} << 63;
+/// With NVLS_TAG: an NVLS flow of a hierarchical collective (replay_hier.cpp).
+constexpr uint64_t HIER_TAG = uint64_t{1} << 62;
 /// host.stack mpi rendezvous: the 0-byte request (sender -> receiver) and reply of a transfer.
 constexpr uint64_t RTS_TAG = uint64_t{1} << 62;
 constexpr uint64_t CTS_TAG = uint64_t{1} << 61;
@@ -95,9 +97,14 @@ replay::replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& 
     // before it. (A SHARP collective is checked if it falls back to a host algorithm.)
     for (uint32_t i = 0; i < tr.collectives.size(); ++i) {
         const trace::collective_instance& ci = tr.collectives[i];
-        if (ci.algo == coll::algo_kind::sharp || ci.algo == coll::algo_kind::nvls) continue;
-        const nccl_choice ch = choose(i, ci.algo, false);
+        const coll::algo_kind asked = requested_algo(ci);
+        if (asked == coll::algo_kind::sharp || asked == coll::algo_kind::nvls) continue;
+        const nccl_choice ch = choose(i, asked, false);
         check_pat(ci, ch.algo);
+        if (coll::find_algo(ch.algo)->where == coll::algo_class::hierarchical) {
+            check_hier(ci, ch.algo);
+            continue;
+        }
         named_by_line(tr_, ci, [&] { coll::check_schedule(host_params(i, ch.algo, ch.proto)); });
     }
     log_transfers_ = c.report.timeline == "transfers" || c.report.timeline == "packets";
@@ -256,7 +263,7 @@ void replay::issue(cycle_t t, uint32_t rec) {
 
 void replay::start_collective(cycle_t t, uint32_t inst) {
     const trace::collective_instance& ci = tr_.collectives[inst];
-    coll::algo_kind algo = ci.algo;
+    coll::algo_kind algo = requested_algo(ci);
     if (algo == coll::algo_kind::sharp) {
         std::string why;
         if (start_sharp(t, inst, why)) return;
@@ -267,6 +274,16 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
     nccl_choice ch = algo == coll::algo_kind::nvls
                          ? nccl_choice{algo, coll::proto_kind::simple, std::nullopt}
                          : choose(inst, algo, true);
+    // NVLS across nodes (with CollNet) and NCCL's other hierarchical algorithms.
+    const bool nvls_nodes = ch.algo == coll::algo_kind::nvls && collnet_ready() &&
+                            !layout_.node_groups(ci.ranks).empty();
+    if (nvls_nodes || coll::find_algo(ch.algo)->where == coll::algo_class::hierarchical) {
+        if (nvls_nodes && !ch.estimate) ch = choose(inst, coll::algo_kind::nvls, true);
+        std::string why;
+        if (start_hier(t, inst, ch, why)) return;
+        results_[inst].fallback = why;
+        ch = choose(inst, coll::algo_kind::auto_, false);
+    }
     if (ch.algo == coll::algo_kind::nvls) {
         std::string why;
         if (start_nvls(t, inst, why)) {
@@ -282,7 +299,18 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
     run.proto = ch.proto;
     run.sched = named_by_line(tr_, ci, [&] { return coll::build_schedule(p); });
     relay_pxn(run, ci);
-    const uint32_t members = p.nranks;  // PXN relays outside the communicator are none
+    collective_result& res = results_[inst];
+    res.start = t;
+    res.algo = run.sched.algo;
+    res.proto = ch.proto;
+    res.tuner = ch.estimate;
+    res.transfers = run.sched.xfers.size();
+    res.relayed = run.relayed;
+    start_run(t, std::move(run), stack_.launch_cycles());  // host.stack nccl: the kernel launch
+}
+
+void replay::start_run(cycle_t t, running run, cycle_t launch) {
+    const uint32_t members = run.sched.params.nranks;  // PXN relays outside the comm are none
     const std::size_t nx = run.sched.xfers.size();
     run.xs.resize(nx);
     if (log_transfers_) run.posted_at.resize(nx);
@@ -301,22 +329,14 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
             if (m != NONE) ++run.pending_per_rank[m];
         }
     }
-    collective_result& res = results_[inst];
-    res.start = t;
-    res.algo = run.sched.algo;
-    res.proto = ch.proto;
-    res.tuner = ch.estimate;
-    res.transfers = nx;
-    res.relayed = run.relayed;
     run.members_left = members;
     const auto idx = static_cast<uint32_t>(runs_.size());
-    running_of_inst_[inst] = idx;
+    running_of_inst_[run.instance] = idx;
     runs_.push_back(std::move(run));
     running& rr = runs_[idx];
     for (uint32_t cr = 0; cr < members; ++cr) {
         if (rr.pending_per_rank[cr] == 0) member_done(t, idx, cr);
     }
-    const cycle_t launch = stack_.launch_cycles();  // host.stack nccl: the kernel launch
     for (uint32_t x = 0; x < nx; ++x) {
         // A local step completes when posted and may already have posted its dependents.
         if (runs_[idx].xs[x].waiting != 0 || runs_[idx].xs[x].posted) continue;
@@ -463,6 +483,29 @@ void replay::on_deferred(cycle_t t, uint32_t slot) {
             arm_node(t, a.node);
             break;
         }
+        case step::hier_phase:
+            hier_phase(t, d.run);
+            break;
+        case step::hier_nvls: {
+            // d.run = instance, d.x = (slice * members + member) * 2 + (1: ingress, 0: egress).
+            const trace::collective_instance& ci = tr_.collectives[d.run];
+            const hier_state& h = hier_.at(d.run);
+            const auto n = static_cast<uint32_t>(ci.ranks.size());
+            const uint32_t m = (d.x / 2) % n;
+            const uint32_t k = d.x / 2 / n;
+            const common::gpu_ref g = layout_.of_rank(ci.ranks[m]);
+            const coll::nvls_phase_bytes b =
+                coll::nvls_flows(h.phase[k] == 0, h.slice_len(k, ci.bytes), h.params.dtype_bytes,
+                                 h.layout.gpus(), h.local_of[m]);
+            const bool in = (d.x & 1U) != 0;
+            bytes_posted_ += in ? 0 : b.egress;
+            nvl_->start(t, g.node, in ? common::nvlink_fabric::NO_GPU : g.gpu,
+                        in ? g.gpu : common::nvlink_fabric::NO_GPU, in ? b.ingress : b.egress,
+                        NVLS_TAG | HIER_TAG | (uint64_t{d.run} << 24) | d.x,
+                        cfg_.node.nvls_efficiency);
+            arm_node(t, g.node);
+            break;
+        }
         case step::nvls_start: {
             // d.run = collective instance, d.x = member.
             const trace::collective_instance& ci = tr_.collectives[d.run];
@@ -493,6 +536,13 @@ void replay::on_node_timer(cycle_t t, uint32_t node, uint64_t gen) {
     node_armed_[node] = common::nvlink_fabric::NEVER;
     for (const uint64_t tag : nvl_->advance(t, node)) {
         if (tag & NVLS_TAG) {
+            if (tag & HIER_TAG) {
+                const auto inst = static_cast<uint32_t>((tag & ~(NVLS_TAG | HIER_TAG)) >> 24);
+                const auto x = static_cast<uint32_t>(tag & 0xFFFFFFU);
+                hier_piece_done(t, inst,
+                                x / 2 / static_cast<uint32_t>(tr_.collectives[inst].ranks.size()));
+                continue;
+            }
             const auto inst = static_cast<uint32_t>((tag & ~NVLS_TAG) >> 24);
             const auto m = static_cast<uint32_t>(tag & 0xFFFFFFU);
             const trace::collective_instance& ci = tr_.collectives[inst];
@@ -614,14 +664,17 @@ void replay::xfer_event(cycle_t t, uint32_t run, uint32_t x, bool ack) {
 void replay::member_done(cycle_t t, uint32_t run, uint32_t comm_rank) {
     running& rr = runs_[run];
     const trace::collective_instance& ci = tr_.collectives[rr.instance];
-    // One-sided ops have a record only for the initiator; the peer has nothing to finish.
-    if (comm_rank < ci.records.size() && ci.records[comm_rank] != NONE) {
+    // One-sided ops have a record only for the initiator; the peer has nothing to finish. A
+    // phase of a hierarchical collective finishes no record: its last phase does.
+    if (!rr.hier && comm_rank < ci.records.size() && ci.records[comm_rank] != NONE) {
         finish_record(t, ci.records[comm_rank]);
     }
     if (--rr.members_left == 0) {
         collective_result& res = results_[rr.instance];
-        res.end = t;
-        res.done = true;
+        if (!rr.hier) {
+            res.end = t;
+            res.done = true;
+        }
         rr.sched.xfers.clear();
         rr.sched.xfers.shrink_to_fit();
         rr.dependents.clear();
@@ -630,6 +683,7 @@ void replay::member_done(cycle_t t, uint32_t run, uint32_t comm_rank) {
         rr.xs.shrink_to_fit();
         rr.posted_at.clear();
         rr.posted_at.shrink_to_fit();
+        if (rr.hier) hier_piece_done(t, rr.instance, rr.slice);
     }
 }
 

@@ -5,6 +5,7 @@
 // posted when its dependencies are met. A member's part ends when all transfers it sends are
 // acknowledged and all it receives have arrived.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "collective/hier.h"
 #include "collective/nccl_proto.h"
 #include "collective/nccl_tuner.h"
 #include "collective/schedule.h"
@@ -132,6 +134,8 @@ private:
         std::vector<uint32_t> pending_per_rank;          ///< comm rank -> unfinished xfers
         std::vector<cycle_t> posted_at;  ///< per xfer, when transfers are logged (else empty)
         uint32_t members_left = 0;
+        bool hier = false;   ///< a phase of a hierarchical collective (replay_hier.cpp)
+        uint32_t slice = 0;  ///< ... of this slice
     };
     struct record_state {
         uint32_t deps_left = 0;
@@ -147,14 +151,26 @@ private:
     void finish_record(cycle_t t, uint32_t rec);
     void start_collective(cycle_t t, uint32_t inst);
     /// What instance `inst` runs: its algorithm and protocol (auto resolved; under host.stack
-    /// nccl by NCCL's tuner, which may pick nvls unless `allow_nvls` is false) and the tuner's
-    /// estimate of that choice.
+    /// nccl by NCCL's tuner, which may pick nvls, nvls_tree or CollNet unless `allow_nvls` is
+    /// false) and the tuner's estimate of that choice.
     struct nccl_choice {
         coll::algo_kind algo = coll::algo_kind::auto_;
         coll::proto_kind proto = coll::proto_kind::simple;
         std::optional<coll::tuner_estimate> estimate;
     };
     nccl_choice choose(uint32_t inst, coll::algo_kind algo, bool allow_nvls) const;
+    /// The algorithm instance `ci` asks for: its trace record's, or nccl.algo (NCCL_ALGO) where
+    /// that says auto and nccl.algo names one that runs the op.
+    coll::algo_kind requested_algo(const trace::collective_instance& ci) const;
+    /// CollNet can run: nccl.collnet, multi-GPU nodes and a fabric whose switches run SHARP.
+    bool collnet_ready() const;
+    /// The hierarchical algorithms' rules (NCCL's): throws cfg::config_error naming the trace's
+    /// line if instance `ci` cannot run `algo` (collnet_* without nccl.collnet or SHARP,
+    /// nvls_tree without node.nvls, not 2+ nodes of equal GPU counts >= 2, not an allreduce,
+    /// a dtype or redop SHARP does not take). No-op for other algorithms.
+    void check_hier(const trace::collective_instance& ci, coll::algo_kind algo) const;
+    /// Why SHARP cannot reduce op `rec` (dtype, redop), or empty.
+    std::string sharp_unsupported(const trace::op_record& rec, coll::op_kind op) const;
     /// The topology NCCL's tuner sees for the ranks of `ci` (nccl_tuner.h).
     coll::tuner_topology tuner_topology_of(const trace::collective_instance& ci) const;
     /// PXN (nccl.pxn, collective/pxn.h) applies to `ci`: host.stack nccl, node.gpus > 1, a
@@ -171,6 +187,23 @@ private:
     coll::coll_params host_params(uint32_t inst, coll::algo_kind algo,
                                   coll::proto_kind proto) const;
     bool start_sharp(cycle_t t, uint32_t inst, std::string& why);
+    /// One SHARP job of instance `inst` over `hosts` (member m = hosts[m]) of `bytes`, on the
+    /// tree of communicator key `comm`; `hier`: a rail of a hierarchical collective (its end is
+    /// a phase piece, not the members' records).
+    bool start_sharp_job(cycle_t t, uint32_t inst, uint32_t comm,
+                         const std::vector<uint32_t>& hosts, uint64_t bytes, bool hier,
+                         std::string& why, uint32_t slice = 0);
+    /// Hierarchical collectives (replay_hier.cpp, collective/hier.h): start one (false with
+    /// `why` if SHARP has no tree for a rail), run its next phase, and count a finished piece
+    /// of the phase (a host run, an NVLS flow, a rail's SHARP job).
+    bool start_hier(cycle_t t, uint32_t inst, const nccl_choice& ch, std::string& why);
+    void hier_phase(cycle_t t, uint32_t inst);
+    void hier_start_phase(cycle_t t, uint32_t inst, uint32_t slice);
+    void hier_piece_done(cycle_t t, uint32_t inst, uint32_t slice);
+    /// The SHARP communicator key of rail r of communicator `comm` (one tree per rail).
+    uint32_t rail_comm(uint32_t comm, uint32_t r);
+    /// Starts host run `run` of instance `inst` (its transfers posted after `launch` cycles).
+    void start_run(cycle_t t, running run, cycle_t launch);
     /// A SAT collective ended: start the waiting ones whose slots are now free.
     void retry_sat_waiting(cycle_t t);
     void sharp_send_next(cycle_t t, uint32_t job, uint32_t member);
@@ -193,6 +226,8 @@ private:
         host_post,   ///< the sender's software is done: post the transfer
         local_done,  ///< a local step (src == dst) is done
         rndv_reply,  ///< host.stack mpi: the receiver answers a rendezvous request
+        hier_phase,  ///< a hierarchical collective's next phase (run = instance)
+        hier_nvls,   ///< an NVLS flow of one (run = instance, x = (slice n + member) 2 + in)
     };
     void defer(cycle_t t, cycle_t at, step what, uint32_t run, uint32_t x);
     uint32_t host_of(uint32_t rank) const { return layout_.host_of_rank(rank); }
@@ -217,9 +252,12 @@ private:
         std::vector<uint32_t> next;       ///< per member: next chunk to send
         std::vector<uint32_t> received;   ///< per member: results received
         std::vector<uint32_t> member_of;  ///< per host: member index (n: not a member)
+        std::vector<uint32_t> hosts;      ///< per member: its host
         uint32_t members_left = 0;
         bool data = false;
-        bool sat = false;  ///< holds streaming-aggregation slots (sharp_manager::sat_acquire)
+        bool sat = false;    ///< holds streaming-aggregation slots (sharp_manager::sat_acquire)
+        bool hier = false;   ///< a rail of a hierarchical collective
+        uint32_t slice = 0;  ///< ... of this slice
         golden::red_op op = golden::red_op::sum;
         golden::red_type type = golden::red_type::fp32;
         std::vector<std::vector<uint8_t>> inputs;  ///< data mode: per member
@@ -242,6 +280,25 @@ private:
     std::vector<cycle_t> node_armed_;  ///< per node: cycle of its armed finish timer
     /// NVLS collectives: instance -> members still running.
     std::map<uint32_t, uint32_t> nvls_left_;
+    /// A running hierarchical collective, cut into slices of G x collective.chunk (one chunk
+    /// per head, NCCL's loop): slice k runs phase p once it has run phase p - 1 and slice k - 1
+    /// has run phase p, so the phases of consecutive slices overlap as NCCL pipelines them.
+    struct hier_state {
+        coll::algo_kind algo = coll::algo_kind::collnet_direct;
+        coll::hier_layout layout;
+        coll::coll_params params;        ///< dtype and chunk of the phases
+        std::vector<uint32_t> local_of;  ///< comm rank -> its index in its node's group
+        uint64_t slice_bytes = 0;
+        uint32_t slices = 1;
+        std::vector<uint8_t> phase;      ///< per slice: phases it has run (0..3)
+        std::vector<uint8_t> running;    ///< per slice: a phase of it is running
+        std::vector<uint64_t> left;      ///< per slice: pieces of its running phase left
+        std::array<uint32_t, 4> done{};  ///< per phase 1..3: slices that have run it
+        uint32_t finished = 0;           ///< slices that have run phase 3
+        uint64_t slice_len(uint32_t k, uint64_t total) const;
+    };
+    std::map<uint32_t, hier_state> hier_;                          ///< instance -> state
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> rail_comm_;  ///< (comm, rail) -> key
     sharp_manager* sharp_ = nullptr;
     std::vector<sharp_job> sharp_jobs_;
     std::map<uint64_t, uint32_t> sharp_job_of_;       ///< (tree << 32 | chunk_base) -> job

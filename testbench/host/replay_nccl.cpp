@@ -50,6 +50,9 @@ coll::tuner_topology replay::tuner_topology_of(const trace::collective_instance&
         if (t.nnodes == 1) t.bw_inter_GBps = t.bw_intra_GBps;  // no NET inside one node
         t.nvlink = true;
         t.nvls = cfg_.node.nvls;
+        // NCCL's NVLS and CollNet graphs are NVLink graphs: one GPU's NVLink rate, uncapped.
+        t.bw_nvlink_GBps = nvlink_GBps_;
+        t.collnet = collnet_ready();
     } else {
         t.bw_intra_GBps = t.bw_inter_GBps;
     }
@@ -75,6 +78,7 @@ replay::nccl_choice replay::choose(uint32_t inst, coll::algo_kind algo, bool all
     if (stack_.kind() == common::stack_kind::nccl) {
         coll::tuner_topology t = tuner_topology_of(ci);
         t.nvls = t.nvls && allow_nvls;
+        t.collnet = t.collnet && allow_nvls;
         ch.estimate = coll::tuner_pick(ci.op, ci.bytes, t, algo, ch.proto);
         if (ch.estimate) {
             ch.algo = ch.estimate->algo;
@@ -83,6 +87,12 @@ replay::nccl_choice replay::choose(uint32_t inst, coll::algo_kind algo, bool all
     }
     if (ch.proto == coll::proto_kind::auto_) ch.proto = coll::proto_kind::simple;
     return ch;
+}
+
+coll::algo_kind replay::requested_algo(const trace::collective_instance& ci) const {
+    if (ci.algo != coll::algo_kind::auto_) return ci.algo;
+    const auto a = coll::parse_algo(cfg_.nccl.algo).value_or(coll::algo_kind::auto_);
+    return coll::algo_runs(a, ci.op) ? a : coll::algo_kind::auto_;
 }
 
 void replay::check_pat(const trace::collective_instance& ci, coll::algo_kind algo) const {

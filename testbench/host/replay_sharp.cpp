@@ -1,6 +1,7 @@
 // The SHARP half of the trace replay (replay.h): a collective on the switches' aggregation
 // trees, its chunks sent under the OST window, results checked against the golden reduction,
-// and streaming-aggregation slots. The host-algorithm half is in replay.cpp, the NCCL choice in replay_nccl.cpp.
+// and streaming-aggregation slots. The host-algorithm half is in replay.cpp, the NCCL choice in
+// replay_nccl.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -91,6 +92,18 @@ std::vector<uint8_t> make_input(golden::red_type type, uint64_t bytes, uint64_t 
 
 }  // namespace
 
+std::string replay::sharp_unsupported(const trace::op_record& rec, coll::op_kind op) const {
+    if (op == coll::op_kind::barrier || op == coll::op_kind::broadcast) return "";
+    if (!red_type_of(rec.dt)) {
+        return fmt::format("dtype {} is not supported by SHARP", coll::name(rec.dt));
+    }
+    if (rec.rop != coll::redop::sum && rec.rop != coll::redop::min && rec.rop != coll::redop::max) {
+        return fmt::format("redop {} is not supported by SHARP (sum, min, max only)",
+                           coll::name(rec.rop));
+    }
+    return "";
+}
+
 bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
     const trace::collective_instance& ci = tr_.collectives[inst];
     if (sharp_ == nullptr) {
@@ -101,26 +114,8 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
         why = fmt::format("{} is not a SHARP operation here", coll::name(ci.op));
         return false;
     }
-    const trace::op_record& rec = tr_.records[ci.records[0]];
-    sharp_job job;
-    job.instance = inst;
-    if (ci.op != coll::op_kind::barrier && ci.op != coll::op_kind::broadcast) {
-        const auto type = red_type_of(rec.dt);
-        if (!type) {
-            why = fmt::format("dtype {} is not supported by SHARP", coll::name(rec.dt));
-            return false;
-        }
-        if (rec.rop != coll::redop::sum && rec.rop != coll::redop::min &&
-            rec.rop != coll::redop::max) {
-            why = fmt::format("redop {} is not supported by SHARP (sum, min, max only)",
-                              coll::name(rec.rop));
-            return false;
-        }
-        job.type = *type;
-        job.op = rec.rop == coll::redop::sum   ? golden::red_op::sum
-                 : rec.rop == coll::redop::min ? golden::red_op::min
-                                               : golden::red_op::max;
-    }
+    why = sharp_unsupported(tr_.records[ci.records[0]], ci.op);
+    if (!why.empty()) return false;
     // The members' HCAs (host r with one GPU per node); two members behind one HCA cannot
     // both be leaves of a tree.
     std::vector<uint32_t> hosts(ci.ranks.size());
@@ -133,12 +128,36 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
             return false;
         }
     }
-    const sharp_tree* tree = sharp_->tree_for(ci.comm, hosts, why);
+    return start_sharp_job(t, inst, ci.comm, hosts, ci.bytes, false, why);
+}
+
+bool replay::start_sharp_job(cycle_t t, uint32_t inst, uint32_t comm,
+                             const std::vector<uint32_t>& hosts, uint64_t bytes, bool hier,
+                             std::string& why, uint32_t slice) {
+    const trace::collective_instance& ci = tr_.collectives[inst];
+    const trace::op_record& rec = tr_.records[ci.records[0]];
+    sharp_job job;
+    job.instance = inst;
+    job.hier = hier;
+    job.slice = slice;
+    if (ci.op != coll::op_kind::barrier && ci.op != coll::op_kind::broadcast) {
+        job.type = *red_type_of(rec.dt);
+        job.op = rec.rop == coll::redop::sum   ? golden::red_op::sum
+                 : rec.rop == coll::redop::min ? golden::red_op::min
+                                               : golden::red_op::max;
+    }
+    const sharp_tree* tree = sharp_->tree_for(comm, hosts, why);
     if (tree == nullptr) return false;
     job.tree = tree->id;
-    job.bytes = ci.bytes;
+    job.bytes = bytes;
+    job.hosts = hosts;
     const uint64_t elem = ci.op == coll::op_kind::barrier ? 1 : coll::dtype_bytes(rec.dt);
-    const bool sat = ci.bytes > cfg_.sharp.sat_threshold.count;
+    bool sat = bytes > cfg_.sharp.sat_threshold.count;
+    // A rail of a hierarchical collective cannot wait for a slot alone (its phase runs on):
+    // without one it runs in low-latency chunks.
+    std::string busy;
+    const bool hier_sat = hier && sat && sharp_->sat_acquire(tree->id, busy);
+    if (hier) sat = hier_sat;
     uint64_t cb = sat ? cfg_.sharp.sat_chunk.count : cfg_.sharp.ost_bytes.count;
     // A chunk fits the tree's OSTs in a node: larger requests are pipelined over several
     // OSTs (docs/domain.md §7), so a chunk is at most sharp.osts_per_tree OSTs of payload.
@@ -147,23 +166,23 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
     // Chunk ids are 32-bit per tree, shared by its collectives: a message whose chunks do not
     // fit the ids left (a 2^48-element allreduce wrapped to 0 chunks and never finished) runs
     // on a host algorithm instead, and the report says why.
-    const uint64_t chunks = std::max<uint64_t>(1, (ci.bytes + cb - 1) / cb);
+    const uint64_t chunks = std::max<uint64_t>(1, (bytes + cb - 1) / cb);
     if (chunks > UINT32_MAX - sharp_chunks_used_[tree->id]) {
         why = fmt::format("{} chunks of {} B exceed the 32-bit chunk ids left on SHARP tree {}",
                           chunks, cb, tree->id);
+        if (hier_sat) sharp_->sat_release(tree->id);
         return false;
     }
     // Streaming aggregation: the tree's switches and ports must have a SAT slot free, or the
     // collective waits until a running one ends (docs/architecture.md "SHARP resources").
-    if (sat) {
-        std::string busy;
+    if (sat && !hier) {
         if (!sharp_->sat_acquire(tree->id, busy)) {
             sat_waiting_.push_back(inst);
             sat_first_try_.emplace(inst, t);  // the first try stays
             return true;
         }
-        job.sat = true;
     }
+    job.sat = sat;
     sharp_->set_reduction(tree->id, job.op, job.type);
     job.chunk_bytes = static_cast<uint32_t>(cb);
     job.chunks = static_cast<uint32_t>(chunks);
@@ -175,7 +194,7 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
     uint32_t& used = sharp_chunks_used_[tree->id];
     job.chunk_base = used;
     used += job.chunks;
-    const auto n = static_cast<uint32_t>(ci.ranks.size());
+    const auto n = static_cast<uint32_t>(hosts.size());
     job.next.assign(n, 0);
     job.received.assign(n, 0);
     for (uint32_t m = 0; m < n; ++m) {  // host -> member, for the per-chunk results
@@ -185,17 +204,17 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
     }
     job.members_left = n;
     job.data = (ci.op == coll::op_kind::allreduce || ci.op == coll::op_kind::reduce) &&
-               (cfg_.sharp.data == "on" || (cfg_.sharp.data == "auto" && ci.bytes <= (1U << 20)));
+               (cfg_.sharp.data == "on" || (cfg_.sharp.data == "auto" && bytes <= (1U << 20)));
     if (job.data) {
         for (uint32_t m = 0; m < n; ++m) {
             job.inputs.push_back(
-                make_input(job.type, ci.bytes, cfg_.sim.seed * 1000003ULL + inst * 65537ULL + m));
+                make_input(job.type, bytes, cfg_.sim.seed * 1000003ULL + inst * 65537ULL + m));
         }
         // The golden reduction in the tree's own order: each switch folds its children in
         // port order, bottom-up.
         std::map<uint32_t, uint32_t> member_of_host;
         for (uint32_t m = 0; m < n; ++m) member_of_host[hosts[m]] = m;
-        const std::size_t count = ci.bytes / golden::red_elem_size(job.op, job.type);
+        const std::size_t count = bytes / golden::red_elem_size(job.op, job.type);
         std::function<std::vector<uint8_t>(uint32_t)> fold = [&](uint32_t sw) {
             std::vector<std::vector<uint8_t>> parts;
             for (const sharp_tree::child& ch : tree->children.at(sw)) {
@@ -204,23 +223,33 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
             }
             std::vector<const uint8_t*> ptrs;
             for (const auto& pv : parts) ptrs.push_back(pv.data());
-            std::vector<uint8_t> out(ci.bytes);
+            std::vector<uint8_t> out(bytes);
             golden::reduce_tree(job.op, job.type, ptrs, out.data(), count);
             return out;
         };
         job.expected = fold(tree->root_switch);
     }
     collective_result& res = results_[inst];
-    res.start = t;  // a SAT collective that waited for slots: when it first tried (below)
-    if (const auto w = sat_first_try_.find(inst); w != sat_first_try_.end()) {
-        res.start = w->second;
-        sat_first_try_.erase(w);
+    if (hier) {  // the report names the first rail's tree
+        res.transfers += uint64_t{job.chunks} * n;
+        if (res.sharp_tree < 0) {
+            res.sharp_tree = static_cast<int32_t>(tree->id);
+            res.sharp_levels = tree->levels;
+            res.data_checked = job.data;
+        }
+        res.data_checked = res.data_checked && job.data;
+    } else {
+        res.start = t;  // a SAT collective that waited for slots: when it first tried (below)
+        if (const auto w = sat_first_try_.find(inst); w != sat_first_try_.end()) {
+            res.start = w->second;
+            sat_first_try_.erase(w);
+        }
+        res.algo = coll::algo_kind::sharp;
+        res.transfers = uint64_t{job.chunks} * n;
+        res.sharp_tree = static_cast<int32_t>(tree->id);
+        res.sharp_levels = tree->levels;
+        res.data_checked = job.data;
     }
-    res.algo = coll::algo_kind::sharp;
-    res.transfers = uint64_t{job.chunks} * n;
-    res.sharp_tree = static_cast<int32_t>(tree->id);
-    res.sharp_levels = tree->levels;
-    res.data_checked = job.data;
     const auto j = static_cast<uint32_t>(sharp_jobs_.size());
     sharp_job_of_[(uint64_t{job.tree} << 32) | job.chunk_base] = j;
     sharp_jobs_.push_back(std::move(job));
@@ -230,7 +259,6 @@ bool replay::start_sharp(cycle_t t, uint32_t inst, std::string& why) {
 
 void replay::sharp_send_next(cycle_t t, uint32_t j, uint32_t m) {
     sharp_job& job = sharp_jobs_[j];
-    const trace::collective_instance& ci = tr_.collectives[job.instance];
     while (job.next[m] < job.chunks && job.next[m] - job.received[m] < job.window) {
         const uint32_t k = job.next[m]++;
         const uint64_t off = uint64_t{k} * job.chunk_bytes;
@@ -243,7 +271,7 @@ void replay::sharp_send_next(cycle_t t, uint32_t j, uint32_t m) {
                 job.inputs[m].begin() + static_cast<std::ptrdiff_t>(off),
                 job.inputs[m].begin() + static_cast<std::ptrdiff_t>(off + len)));
         }
-        hcas_.sharp_send(t, host_of(ci.ranks[m]), job.tree, job.chunk_base + k, carries ? len : 0,
+        hcas_.sharp_send(t, job.hosts[m], job.tree, job.chunk_base + k, carries ? len : 0,
                          0xFFFFFFFFU, slot);
     }
 }
@@ -281,11 +309,13 @@ void replay::on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chun
     ++job.received[m];
     sharp_send_next(t, j, m);
     if (job.received[m] == job.chunks) {
-        finish_record(t, ci.records[m]);
+        if (!job.hier) finish_record(t, ci.records[m]);
         sharp_job& jb = sharp_jobs_[j];  // finish_record may have started collectives
         if (--jb.members_left == 0) {
-            results_[jb.instance].end = t;
-            results_[jb.instance].done = true;
+            if (!jb.hier) {
+                results_[jb.instance].end = t;
+                results_[jb.instance].done = true;
+            }
             jb.inputs.clear();
             jb.expected.clear();
             if (jb.sat) {
@@ -293,6 +323,7 @@ void replay::on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chun
                 sharp_->sat_release(jb.tree);
                 retry_sat_waiting(t);
             }
+            if (jb.hier) hier_piece_done(t, jb.instance, jb.slice);
         }
     }
 }

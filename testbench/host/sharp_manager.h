@@ -51,6 +51,9 @@ public:
     /// when the resources do not allow one (the caller falls back to a host algorithm).
     const sharp_tree* tree_for(uint32_t comm, const std::vector<uint32_t>& hosts, std::string& why);
     common::sharp_payloads& payloads() { return payloads_; }
+    /// The switches run SHARP (aggregation nodes enabled): not on RoCE, nor without a weighted
+    /// SHARP data VL.
+    bool enabled() const { return !nodes_.empty() && nodes_[0] != nullptr; }
     /// The reduction the tree's ALUs apply from now on (set when a collective starts on it).
     void set_reduction(uint32_t tree, golden::red_op op, golden::red_type type);
     const std::vector<sharp_tree>& trees() const { return trees_; }

@@ -46,7 +46,9 @@ TEST_CASE("algorithm table rows round-trip name -> enum -> name", "[collective]"
     }
     CHECK(c::name(static_cast<c::algo_kind>(i)) == "?");
     CHECK(c::find_algo(static_cast<c::algo_kind>(i)) == nullptr);
-    CHECK(c::algo_names() == "auto, ring, tree, rhd, pairwise, direct, sharp, nvls, rd, pat");
+    CHECK(c::algo_names() ==
+          "auto, ring, tree, rhd, pairwise, direct, sharp, nvls, rd, pat, collnet_direct, "
+          "collnet_chain, nvls_tree");
 }
 
 TEST_CASE("algo_supported follows the table: auto always, host rows by op, sharp never",

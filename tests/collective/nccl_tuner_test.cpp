@@ -53,7 +53,8 @@ TEST_CASE("nccl tuner: 1024 GPUs 8 B allreduce is tree ll at the hand-computed e
     REQUIRE(pick.has_value());
     CHECK(pick->algo == algo_kind::tree);
     CHECK(pick->proto == proto_kind::ll);
-    // NVLS is a one-node algorithm without CollNet: never a candidate on 128 nodes.
+    // NVLS is a one-node algorithm without CollNet: never a candidate on 128 nodes; NVLSTree is
+    // (317.6 us latency), but loses at 8 B.
     CHECK_FALSE(c::tuner_time(op_kind::allreduce, algo_kind::nvls, proto_kind::simple, 8, t));
 }
 
@@ -79,24 +80,126 @@ TEST_CASE("nccl tuner: 1024 GPUs 1 MiB allreduce is tree ll128 with the tree cor
     CHECK(pick->proto == proto_kind::ll128);
 }
 
-TEST_CASE("nccl tuner: 1024 GPUs 1 GiB allreduce is tree simple and ring ll128 when ring is asked",
-          "[nccl_tuner]") {
+TEST_CASE(
+    "nccl tuner: 1024 GPUs 1 GiB allreduce is nvls_tree, tree simple next, ring ll128 "
+    "when ring is asked",
+    "[nccl_tuner]") {
     const c::tuner_topology t = dgx_1024();
     const uint64_t s = uint64_t{1} << 30;
     // log2(1 GiB / 64) = 24: no correction. tree simple 260.4 + S / 144 GB/s.
     CHECK(time_of(op_kind::allreduce, algo_kind::tree, proto_kind::simple, s, t) ==
           Approx(260.4 + s / 144000.0).epsilon(1e-4));
+    // nvls_tree: 0 + 25 (NVLink) + 2 x log2(128) x 20.9 (NET) = 317.6 us; bus bandwidth
+    // min(400 x .85 x 7/8 x 2, 400, 8 x 45.5) = 364 GB/s, x 1024 / 2046 to algorithm bandwidth:
+    // 317.6 + 5,894 = 6,211 us against the tree's 7,717 us.
+    CHECK(time_of(op_kind::allreduce, algo_kind::nvls_tree, proto_kind::simple, s, t) ==
+          Approx(317.6 + s / (364e3 * 1024 / 2046)).epsilon(1e-4));
     // ring ll128: 14 + 1792 x 1.9 + 254 x 4.0 = 4434.8; bw min(368, 8 x 36.7) x 1024 / 2046.
     CHECK(time_of(op_kind::allreduce, algo_kind::ring, proto_kind::ll128, s, t) ==
           Approx(4434.8 + s / (293.6e3 * 1024 / 2046)).epsilon(1e-4));
     const auto pick = c::tuner_pick(op_kind::allreduce, s, t);
     REQUIRE(pick.has_value());
-    CHECK(pick->algo == algo_kind::tree);
+    CHECK(pick->algo == algo_kind::nvls_tree);
     CHECK(pick->proto == proto_kind::simple);
+    // Without NVLink SHARP the tree (simple) wins.
+    c::tuner_topology no_nvls = t;
+    no_nvls.nvls = false;
+    const auto tree = c::tuner_pick(op_kind::allreduce, s, no_nvls);
+    REQUIRE(tree.has_value());
+    CHECK(tree->algo == algo_kind::tree);
+    CHECK(tree->proto == proto_kind::simple);
     // Restricted to ring (NCCL_ALGO=ring): simple 18,884 us loses to ll128 11,742 us.
     const auto ring = c::tuner_pick(op_kind::allreduce, s, t, algo_kind::ring);
     REQUIRE(ring.has_value());
     CHECK(ring->proto == proto_kind::ll128);
+}
+
+TEST_CASE(
+    "nccl tuner: NVLSTree is Simple only, off on one node and without NVLS, 2x inter on 2 "
+    "nodes",
+    "[nccl_tuner]") {
+    c::tuner_topology t = dgx_1024();
+    const uint64_t s = uint64_t{1} << 30;
+    CHECK_FALSE(c::tuner_time(op_kind::allreduce, algo_kind::nvls_tree, proto_kind::ll, s, t));
+    CHECK_FALSE(c::tuner_time(op_kind::allreduce, algo_kind::nvls_tree, proto_kind::ll128, s, t));
+    CHECK_FALSE(c::tuner_time(op_kind::allgather, algo_kind::nvls_tree, proto_kind::simple, s, t));
+    // 2 nodes: interBw x 2 = 800; min(595, 800, 8 x 57.7 = 461.6) = 461.6 GB/s bus, x 16 / 30;
+    // latency 25 + 2 x 1 x 20.9 = 66.8 us.
+    t.nranks = 16;
+    t.nnodes = 2;
+    CHECK(time_of(op_kind::allreduce, algo_kind::nvls_tree, proto_kind::simple, s, t) ==
+          Approx(66.8 + s / (461.6e3 * 16 / 30)).epsilon(1e-4));
+    // One node: NCCL disables NVLSTree (and the Hopper per-channel cap there is 0).
+    t.nranks = 8;
+    t.nnodes = 1;
+    CHECK_FALSE(c::tuner_time(op_kind::allreduce, algo_kind::nvls_tree, proto_kind::simple, s, t));
+    t = dgx_1024();
+    t.nvls = false;
+    CHECK_FALSE(c::tuner_time(op_kind::allreduce, algo_kind::nvls_tree, proto_kind::simple, s, t));
+}
+
+TEST_CASE("nccl tuner: CollNet Direct, Chain and NVLS across nodes only with CollNet",
+          "[nccl_tuner]") {
+    c::tuner_topology t = dgx_1024();
+    for (const algo_kind a :
+         {algo_kind::collnet_direct, algo_kind::collnet_chain, algo_kind::nvls}) {
+        CAPTURE(c::name(a));
+        CHECK_FALSE(c::tuner_time(op_kind::allreduce, a, proto_kind::simple, 8, t));
+    }
+    t.collnet = true;
+    // CollNet runs Simple only, allreduce only here.
+    CHECK_FALSE(c::tuner_time(op_kind::allreduce, algo_kind::collnet_direct, proto_kind::ll, 8, t));
+    CHECK_FALSE(
+        c::tuner_time(op_kind::allreduce, algo_kind::collnet_chain, proto_kind::ll128, 8, t));
+    CHECK_FALSE(
+        c::tuner_time(op_kind::broadcast, algo_kind::collnet_direct, proto_kind::simple, 8, t));
+    // Not below 2 nodes (NCCL_COLLNET_NODE_THRESHOLD), not without NVLink (NVSwitch).
+    c::tuner_topology one = t;
+    one.nranks = 8;
+    one.nnodes = 1;
+    CHECK_FALSE(
+        c::tuner_time(op_kind::allreduce, algo_kind::collnet_direct, proto_kind::simple, 8, one));
+    c::tuner_topology pci = t;
+    pci.nvlink = false;
+    CHECK_FALSE(
+        c::tuner_time(op_kind::allreduce, algo_kind::collnet_chain, proto_kind::simple, 8, pci));
+}
+
+TEST_CASE("nccl tuner: 1024 GPUs with CollNet at the hand-computed estimates", "[nccl_tuner]") {
+    c::tuner_topology t = dgx_1024();
+    t.collnet = true;
+    t.bw_nvlink_GBps = 370.8;  // 450 GB/s x 0.824 (the dgx-h100 preset's NVLink data rate)
+    const uint64_t mib = 1 << 20;
+    const uint64_t gib = uint64_t{1} << 30;
+    // collnet_direct: 2 (min(1, 7) x 3.7 + 7 x 0.4) + 31 = 44 us; bus 370.8 / (8/8 GPUs per
+    // NIC: factor 1) x .85 (Hopper) x .5 = 157.59 GB/s.
+    CHECK(time_of(op_kind::allreduce, algo_kind::collnet_direct, proto_kind::simple, 8, t) ==
+          Approx(44.0 + 8 / 157590.0).epsilon(1e-5));
+    CHECK(time_of(op_kind::allreduce, algo_kind::collnet_direct, proto_kind::simple, gib, t) ==
+          Approx(44.0 + gib / 157590.0).epsilon(1e-5));
+    // collnet_chain: 2 x 7 x 2.8 + 30 = 69.2 us; 370.8 x .5 = 185.4 GB/s.
+    CHECK(time_of(op_kind::allreduce, algo_kind::collnet_chain, proto_kind::simple, mib, t) ==
+          Approx(69.2 + mib / 185400.0).epsilon(1e-5));
+    // nvls across nodes: 25 + 18 = 43 us; min(370.8 x .85 x 7/8 x 2 = 551.57, 400) x 1024 /
+    // 2046 = 200.20 GB/s.
+    CHECK(time_of(op_kind::allreduce, algo_kind::nvls, proto_kind::simple, 8, t) ==
+          Approx(43.0 + 8 / (400e3 * 1024 / 2046)).epsilon(1e-5));
+    // NVLS + SHARP wins every size: 8 B 43.0 (collnet_direct 44.0, tree ll 85.2); 1 MiB 48.2
+    // (collnet_direct 50.7, tree ll128 165.6); 1 GiB 5,406 (collnet_chain 5,860, nvls_tree
+    // 6,211 with min(551.57, 400, 364)).
+    for (const uint64_t s : {uint64_t{8}, mib, gib}) {
+        CAPTURE(s);
+        const auto pick = c::tuner_pick(op_kind::allreduce, s, t);
+        REQUIRE(pick.has_value());
+        CHECK(pick->algo == algo_kind::nvls);
+        CHECK(pick->proto == proto_kind::simple);
+    }
+    // Without NVLink SHARP: collnet_direct for 8 B and 1 MiB, collnet_chain for 1 GiB
+    // (69.2 + 5,791.5 = 5,860.7 us against collnet_direct's 44 + 6,813.5 and the tree's 7,717).
+    t.nvls = false;
+    CHECK(c::tuner_pick(op_kind::allreduce, 8, t)->algo == algo_kind::collnet_direct);
+    CHECK(c::tuner_pick(op_kind::allreduce, mib, t)->algo == algo_kind::collnet_direct);
+    CHECK(c::tuner_pick(op_kind::allreduce, gib, t)->algo == algo_kind::collnet_chain);
 }
 
 TEST_CASE("nccl tuner: 2 nodes x 8 GPUs 8 B allreduce is tree ll at 25.2 us", "[nccl_tuner]") {

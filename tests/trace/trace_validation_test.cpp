@@ -159,7 +159,8 @@ TEST_CASE("unknown names list the allowed ones", "[trace]") {
                StartsWith("F:3: redop: unknown redop 'add' (allowed: sum, prod, max, min, avg)"));
     CHECK_THAT(error_of(head + ar(0, 0, ",\"algo\":\"rings\"")),
                StartsWith("F:3: algo: unknown algo 'rings' (allowed: auto, ring, tree, rhd, "
-                          "pairwise, direct, sharp, nvls, rd, pat)"));
+                          "pairwise, direct, sharp, nvls, rd, pat, collnet_direct, collnet_chain, "
+                          "nvls_tree)"));
     CHECK_THAT(error_of(head + ar(0, 0, ",\"proto\":\"LL\"")),
                StartsWith("F:3: proto: unknown proto 'LL' (allowed: auto, ll, ll128, simple)"));
 }

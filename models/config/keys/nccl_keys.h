@@ -18,9 +18,11 @@ struct nccl_config {
     /// Least bytes of a ring block per channel (a model choice; fewer channels below it).
     bytes_t channel_min_block{64 * 1024};
     std::string proto = "auto";       ///< NCCL_PROTO: auto, ll, ll128, simple
+    std::string algo = "auto";        ///< NCCL_ALGO: the algorithm of trace records saying auto
     std::string gpu_arch = "hopper";  ///< the GPU generation the tuner's constants are for
     std::string cpu = "intel";        ///< the hosts' CPU vendor (tuner: LL bandwidth, net overhead)
     bool pxn = true;                  ///< PXN relays (NCCL_PXN_DISABLE=0): collective/pxn.h
+    bool collnet = false;             ///< CollNet (NCCL_COLLNET_ENABLE, default 0): SHARP
 };
 
 namespace detail {
@@ -50,6 +52,13 @@ void nccl_rows(Rows& s) {
                  "steps; ll128: 120 B per 128 B line, 576,000 B steps; simple: no flags, "
                  "collective.chunk steps, a completion per step; docs/architecture.md "
                  "'Protocols', docs/domain.md §13");
+    s.choice_key(
+        "nccl.algo", &nccl_config::algo,
+        {"auto", "ring", "tree", "collnet_direct", "collnet_chain", "nvls", "nvls_tree", "pat"},
+        "algorithm of the collectives whose trace record says algo auto (NCCL_ALGO, "
+        "one algorithm): auto = NCCL's tuner picks under host.stack nccl (choose_algo "
+        "otherwise); a name restricts the tuner to it, as the trace's algo does (an op "
+        "it does not run keeps auto); docs/architecture.md 'NCCL's tuner'");
     s.choice_key("nccl.gpu_arch", &nccl_config::gpu_arch,
                  {"volta", "ampere", "hopper", "blackwell"},
                  "GPU generation whose constants NCCL's tuner uses (llMaxBws, per-channel "
@@ -65,6 +74,13 @@ void nccl_rows(Rows& s) {
                "recv transfer between nodes whose sender's HCA is not on the destination's rail "
                "goes over NVLink to the GPU of the sender's node on that rail and leaves from "
                "its HCA; false = NCCL_PXN_DISABLE=1; docs/architecture.md 'PXN'");
+    s.bool_key("nccl.collnet", &nccl_config::collnet,
+               "CollNet (NCCL_COLLNET_ENABLE; NCCL's default 0, and it needs the SHARP plugin "
+               "nccl-rdma-sharp-plugins): under host.stack nccl with node.gpus > 1 on a fabric "
+               "that runs SHARP, NCCL's tuner also weighs collnet_direct, collnet_chain and "
+               "(with node.nvls) nvls across nodes, each running one SHARP tree per rail; trace "
+               "algo collnet_direct / collnet_chain need it; docs/architecture.md 'CollNet', "
+               "docs/domain.md §13");
 }
 
 }  // namespace detail
