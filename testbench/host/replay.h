@@ -281,8 +281,10 @@ private:
     /// NVLS collectives: instance -> members still running.
     std::map<uint32_t, uint32_t> nvls_left_;
     /// A running hierarchical collective, cut into slices of G x collective.chunk (one chunk
-    /// per head, NCCL's loop): slice k runs phase p once it has run phase p - 1 and slice k - 1
-    /// has run phase p, so the phases of consecutive slices overlap as NCCL pipelines them.
+    /// per head, NCCL's loop). Slices start each phase in order; slice k starts phase p once it
+    /// has run phase p - 1 and no other slice runs phase p (NVLSTree's trees: fewer than
+    /// HIER_WINDOW, replay_hier.cpp), so the phases of consecutive slices overlap as NCCL
+    /// pipelines them.
     struct hier_state {
         coll::algo_kind algo = coll::algo_kind::collnet_direct;
         coll::hier_layout layout;
@@ -290,11 +292,12 @@ private:
         std::vector<uint32_t> local_of;  ///< comm rank -> its index in its node's group
         uint64_t slice_bytes = 0;
         uint32_t slices = 1;
-        std::vector<uint8_t> phase;      ///< per slice: phases it has run (0..3)
-        std::vector<uint8_t> running;    ///< per slice: a phase of it is running
-        std::vector<uint64_t> left;      ///< per slice: pieces of its running phase left
-        std::array<uint32_t, 4> done{};  ///< per phase 1..3: slices that have run it
-        uint32_t finished = 0;           ///< slices that have run phase 3
+        std::vector<uint8_t> phase;         ///< per slice: phases it has run (0..3)
+        std::vector<uint8_t> running;       ///< per slice: a phase of it is running
+        std::vector<uint64_t> left;         ///< per slice: pieces of its running phase left
+        std::array<uint32_t, 4> started{};  ///< per phase 1..3: slices that have started it
+        std::array<uint32_t, 4> active{};   ///< per phase 1..3: slices running it
+        uint32_t finished = 0;              ///< slices that have run phase 3
         uint64_t slice_len(uint32_t k, uint64_t total) const;
     };
     std::map<uint32_t, hier_state> hier_;                          ///< instance -> state

@@ -22,6 +22,12 @@ bool uses_sharp(coll::algo_kind a) {
            a == coll::algo_kind::nvls;
 }
 
+/// Slices NVLSTree's inter-node trees may run at once: NCCL_STEPS = 8, the slots of an NCCL
+/// connection's buffer, so up to 8 chunks are in flight on a hop (docs/domain.md §13). The
+/// other phases run one slice at a time: an NVLink or NVLS phase already fills the GPU's link,
+/// and a rail's SHARP tree takes one job at a time (its OST window pipelines the chunks).
+constexpr uint32_t HIER_WINDOW = 8;
+
 bool uses_nvls(coll::algo_kind a) {
     return a == coll::algo_kind::nvls || a == coll::algo_kind::nvls_tree;
 }
@@ -148,14 +154,23 @@ uint64_t replay::hier_state::slice_len(uint32_t k, uint64_t total) const {
 }
 
 void replay::hier_phase(cycle_t t, uint32_t inst) {
-    // Start every phase whose slice may run it: the next slice of each phase, if it has run the
-    // phase before (phases 3, 2, 1: the one nearest the end first).
+    // Start every phase slice that may run: per phase the next slices in order, while the
+    // window has room and each has run the phase before (phases 3, 2, 1: the one nearest the
+    // end first).
     for (uint32_t p = 3; p >= 1; --p) {
-        const auto it = hier_.find(inst);
-        if (it == hier_.end()) return;  // finished meanwhile
-        hier_state& h = it->second;
-        const uint32_t k = h.done[p];
-        if (k < h.slices && !h.running[k] && h.phase[k] == p - 1) hier_start_phase(t, inst, k);
+        for (;;) {
+            const auto it = hier_.find(inst);
+            if (it == hier_.end()) return;  // finished meanwhile
+            hier_state& h = it->second;
+            const uint32_t k = h.started[p];
+            const uint32_t window = p == 2 && !uses_sharp(h.algo) ? HIER_WINDOW : 1;
+            if (k >= h.slices || h.running[k] || h.phase[k] != p - 1 || h.active[p] >= window) {
+                break;
+            }
+            ++h.started[p];
+            ++h.active[p];
+            hier_start_phase(t, inst, k);
+        }
     }
 }
 
@@ -225,7 +240,7 @@ void replay::hier_piece_done(cycle_t t, uint32_t inst, uint32_t k) {
     if (--h.left[k] != 0) return;
     h.running[k] = 0;
     const uint32_t p = ++h.phase[k];
-    ++h.done[p];
+    --h.active[p];
     if (p == 3 && ++h.finished == h.slices) {  // done: every member's record ends now
         const trace::collective_instance& ci = tr_.collectives[inst];
         hier_.erase(inst);

@@ -203,8 +203,9 @@ bool replay::start_sharp_job(cycle_t t, uint32_t inst, uint32_t comm,
         job.member_of[h] = m;
     }
     job.members_left = n;
+    // auto: collectives of up to 1 MiB (a rail of a larger hierarchical one carries none).
     job.data = (ci.op == coll::op_kind::allreduce || ci.op == coll::op_kind::reduce) &&
-               (cfg_.sharp.data == "on" || (cfg_.sharp.data == "auto" && bytes <= (1U << 20)));
+               (cfg_.sharp.data == "on" || (cfg_.sharp.data == "auto" && ci.bytes <= (1U << 20)));
     if (job.data) {
         for (uint32_t m = 0; m < n; ++m) {
             job.inputs.push_back(
