@@ -95,7 +95,8 @@ bool replay::start_hier(cycle_t t, uint32_t inst, const nccl_choice& ch, std::st
     try {
         check_hier(ci, ch.algo == coll::algo_kind::nvls ? coll::algo_kind::nvls_tree : ch.algo);
     } catch (const cfg::config_error& e) {
-        if (requested_algo(ci) == ch.algo) throw;
+        // nvls falls back across nodes as it always has on one (its refusal is its fallback).
+        if (requested_algo(ci) == ch.algo && ch.algo != coll::algo_kind::nvls) throw;
         why = e.what();
         return false;
     }
