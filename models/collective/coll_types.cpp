@@ -19,7 +19,7 @@ constexpr bool algorithms_in_enum_order() {
     return true;
 }
 static_assert(algorithms_in_enum_order(), "ALGORITHMS rows must follow algo_kind order");
-static_assert(std::size(ALGORITHMS) == static_cast<size_t>(algo_kind::nvls_tree) + 1,
+static_assert(std::size(ALGORITHMS) == static_cast<size_t>(algo_kind::p2p) + 1,
               "one ALGORITHMS row per algo_kind");
 
 constexpr std::array<std::string_view, 11> OP_NAMES = {

@@ -36,7 +36,8 @@ enum class algo_kind : uint8_t {
     pat,
     collnet_direct,
     collnet_chain,
-    nvls_tree
+    nvls_tree,
+    p2p
 };
 
 /// How `auto` picks a host algorithm (choose_algo, schedule.h): like NCCL's tuner or like
@@ -107,7 +108,7 @@ inline constexpr algo_info ALGORITHMS[] = {
          op_bit(op_kind::barrier),
      "recursive halving/doubling (Rabenseifner allreduce); dissemination barrier"},
     {algo_kind::pairwise, "pairwise", algo_class::host, op_bit(op_kind::alltoall),
-     "pairwise exchange, one peer in flight per rank"},
+     "pairwise exchange, one peer in flight per rank (MPI)"},
     {algo_kind::direct, "direct", algo_class::host,
      op_bit(op_kind::send) | op_bit(op_kind::recv) | op_bit(op_kind::rdma_write) |
          op_bit(op_kind::rdma_read),
@@ -131,6 +132,8 @@ inline constexpr algo_info ALGORITHMS[] = {
      "NCCL CollNet Chain: NVLink chain up to the rail's GPU, SHARP across, chain back down"},
     {algo_kind::nvls_tree, "nvls_tree", algo_class::hierarchical, op_bit(op_kind::allreduce),
      "NCCL NVLSTree: NVLS reduce-scatter, a double binary tree per rail, NVLS multicast"},
+    {algo_kind::p2p, "p2p", algo_class::host, op_bit(op_kind::alltoall),
+     "NCCL grouped send/recv: every peer in flight, batches of 8 peers on p2p channels"},
 };
 
 /// The row of `k`; nullptr for a value outside the enum.

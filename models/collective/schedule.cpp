@@ -129,6 +129,10 @@ void check_params(const coll_params& p) {
             fmt::format("collective {}: bytes {} is not a multiple of dtype_bytes {}", name(p.op),
                         p.bytes, p.dtype_bytes));
     }
+    if (p.p2p_channels < 1) {
+        throw std::invalid_argument(
+            fmt::format("collective {}: p2p_channels must be >= 1", name(p.op)));
+    }
     if (p.channels < 1) {
         throw std::invalid_argument(
             fmt::format("collective {}: channels must be >= 1", name(p.op)));
@@ -180,6 +184,8 @@ uint64_t count_of(const coll_params& p, algo_kind algo) {
             return detail::pat_xfer_count(p);
         case algo_kind::pairwise:
             return detail::pairwise_xfer_count(p);
+        case algo_kind::p2p:
+            return detail::p2p_xfer_count(p);
         case algo_kind::direct:
             return 1;
         case algo_kind::auto_:
@@ -239,6 +245,9 @@ schedule build_schedule(const coll_params& p) {
             break;
         case algo_kind::pairwise:
             detail::build_pairwise(p, s);
+            break;
+        case algo_kind::p2p:
+            detail::build_p2p(p, s);
             break;
         case algo_kind::direct:
             build_direct(p, s);

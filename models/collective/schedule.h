@@ -45,7 +45,10 @@
 //             (recursive doubling); non-powers of two fold the first 2*(n-pof2) ranks in pairs
 //             first and unfold at the end (MPICH).
 //   pairwise  alltoall: n-1 steps, step k sends rank i's block (i+k)%n; step k waits for the
-//             rank's step k-1 send.
+//             rank's step k-1 send (MPICH's long-message alltoall).
+//   p2p       alltoall as NCCL runs it (grouped send/recv, p2p.cpp): every peer in flight,
+//             in NCCL's p2p schedule order, batches of 8 peers per p2p channel; a channel's
+//             batches run one after the other (coll_params::p2p_channels).
 //   rd        allreduce: recursive doubling (MPICH short messages), log2 pof2 whole-buffer
 //             exchanges; per step a local copy (src == dst) into a send buffer, the send into
 //             the partner's receive buffer and a local reduction into [0,S) (rd.cpp); non-
@@ -87,6 +90,9 @@ struct coll_params {
     /// of every block is split over this many independent rings (ring.cpp); >= 1. Fewer run
     /// when a block has fewer elements (ring_channels).
     uint32_t channels = 1;
+    /// NCCL's p2p channels (p2pnChannels) of the p2p alltoall: how many batches of peers a
+    /// rank runs at once (p2p.cpp); >= 1.
+    uint32_t p2p_channels = 32;
     /// Least bytes of a block's part per channel: fewer channels run when the smallest block
     /// would be cut finer (ring_channels); 0 = no floor.
     uint64_t channel_min_bytes = 0;
@@ -174,7 +180,8 @@ byte_range block_range(uint64_t total_bytes, uint32_t elem_bytes, uint32_t n, ui
 ///              (MPIR_Allreduce_intra_auto): rd if bytes <= AUTO_RD_MAX_BYTES (2 KiB,
 ///              MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE) or count < pof2 (count = bytes /
 ///              dtype_bytes, pof2 the largest power of two <= nranks), else rhd (Rabenseifner).
-///   reduce_scatter, allgather, broadcast, reduce: ring; alltoall: pairwise; barrier: rhd
+///   reduce_scatter, allgather, broadcast, reduce: ring; alltoall: pairwise (NCCL's own
+///   schedule is algo p2p, not yet the automatic choice); barrier: rhd
 ///   (dissemination); send, recv, rdma_write, rdma_read: direct (both rules).
 /// Never returns auto_; `bytes` and `nranks` only matter for allreduce.
 inline constexpr uint64_t AUTO_TREE_MAX_BYTES = uint64_t{1} << 20;

@@ -53,6 +53,7 @@ void build_tree(const coll_params& p, schedule& s);
 void build_rhd(const coll_params& p, schedule& s);
 void build_rd(const coll_params& p, schedule& s);
 void build_pairwise(const coll_params& p, schedule& s);
+void build_p2p(const coll_params& p, schedule& s);
 void build_dissemination(const coll_params& p, schedule& s);
 void build_pat(const coll_params& p, schedule& s);
 
@@ -64,6 +65,7 @@ uint64_t tree_xfer_count(const coll_params& p);
 uint64_t rhd_xfer_count(const coll_params& p);
 uint64_t rd_xfer_count(const coll_params& p);
 uint64_t pairwise_xfer_count(const coll_params& p);
+uint64_t p2p_xfer_count(const coll_params& p);
 uint64_t dissemination_xfer_count(const coll_params& p);
 uint64_t pat_xfer_count(const coll_params& p);
 /// PAT's aggregation factor (pat.cpp): 1, or the blocks one PAT message carries.

@@ -196,6 +196,7 @@ coll::coll_params replay::host_params(uint32_t inst, coll::algo_kind algo,
     p.chunk_bytes = step_data != 0 ? step_data : cfg_.collective.chunk.count;
     p.channels = common::ring_channel_count(cfg_.nccl.channels, layout_.gpus());
     p.channel_min_bytes = cfg_.nccl.channel_min_block.count;
+    p.p2p_channels = cfg_.nccl.p2p_channels;
     if (layout_.multi_gpu()) p.node_groups = layout_.node_groups(ci.ranks);
     p.rule =
         stack_.kind() == common::stack_kind::mpi ? coll::auto_rule::mpich : coll::auto_rule::nccl;

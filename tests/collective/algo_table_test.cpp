@@ -48,7 +48,7 @@ TEST_CASE("algorithm table rows round-trip name -> enum -> name", "[collective]"
     CHECK(c::find_algo(static_cast<c::algo_kind>(i)) == nullptr);
     CHECK(c::algo_names() ==
           "auto, ring, tree, rhd, pairwise, direct, sharp, nvls, rd, pat, collnet_direct, "
-          "collnet_chain, nvls_tree");
+          "collnet_chain, nvls_tree, p2p");
 }
 
 TEST_CASE("algo_supported follows the table: auto always, host rows by op, sharp never",

@@ -23,6 +23,7 @@ struct nccl_config {
     std::string cpu = "intel";        ///< the hosts' CPU vendor (tuner: LL bandwidth, net overhead)
     bool pxn = true;                  ///< PXN relays (NCCL_PXN_DISABLE=0): collective/pxn.h
     bool collnet = false;             ///< CollNet (NCCL_COLLNET_ENABLE, default 0): SHARP
+    uint32_t p2p_channels = 32;       ///< p2pnChannels of the p2p alltoall (collective/p2p.cpp)
 };
 
 namespace detail {
@@ -81,6 +82,13 @@ void nccl_rows(Rows& s) {
                "(with node.nvls) nvls across nodes, each running one SHARP tree per rail; trace "
                "algo collnet_direct / collnet_chain need it; docs/architecture.md 'CollNet', "
                "docs/domain.md §13");
+    s.uint_key("nccl.p2p_channels", &nccl_config::p2p_channels, 1, 64,
+               "p2p channels of NCCL's alltoall (algo p2p; NCCL's p2pnChannels, the next power "
+               "of two of min(nChannels, NCCL_MAX_P2P_NCHANNELS)): a rank runs this many "
+               "batches of 8 peers at once, later batches wait for the batch before them on "
+               "their channel; 32 = the 32 channels NCCL opens on 8-GPU H100 nodes (soft); "
+               "docs/architecture.md 'All-to-all'",
+               "1..64");
 }
 
 }  // namespace detail
