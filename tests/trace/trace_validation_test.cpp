@@ -160,7 +160,7 @@ TEST_CASE("unknown names list the allowed ones", "[trace]") {
     CHECK_THAT(error_of(head + ar(0, 0, ",\"algo\":\"rings\"")),
                StartsWith("F:3: algo: unknown algo 'rings' (allowed: auto, ring, tree, rhd, "
                           "pairwise, direct, sharp, nvls, rd, pat, collnet_direct, collnet_chain, "
-                          "nvls_tree)"));
+                          "nvls_tree, p2p)"));
     CHECK_THAT(error_of(head + ar(0, 0, ",\"proto\":\"LL\"")),
                StartsWith("F:3: proto: unknown proto 'LL' (allowed: auto, ll, ll128, simple)"));
 }
