@@ -33,6 +33,21 @@ endpoint_stack::endpoint_stack(const cfg::config& c, uint64_t cycle_ps, uint32_t
         reduce_ps_per_byte_ = ps_per_byte(h.mpi_reduce_rate.bps);
         next_post_ps_.assign(ranks, 0);
     }
+    if (kind_ != stack_kind::none) {
+        sharp_post_ = to_cycles(static_cast<double>(h.wqe_post.ps));
+        sharp_poll_ = to_cycles(static_cast<double>(h.cqe_poll.ps));
+    }
+}
+
+cycle_t endpoint_stack::sharp_entry_cycles(uint64_t bytes) const {
+    if (kind_ == stack_kind::nccl) return launch_;
+    if (kind_ != stack_kind::mpi) return 0;
+    return o_ + to_cycles(copy_ps(bytes));
+}
+
+cycle_t endpoint_stack::sharp_exit_cycles(uint64_t bytes) const {
+    if (kind_ != stack_kind::mpi) return 0;
+    return o_ + to_cycles(copy_ps(bytes));
 }
 
 cycle_t endpoint_stack::to_cycles(double ps) const {

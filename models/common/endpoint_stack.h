@@ -12,6 +12,11 @@
 //         the fabric first, zero copy); a reduce transfer also pays host.mpi_reduce_rate.
 //         A local step (src == dst: rd's reduction of a received buffer) pays the reduction,
 //         its copy into the send buffer nothing (the eager copy of the send pays for it).
+// SHARP collectives (nccl and mpi; none: no costs) go through the SHARP library on each member:
+// the collective's entry (nccl: host.nccl_launch; mpi: host.mpi_o plus the copy of the buffer
+// into the library's registered buffer at host.mpi_copy_rate), one host.wqe_post per OST request
+// it posts, one host.cqe_poll per result it polls, and the exit (mpi: host.mpi_o plus the copy
+// of the result out; nccl: nothing).
 // Times are in picoseconds, rounded up to whole cycles once per cost.
 #pragma once
 #include <cstdint>
@@ -45,6 +50,16 @@ public:
     bool rendezvous(uint64_t bytes) const;
     /// Cycles of the receiver's work on a rendezvous request before it replies (mpi: o).
     cycle_t handshake_cycles() const { return o_; }
+    /// True if SHARP collectives pay the SHARP library's host path (nccl, mpi).
+    bool sharp_costs() const { return kind_ != stack_kind::none; }
+    /// SHARP: cycles from a member's call to it being ready to post its first OST request.
+    cycle_t sharp_entry_cycles(uint64_t bytes) const;
+    /// SHARP: cycles the host spends posting one OST request (host.wqe_post).
+    cycle_t sharp_post_cycles() const { return sharp_post_; }
+    /// SHARP: cycles from a result's arrival to the host having polled it (host.cqe_poll).
+    cycle_t sharp_poll_cycles() const { return sharp_poll_; }
+    /// SHARP: cycles from a member's last result polled to its call returning.
+    cycle_t sharp_exit_cycles(uint64_t bytes) const;
 
 private:
     cycle_t to_cycles(double ps) const;
@@ -56,6 +71,8 @@ private:
     uint64_t post_ps_ = 0;    ///< fixed sender cost per transfer
     uint64_t arrive_ps_ = 0;  ///< fixed receiver cost per arrival
     cycle_t o_ = 0;           ///< mpi: o in cycles
+    cycle_t sharp_post_ = 0;  ///< SHARP: host.wqe_post in cycles
+    cycle_t sharp_poll_ = 0;  ///< SHARP: host.cqe_poll in cycles
     uint64_t gap_ps_ = 0;     ///< mpi: g
     uint64_t eager_limit_ = 0;
     double copy_ps_per_byte_ = 0;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <thread>
@@ -100,6 +101,9 @@ double time_us(const results_t& r, size_t run) {
 struct suite {
     std::vector<sim_run> runs;
     std::vector<scenario> scenarios;
+    /// Scenarios outside the strict set (`--strict` ignores their failures), each with the
+    /// reason: its published setup cannot be reproduced from public information. At most two.
+    std::map<std::string, std::string> not_strict;
 };
 
 suite build_suite(bool quick) {
@@ -167,36 +171,56 @@ suite build_suite(bool quick) {
     if (!quick) sat_scenario("ndr", " (row 4 is an HDR measurement, applied to NDR)");
 
     // --- SHARP v1 vs host-based allreduce latency, 128 hosts, EDR (rows 1-2) ---
-    const std::vector<std::string> ft{"fabric.topology=fat_tree"};
-    const size_t sh8 = add_run("edr", ft, collective_trace(op_kind::allreduce, 128, 8, "sharp"),
-                               "allreduce sharp 8 B, 128 hosts, fat tree");
-    // The host-based rows are MPI (MVAPICH) measurements: the MPI host stack and MPICH's choice.
+    // All four are MPI_Allreduce measurements: the MPI host stack, which for SHARP adds the
+    // SHARP library's host path (MPI o and copies at entry and exit, a WQE post per OST
+    // request, a CQ poll per result; common/endpoint_stack.h), and MPICH's choice otherwise.
     const std::vector<std::string> ft_mpi{"fabric.topology=fat_tree", "host.stack=mpi"};
+    const size_t sh8 = add_run("edr", ft_mpi, collective_trace(op_kind::allreduce, 128, 8, "sharp"),
+                               "allreduce sharp 8 B, 128 hosts, fat tree (MPI stack)");
     const size_t host8 =
         add_run("edr", ft_mpi, collective_trace(op_kind::allreduce, 128, 8, "auto"),
                 "allreduce auto (MPI stack: rd) 8 B, 128 hosts, fat tree");
-    const size_t sh4k = add_run("edr", ft, collective_trace(op_kind::allreduce, 128, 4096, "sharp"),
-                                "allreduce sharp 4 KiB, 128 hosts, fat tree");
+    const size_t sh4k =
+        add_run("edr", ft_mpi, collective_trace(op_kind::allreduce, 128, 4096, "sharp"),
+                "allreduce sharp 4 KiB, 128 hosts, fat tree (MPI stack)");
     const size_t host4k =
         add_run("edr", ft_mpi, collective_trace(op_kind::allreduce, 128, 4096, "auto"),
                 "allreduce auto (MPI stack: rhd) 4 KiB, 128 hosts, fat tree");
     const std::string row12 =
         "docs/domain.md §10 rows 1-2 (Graham et al., COMHPC'16, doi 10.1109/COMHPC.2016.006) [P]";
     const std::string sharp_why =
-        "The published latency is MPI_Allreduce end to end: MPI and SHARP library calls, "
-        "host memory copies and the completion path. The model starts when the last host "
-        "posts the request and has none of that host software, so it is well below.";
+        "The published latency is MPI_Allreduce end to end. On the MPI stack the model adds "
+        "the SHARP library's host path to the tree (1.24 us with host.stack none): MPI o and "
+        "the buffer copies at entry and exit, a WQE post per OST request and a CQ poll per "
+        "result (soft, docs/domain.md §13), 2.01 us in all. The remaining ~0.8 us is host "
+        "software of the 2016 MPI and SHARP v1 libraries (or Switch-IB 2 aggregation latency, "
+        "sharp.alu_latency 50 ns, a choice) with no public figure; nothing is fitted to it.";
     const std::string host_why =
         "With host.stack mpi, auto picks recursive doubling (rd) as MPICH does: 7 dependent "
         "exchanges. Without host software the model's rd takes 7.93 us on this fabric (1.13 us "
-        "per exchange), already above the published 6.01 us / 7 = 0.86 us; the MPI costs "
-        "(LogGP o on both sides, soft) add ~0.57 us per exchange. The excess is in the preset's "
-        "EDR fabric and HCA path per exchange, not in the step count any more.";
+        "per exchange, nearly every step on the critical path crossing the spine: HCA tx 250 + "
+        "rx 150 + CQE 100 ns, 3 switches x 90 ns, 2 x 3 m host cables and 2 x 30 m leaf-spine "
+        "cables at 5 ns/m = 330 ns, a few cycles of serialisation), already above the "
+        "published 6.01 us / 7 = 0.86 us; the MPI costs (LogGP o on both sides, soft) add "
+        "~0.57 us per exchange. With 3 m leaf-spine cables the fabric part would be 6.00 us, so "
+        "7 dependent exchanges leave no room for any MPI software: the same paper's SHARP row "
+        "implies >= 1.5 us of host software per call. The host-based algorithm the authors' "
+        "2016 MPI library ran is not published; MPICH's rd cannot reproduce both rows.";
     const std::string host4k_why =
         "With host.stack mpi, auto picks Rabenseifner (rhd: 4 KiB > 2 KiB and count >= pof2) "
         "as MPICH does; the eager copies, the CPU reduction and o per message (all soft) bring "
-        "the model from 15.94 us without host software to this figure. The published 46.93 us "
-        "(MVAPICH, 2016) holds more host software per step than these defaults.";
+        "the model from 15.94 us without host software to this figure (rd on the same stack: "
+        "25.35 us). The published 46.93 us is ~1.8x what either MPICH algorithm costs.";
+    s.not_strict["host_allreduce_4KiB_latency"] =
+        "the published host-based 4 KiB figure (46.93 us) was measured with the authors' 2016 "
+        "MPI library and its host-based allreduce, whose name, algorithm, protocol thresholds "
+        "and per-message costs the public sources (docs/domain.md §10 rows 1-2) do not give; "
+        "MPICH's algorithms (rhd "
+        "26.35 us, rd 25.35 us) on the same soft host costs reach little over half of it, so "
+        "no documented mechanism reproduces it.";
+    s.not_strict["sharp_v1_speedup_4KiB"] =
+        "the ratio's numerator is host_allreduce_4KiB_latency, whose published setup cannot be "
+        "reproduced from public information (above).";
     s.scenarios.push_back(scenario{
         "sharp_v1_allreduce_8B_latency", "edr",
         "allreduce 8 B (fp32 sum), algo sharp (LLT), 128 hosts, fat tree of 36-port switches",
@@ -212,8 +236,10 @@ suite build_suite(bool quick) {
         "allreduce 4096 B, algo sharp (LLT, 16 OSTs of 256 B, 2 in flight), 128 hosts, fat tree",
         "latency [us]", 14.48, "14.48 us", row12, 15.0,
         "The 256 B OSTs with a quota of 2 per group make SHARP v1 a window-limited pipeline "
-        "(8 tree round trips); the model reproduces that but not the per-OST host software "
-        "(posting, polling) of the SHARP library.",
+        "(8 tree round trips, 10.14 us with host.stack none); the MPI stack adds the SHARP "
+        "library's host path: MPI o and the 4 KiB copies at entry and exit, a WQE post before "
+        "each of the 16 OST requests and a CQ poll after each result, on the critical path of "
+        "every round trip (soft, docs/domain.md §13). Nothing is fitted to this row.",
         [sh4k](const results_t& r) { return time_us(r, sh4k); }});
     s.scenarios.push_back(scenario{
         "host_allreduce_4KiB_latency", "edr",
@@ -223,14 +249,16 @@ suite build_suite(bool quick) {
     s.scenarios.push_back(scenario{
         "sharp_v1_speedup_8B", "edr", "host-based / SHARP latency ratio, 8 B (the two runs above)",
         "speed-up [x]", 2.1, "2.1x (6.01 -> 2.83 us)", row12, 15.0,
-        "Both sides miss in the model (host too slow per exchange, SHARP too fast without the "
-        "SHARP library's host software), so the ratio is overstated.",
+        "Both sides miss in the model (host-based rd too slow: 7 exchanges on the EDR fabric "
+        "alone take 7.93 us; SHARP below the published figure by the unpublished part of the "
+        "2016 host software), so the ratio is overstated.",
         [host8, sh8](const results_t& r) { return time_us(r, host8) / time_us(r, sh8); }});
     s.scenarios.push_back(scenario{
         "sharp_v1_speedup_4KiB", "edr",
         "host-based / SHARP latency ratio, 4 KiB (the two runs above)", "speed-up [x]", 3.24,
         "3.24x (46.93 -> 14.48 us)", row12, 15.0,
-        "Host software dominates both published numbers; without it the model's ratio differs.",
+        "Its numerator, the host-based 4 KiB row, is not reproduced (see there); the SHARP "
+        "side is within its tolerance.",
         [host4k, sh4k](const results_t& r) { return time_us(r, host4k) / time_us(r, sh4k); }});
 
     // --- NCCL on GPUs: 2-node small-message latency (row 16), one 8-GPU node (rows 11-12) ---
@@ -321,20 +349,24 @@ std::string markdown(const json& report) {
          "latencies. Failures are expected where the model leaves out host software; the notes "
          "say by how much and why.\n\n";
     const json& sum = report["summary"];
-    s += fmt::format("**Summary:** {} scenarios, {} pass, {} fail, {} error.\n\n",
-                     sum["scenarios"].get<int>(), sum["pass"].get<int>(), sum["fail"].get<int>(),
-                     sum["error"].get<int>());
-    s += "| Scenario | Preset | Metric | Published | Model | Error | Tolerance | Result |\n";
-    s += "|---|---|---|---|---|---|---|---|\n";
+    s += fmt::format(
+        "**Summary:** {} scenarios, {} pass, {} fail, {} error. Strict set (what `--strict` "
+        "checks): {} scenarios, {} fail.\n\n",
+        sum["scenarios"].get<int>(), sum["pass"].get<int>(), sum["fail"].get<int>(),
+        sum["error"].get<int>(), sum["strict_scenarios"].get<int>(), sum["strict_fail"].get<int>());
+    s += "| Scenario | Preset | Metric | Published | Model | Error | Tolerance | Result | "
+         "Strict |\n";
+    s += "|---|---|---|---|---|---|---|---|---|\n";
     for (const json& sc : report["scenarios"]) {
         const bool err = sc["result"] == "error";
         s +=
-            fmt::format("| `{}` | {} | {} | {} | {} | {} | ±{:g} % | **{}** |\n",
+            fmt::format("| `{}` | {} | {} | {} | {} | {} | ±{:g} % | **{}** | {} |\n",
                         sc["name"].get<std::string>(), sc["preset"].get<std::string>(),
                         sc["metric"].get<std::string>(), sc["published"]["text"].get<std::string>(),
                         err ? "—" : fmt_value(sc["model"].get<double>()),
                         err ? "—" : fmt::format("{:+.1f} %", sc["rel_error_pct"].get<double>()),
-                        sc["tolerance_pct"].get<double>(), sc["result"].get<std::string>());
+                        sc["tolerance_pct"].get<double>(), sc["result"].get<std::string>(),
+                        sc["strict"].get<bool>() ? "yes" : "no (see below)");
     }
     s += "\n## Scenarios\n\n";
     for (const json& sc : report["scenarios"]) {
@@ -343,6 +375,10 @@ std::string markdown(const json& report) {
                          sc["preset"].get<std::string>());
         s += fmt::format("- Published: {} — {}.\n", sc["published"]["text"].get<std::string>(),
                          sc["published"]["source"].get<std::string>());
+        if (!sc["strict"].get<bool>()) {
+            s += fmt::format("- **Not in the strict set:** {}\n",
+                             sc["not_strict_reason"].get<std::string>());
+        }
         if (sc["result"] == "error") {
             s += fmt::format("- **Error:** {}\n\n", sc["error"].get<std::string>());
             continue;
@@ -356,10 +392,14 @@ std::string markdown(const json& report) {
                          sc["why"].get<std::string>());
     }
     s += "## Exit code\n\n"
-         "`ndrsim validate` exits 0 when every scenario produced a model value, whether it "
-         "passed or failed its tolerance; 1 when a simulation crashed or returned no result "
-         "(the report is still written, the scenario shows `error`). With `--strict` a failed "
-         "tolerance also exits 1.\n";
+         "`ndrsim validate` prints one `FAIL` line on stderr for every scenario outside its "
+         "tolerance (and `ERROR` for one without a result), then exits 0 when every scenario "
+         "produced a model value, whether it passed or failed; 1 when a simulation crashed or "
+         "returned no result (the report is still written, the scenario shows `error`). With "
+         "`--strict` a failed tolerance in the strict set also exits 1. A scenario leaves the "
+         "strict set only when its published setup cannot be reproduced from public "
+         "information (at most two; the reason is written beside it above); its failure is "
+         "still printed.\n";
     return s;
 }
 
@@ -368,13 +408,13 @@ std::string stdout_table(const json& report) {
                                 "preset", "published", "model", "error", "tol", "result");
     for (const json& sc : report["scenarios"]) {
         const bool err = sc["result"] == "error";
-        s += fmt::format("{:<34} {:<8} {:>12} {:>12} {:>9} {:>6}  {}\n",
-                         sc["name"].get<std::string>(), sc["preset"].get<std::string>(),
-                         fmt_value(sc["published"]["value"].get<double>()),
-                         err ? "-" : fmt_value(sc["model"].get<double>()),
-                         err ? "-" : fmt::format("{:+.1f}%", sc["rel_error_pct"].get<double>()),
-                         fmt::format("{:g}%", sc["tolerance_pct"].get<double>()),
-                         sc["result"].get<std::string>());
+        s += fmt::format(
+            "{:<34} {:<8} {:>12} {:>12} {:>9} {:>6}  {}\n", sc["name"].get<std::string>(),
+            sc["preset"].get<std::string>(), fmt_value(sc["published"]["value"].get<double>()),
+            err ? "-" : fmt_value(sc["model"].get<double>()),
+            err ? "-" : fmt::format("{:+.1f}%", sc["rel_error_pct"].get<double>()),
+            fmt::format("{:g}%", sc["tolerance_pct"].get<double>()),
+            sc["result"].get<std::string>() + (sc["strict"].get<bool>() ? "" : " (not strict)"));
     }
     return s;
 }
@@ -409,8 +449,11 @@ int run(const validate_cli_options& o) {
     json report{{"ndrsim", {{"command", "validate"}, {"report_version", 1}}}, {"quick", o.quick}};
     if (!o.level.empty()) report["level"] = o.level;  // default-level reports stay unchanged
     report["scenarios"] = json::array();
-    int pass = 0, fail = 0, error = 0;
+    int pass = 0, fail = 0, error = 0, strict_fail = 0;
+    std::vector<std::string> loud;  ///< one line per failure, printed after the table
     for (const scenario& sc : s.scenarios) {
+        const auto ns = s.not_strict.find(sc.name);
+        const bool strict = ns == s.not_strict.end();
         json j{{"name", sc.name},
                {"preset", sc.preset},
                {"what", sc.what},
@@ -418,7 +461,9 @@ int run(const validate_cli_options& o) {
                {"published",
                 {{"value", sc.published}, {"text", sc.published_text}, {"source", sc.source}}},
                {"tolerance_pct", sc.tolerance_pct},
-               {"why", sc.why}};
+               {"why", sc.why},
+               {"strict", strict}};
+        if (!strict) j["not_strict_reason"] = ns->second;
         try {
             const double v = sc.model(results);
             const double e = (v - sc.published) / sc.published * 100.0;
@@ -427,15 +472,27 @@ int run(const validate_cli_options& o) {
             const bool passed = std::abs(e) <= sc.tolerance_pct;
             j["result"] = passed ? "pass" : "fail";
             ++(passed ? pass : fail);
+            if (!passed) {
+                if (strict) ++strict_fail;
+                loud.push_back(fmt::format(
+                    "FAIL {}{}: model {} vs published {} ({:+.1f} %, tolerance ±{:g} %)", sc.name,
+                    strict ? "" : " (not in the strict set)", fmt_value(v), sc.published_text, e,
+                    sc.tolerance_pct));
+            }
         } catch (const std::exception& e) {
             j["result"] = "error";
             j["error"] = e.what();
             ++error;
+            loud.push_back(fmt::format("ERROR {}: {}", sc.name, e.what()));
         }
         report["scenarios"].push_back(std::move(j));
     }
-    report["summary"] =
-        json{{"scenarios", s.scenarios.size()}, {"pass", pass}, {"fail", fail}, {"error", error}};
+    report["summary"] = json{{"scenarios", s.scenarios.size()},
+                             {"pass", pass},
+                             {"fail", fail},
+                             {"error", error},
+                             {"strict_scenarios", s.scenarios.size() - s.not_strict.size()},
+                             {"strict_fail", strict_fail}};
     report["runs"] = json::array();
     for (size_t i = 0; i < s.runs.size(); ++i) {
         json r{{"preset", s.runs[i].preset}, {"sets", s.runs[i].sets}, {"what", s.runs[i].what}};
@@ -446,14 +503,17 @@ int run(const validate_cli_options& o) {
     fmt::print("ndrsim validate{}{}: {} scenarios, {} simulations\n", o.quick ? " --quick" : "",
                o.level.empty() ? "" : " --level " + o.level, s.scenarios.size(), s.runs.size());
     fmt::print("{}", stdout_table(report));
-    fmt::print("{} pass, {} fail, {} error\n", pass, fail, error);
+    fmt::print("{} pass, {} fail, {} error; strict set: {} scenarios, {} fail\n", pass, fail, error,
+               s.scenarios.size() - s.not_strict.size(), strict_fail);
+    // Failures are loud: one line each on stderr, whatever the exit code.
+    for (const std::string& l : loud) fmt::print(stderr, "ndrsim validate: {}\n", l);
     if (!o.out.empty()) {
         write_file(o.out, "validation.md", markdown(report));
         write_file(o.out, "validation.json", report.dump(2) + "\n");
         fmt::print("report: {0}/validation.md, {0}/validation.json\n", o.out);
     }
     if (error > 0) return 1;
-    if (o.strict && fail > 0) return 1;
+    if (o.strict && strict_fail > 0) return 1;
     return 0;
 }
 

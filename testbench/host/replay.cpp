@@ -467,6 +467,15 @@ void replay::on_deferred(cycle_t t, uint32_t slot) {
             xfer_event(t, d.run, d.x, false);
             xfer_event(t, d.run, d.x, true);
             break;
+        case step::sharp_post:
+            sharp_post_chunk(t, d.run, d.x);
+            break;
+        case step::sharp_polled:
+            sharp_polled(t, d.run, d.x);
+            break;
+        case step::sharp_return:
+            sharp_member_done(t, d.run, d.x);
+            break;
         case step::rndv_reply: {
             const running& rr = runs_[d.run];
             const coll::xfer& xf = rr.sched.xfers[d.x];

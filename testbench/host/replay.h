@@ -207,6 +207,12 @@ private:
     /// A SAT collective ended: start the waiting ones whose slots are now free.
     void retry_sat_waiting(cycle_t t);
     void sharp_send_next(cycle_t t, uint32_t job, uint32_t member);
+    /// Hands member's next OST request (chunk posted[member]) to its HCA.
+    void sharp_post_chunk(cycle_t t, uint32_t job, uint32_t member);
+    /// Member's host has seen one more result: window, next requests, and its end.
+    void sharp_polled(cycle_t t, uint32_t job, uint32_t member);
+    /// Member's call has returned: its record finishes, and the collective when it is the last.
+    void sharp_member_done(cycle_t t, uint32_t job, uint32_t member);
     /// Transfer x is ready: local steps run, others pass the endpoint software (host.stack).
     void post_xfer(cycle_t t, uint32_t run, uint32_t x);
     /// Transfer x leaves the host: over NVLink or to its HCA.
@@ -228,6 +234,9 @@ private:
         rndv_reply,  ///< host.stack mpi: the receiver answers a rendezvous request
         hier_phase,  ///< a hierarchical collective's next phase (run = instance)
         hier_nvls,   ///< an NVLS flow of one (run = instance, x = (slice n + member) 2 + in)
+        sharp_post,  ///< SHARP (run = job, x = member): the library posts its next OST request
+        sharp_polled,  ///< SHARP: the library has polled a result
+        sharp_return,  ///< SHARP: the member's call returns (its exit cost is over)
     };
     void defer(cycle_t t, cycle_t at, step what, uint32_t run, uint32_t x);
     uint32_t host_of(uint32_t rank) const { return layout_.host_of_rank(rank); }
@@ -250,6 +259,8 @@ private:
         uint32_t window = 1;
         uint32_t root = 0xFFFFFFFFU;      ///< broadcast: the only member with data
         std::vector<uint32_t> next;       ///< per member: next chunk to send
+        std::vector<uint32_t> posted;     ///< per member: chunks handed to the HCA (<= next)
+        std::vector<cycle_t> host_free;   ///< per member: when its host can post again
         std::vector<uint32_t> received;   ///< per member: results received
         std::vector<uint32_t> member_of;  ///< per host: member index (n: not a member)
         std::vector<uint32_t> hosts;      ///< per member: its host

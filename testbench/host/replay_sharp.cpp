@@ -196,6 +196,10 @@ bool replay::start_sharp_job(cycle_t t, uint32_t inst, uint32_t comm,
     used += job.chunks;
     const auto n = static_cast<uint32_t>(hosts.size());
     job.next.assign(n, 0);
+    job.posted.assign(n, 0);
+    // The SHARP library's host path (host.stack nccl / mpi): each member enters the call, then
+    // posts its requests one by one (common/endpoint_stack.h).
+    job.host_free.assign(n, t + (hier ? 0 : stack_.sharp_entry_cycles(bytes)));
     job.received.assign(n, 0);
     for (uint32_t m = 0; m < n; ++m) {  // host -> member, for the per-chunk results
         const uint32_t h = hosts[m];
@@ -261,20 +265,36 @@ bool replay::start_sharp_job(cycle_t t, uint32_t inst, uint32_t comm,
 void replay::sharp_send_next(cycle_t t, uint32_t j, uint32_t m) {
     sharp_job& job = sharp_jobs_[j];
     while (job.next[m] < job.chunks && job.next[m] - job.received[m] < job.window) {
-        const uint32_t k = job.next[m]++;
-        const uint64_t off = uint64_t{k} * job.chunk_bytes;
-        const auto len = static_cast<uint32_t>(
-            job.bytes > off ? std::min<uint64_t>(job.chunk_bytes, job.bytes - off) : 0);
-        const bool carries = job.root == 0xFFFFFFFFU || job.root == m;
-        uint32_t slot = 0xFFFFFFFFU;
-        if (job.data) {
-            slot = sharp_->payloads().store(std::vector<uint8_t>(
-                job.inputs[m].begin() + static_cast<std::ptrdiff_t>(off),
-                job.inputs[m].begin() + static_cast<std::ptrdiff_t>(off + len)));
+        ++job.next[m];
+        if (!stack_.sharp_costs() || job.hier) {
+            // host.stack none, or a CollNet rail (whose NCCL launch covers it; the plugin's
+            // per-request costs are not modelled there yet): at the HCA's times
+            sharp_post_chunk(t, j, m);
+            continue;
         }
-        hcas_.sharp_send(t, job.hosts[m], job.tree, job.chunk_base + k, carries ? len : 0,
-                         0xFFFFFFFFU, slot);
+        // Requests leave in order: each waits for the host to be free, then takes its post.
+        const cycle_t at = std::max(t, job.host_free[m]) + stack_.sharp_post_cycles();
+        job.host_free[m] = at;
+        defer(t, at, step::sharp_post, j, m);
     }
+}
+
+void replay::sharp_post_chunk(cycle_t t, uint32_t j, uint32_t m) {
+    sharp_job& job = sharp_jobs_[j];
+    const trace::collective_instance& ci = tr_.collectives[job.instance];
+    const uint32_t k = job.posted[m]++;
+    const uint64_t off = uint64_t{k} * job.chunk_bytes;
+    const auto len = static_cast<uint32_t>(
+        job.bytes > off ? std::min<uint64_t>(job.chunk_bytes, job.bytes - off) : 0);
+    const bool carries = job.root == 0xFFFFFFFFU || job.root == m;
+    uint32_t slot = 0xFFFFFFFFU;
+    if (job.data) {
+        slot = sharp_->payloads().store(
+            std::vector<uint8_t>(job.inputs[m].begin() + static_cast<std::ptrdiff_t>(off),
+                                 job.inputs[m].begin() + static_cast<std::ptrdiff_t>(off + len)));
+    }
+    hcas_.sharp_send(t, job.hosts[m], job.tree, job.chunk_base + k, carries ? len : 0,
+                     0xFFFFFFFFU, slot);
 }
 
 void replay::on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t data) {
@@ -283,7 +303,6 @@ void replay::on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chun
     --it;
     const uint32_t j = it->second;
     sharp_job& job = sharp_jobs_[j];
-    const trace::collective_instance& ci = tr_.collectives[job.instance];
     const auto n = static_cast<uint32_t>(job.received.size());
     const uint32_t m = h < job.member_of.size() ? job.member_of[h] : n;
     if (m >= n) throw std::logic_error("SHARP result for a non-member host");
@@ -307,25 +326,42 @@ void replay::on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chun
         }
         sharp_->payloads().release(data);
     }
+    if (stack_.sharp_costs() && !job.hier) {
+        defer(t, t + stack_.sharp_poll_cycles(), step::sharp_polled, j, m);
+    } else {
+        sharp_polled(t, j, m);
+    }
+}
+
+void replay::sharp_polled(cycle_t t, uint32_t j, uint32_t m) {
+    sharp_job& job = sharp_jobs_[j];
     ++job.received[m];
     sharp_send_next(t, j, m);
-    if (job.received[m] == job.chunks) {
-        if (!job.hier) finish_record(t, ci.records[m]);
-        sharp_job& jb = sharp_jobs_[j];  // finish_record may have started collectives
-        if (--jb.members_left == 0) {
-            if (!jb.hier) {
-                results_[jb.instance].end = t;
-                results_[jb.instance].done = true;
-            }
-            jb.inputs.clear();
-            jb.expected.clear();
-            if (jb.sat) {
-                jb.sat = false;
-                sharp_->sat_release(jb.tree);
-                retry_sat_waiting(t);
-            }
-            if (jb.hier) hier_piece_done(t, jb.instance, jb.slice);
+    if (job.received[m] != job.chunks) return;
+    const cycle_t exit = job.hier ? 0 : stack_.sharp_exit_cycles(job.bytes);
+    if (exit != 0) {
+        defer(t, t + exit, step::sharp_return, j, m);
+    } else {
+        sharp_member_done(t, j, m);
+    }
+}
+
+void replay::sharp_member_done(cycle_t t, uint32_t j, uint32_t m) {
+    if (!sharp_jobs_[j].hier) finish_record(t, tr_.collectives[sharp_jobs_[j].instance].records[m]);
+    sharp_job& jb = sharp_jobs_[j];  // finish_record may have started collectives
+    if (--jb.members_left == 0) {
+        if (!jb.hier) {
+            results_[jb.instance].end = t;
+            results_[jb.instance].done = true;
         }
+        jb.inputs.clear();
+        jb.expected.clear();
+        if (jb.sat) {
+            jb.sat = false;
+            sharp_->sat_release(jb.tree);
+            retry_sat_waiting(t);
+        }
+        if (jb.hier) hier_piece_done(t, jb.instance, jb.slice);
     }
 }
 

@@ -72,3 +72,22 @@ TEST_CASE("endpoint_stack mpi: LogGP o and g, eager copies, rendezvous, reductio
     CHECK(s.local_cycles(64, false) == 0);
     CHECK(s.handshake_cycles() == 300);
 }
+
+TEST_CASE("endpoint_stack SHARP host path: entry, post per request, poll per result, exit",
+          "[common]") {
+    const endpoint_stack none(with_stack("none"), NS, 4);
+    CHECK_FALSE(none.sharp_costs());
+    CHECK(none.sharp_entry_cycles(4096) == 0);
+    CHECK(none.sharp_exit_cycles(4096) == 0);
+    const endpoint_stack nccl(with_stack("nccl"), NS, 4);
+    CHECK(nccl.sharp_costs());
+    CHECK(nccl.sharp_entry_cycles(4096) == 5000);  // the kernel launch, no host copy
+    CHECK(nccl.sharp_post_cycles() == 100);        // host.wqe_post
+    CHECK(nccl.sharp_poll_cycles() == 50);         // host.cqe_poll
+    CHECK(nccl.sharp_exit_cycles(4096) == 0);
+    const endpoint_stack mpi(with_stack("mpi"), NS, 4);
+    CHECK(mpi.sharp_entry_cycles(4096) == 300 + 4096);  // o + the copy in at 1 ns per byte
+    CHECK(mpi.sharp_post_cycles() == 100);
+    CHECK(mpi.sharp_poll_cycles() == 50);
+    CHECK(mpi.sharp_exit_cycles(8) == 300 + 8);  // o + the copy out
+}

@@ -17,7 +17,10 @@
       `traffic --level tlm` and `run --level tlm` are refused (exit 2).
   presets_check.py validate NDRSIM OUTDIR
       `validate --quick --out OUTDIR` exits 0 within 60 s; validation.md and validation.json
-      exist; every scenario has a model value, an error and pass/fail, and is in the markdown.
+      exist; every scenario has a model value, an error and pass/fail, and is in the markdown;
+      at most two scenarios are outside the strict set, each with its reason beside it in the
+      markdown; every failure is printed as a FAIL line on stderr; `--strict` exits 1 exactly
+      when a strict-set scenario fails.
 """
 import csv
 import json
@@ -189,7 +192,7 @@ def check_roce(ndrsim, outdir):
 
 def check_validate(ndrsim, outdir):
     t0 = time.monotonic()
-    run([ndrsim, "validate", "--quick", "--out", outdir])
+    p = run([ndrsim, "validate", "--quick", "--out", outdir])
     took = time.monotonic() - t0
     if took > 60:
         fail(f"validate --quick took {took:.1f} s (> 60 s)")
@@ -217,7 +220,23 @@ def check_validate(ndrsim, outdir):
             fail(f"{s['name']}: result disagrees with error/tolerance")
         if f"`{s['name']}`" not in md:
             fail(f"{s['name']} not in validation.md")
-    print(f"validate --quick: {len(scs)} scenarios in {took:.1f} s")
+        loud = f"FAIL {s['name']}" in p.stderr
+        if (s["result"] == "fail") != loud:
+            fail(f"{s['name']}: result {s['result']} but FAIL line {'' if loud else 'not '}"
+                 f"printed:\n{p.stderr}")
+        if not isinstance(s.get("strict"), bool):
+            fail(f"{s['name']}: strict missing")
+        if not s["strict"] and (len(s.get("not_strict_reason", "")) < 40 or
+                                s["not_strict_reason"] not in md):
+            fail(f"{s['name']}: outside the strict set without its reason in validation.md")
+    out_of_strict = [s["name"] for s in scs if not s["strict"]]
+    if len(out_of_strict) > 2:
+        fail(f"more than two scenarios outside the strict set: {out_of_strict}")
+    strict_fail = sum(1 for s in scs if s["strict"] and s["result"] == "fail")
+    if rep["summary"]["strict_fail"] != strict_fail:
+        fail(f"summary strict_fail {rep['summary']['strict_fail']}, counted {strict_fail}")
+    run([ndrsim, "validate", "--quick", "--strict"], expect=1 if strict_fail else 0)
+    print(f"validate --quick: {len(scs)} scenarios in {took:.1f} s, {strict_fail} strict failures")
 
 
 def main():

@@ -11,6 +11,8 @@ endfunction()
 set(NDR_SHARP_OUT ${CMAKE_CURRENT_BINARY_DIR}/sharp_out)
 set(NDR_SHARP_TRACES ${CMAKE_CURRENT_SOURCE_DIR}/../../traces)
 
+# The SHARP library's host path under host.stack mpi and nccl: exact added time of an 8 B call.
+ndr_sharp_py(sharp_host_path host-path ${CMAKE_BINARY_DIR}/ndrsim ${NDR_SHARP_OUT}/host_path)
 # `ndrsim gen` with ring, tree and sharp, then `ndrsim run`: the sharp rows ran on SHARP.
 ndr_sharp_py(sharp_gen_run gen-run ${CMAKE_BINARY_DIR}/ndrsim ${NDR_SHARP_OUT}/gen_run --
   collective --op allreduce --ranks 8 --bytes 8B:1MiB:8 --algo ring --algo tree --algo sharp)

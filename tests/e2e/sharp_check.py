@@ -10,6 +10,14 @@ Each mode runs ndrsim itself and exits 0 on success, 1 with a message on failure
   shipped NDRSIM WORKDIR TRACE [-- RUN_ARGS...]
       run `ndrsim run TRACE --out WORKDIR/out -q RUN_ARGS...` and the report checks below.
 
+  host-path NDRSIM WORKDIR
+      the SHARP library's host path (common/endpoint_stack.h): an 8 B SHARP allreduce on 8
+      hosts of the default fabric, run with host.stack none, mpi and nccl, costs chosen as
+      whole 1.28 ns cycles. One OST, so each member's call is entry + one WQE post + one CQ
+      poll + exit longer than with none, all members alike, and the collective's time grows
+      by exactly that: mpi 2 x (o 256 ns + 8 B copy at 6.25 GB/s = 1.28 ns) + 128 + 64 ns =
+      706.56 ns; nccl launch 1280 + 128 + 64 = 1472 ns.
+
 Report checks: every collective has a time > 0; every algo hint of the trace appears; each
 row requested as sharp ran as algo "sharp" with no fallback, busbw_factor (n-1)/(n+1) and a
 collectives[i].sharp {tree, levels >= 1, data_checked} block, data_checked true exactly when
@@ -107,9 +115,36 @@ def main(argv):
         if runargs and runargs[0] == "--":
             runargs = runargs[1:]
         run(ndrsim, ["run", trace, "--out", out, "-q"] + runargs)
+    elif mode == "host-path":
+        host_path(ndrsim, work)
+        return
     else:
         fail("unknown mode " + mode)
     check_report(out)
+
+
+def host_path(ndrsim, work):
+    trace = os.path.join(work, "trace.jsonl")
+    run(ndrsim, ["gen", "collective", "--op", "allreduce", "--ranks", "8", "--bytes", "8B",
+                 "--algo", "sharp", "-o", trace])
+    costs = ["--set", "host.mpi_o=256ns", "--set", "host.mpi_copy_rate=50Gbps",
+             "--set", "host.wqe_post=128ns", "--set", "host.cqe_poll=64ns",
+             "--set", "host.nccl_launch=1280ns"]
+    times = {}
+    for stack in ("none", "mpi", "nccl"):
+        out = os.path.join(work, stack)
+        run(ndrsim, ["run", trace, "--out", out, "-q", "--set", "host.stack=" + stack] + costs)
+        rep = json.load(open(os.path.join(out, "report.json")))
+        c = rep["collectives"][0]
+        if c["algo"] != "sharp" or c.get("fallback"):
+            fail(f"{stack}: ran {c['algo']} ({c.get('fallback')}), expected sharp")
+        times[stack] = c["time_ns"]
+    for stack, extra in (("mpi", 2 * (256 + 1.28) + 128 + 64), ("nccl", 1280 + 128 + 64)):
+        got = times[stack] - times["none"]
+        if abs(got - extra) > 0.01:
+            fail(f"{stack}: SHARP host path added {got:.2f} ns, expected {extra:.2f} ns "
+                 f"(none {times['none']:.2f} ns, {stack} {times[stack]:.2f} ns)")
+    print(f"ok: none {times['none']:.2f} ns, mpi +706.56 ns, nccl +1472 ns")
 
 
 if __name__ == "__main__":

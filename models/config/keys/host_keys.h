@@ -18,10 +18,10 @@ struct host_config {
     std::string stack = "none";          ///< none | nccl | mpi: which costs apply
     time_ps_t nccl_launch{3'000'000};    ///< per collective: kernel launch (soft)
     time_ps_t nccl_proxy_step{400'000};  ///< per transfer (NCCL step): proxy progress (soft)
-    time_ps_t wqe_post{100'000};         ///< per transfer: ibv_post_send + doorbell (soft)
-    time_ps_t cqe_poll{50'000};          ///< per arrival: CQ poll noticing it (soft)
-    time_ps_t mpi_o{300'000};            ///< LogGP o: per message, each side (soft)
-    time_ps_t mpi_g{200'000};            ///< LogGP g: min gap between a rank's messages (soft)
+    time_ps_t wqe_post{100'000};  ///< per transfer / SHARP OST request: post + doorbell (soft)
+    time_ps_t cqe_poll{50'000};   ///< per arrival / SHARP result: CQ poll noticing it (soft)
+    time_ps_t mpi_o{300'000};     ///< LogGP o: per message, each side (soft)
+    time_ps_t mpi_g{200'000};     ///< LogGP g: min gap between a rank's messages (soft)
     rate_bps_t mpi_copy_rate{80'000'000'000};    ///< eager buffer copy, 10 GB/s (soft)
     rate_bps_t mpi_reduce_rate{40'000'000'000};  ///< CPU reduction, 5 GB/s (soft)
     bytes_t mpi_eager_limit{12 * 1024};          ///< above it: rendezvous (RTS/CTS round trip)
@@ -48,9 +48,11 @@ void host_rows(Rows& s) {
                "before it posts; docs/domain.md §13 'Endpoint software costs' (soft)");
     s.unit_key("host.wqe_post", &host_config::wqe_post, LATENCY_RANGE, latency,
                "nccl: per transfer, building the WQE and ringing the doorbell (ibv_post_send); "
+               "nccl and mpi: per OST request a SHARP collective's library posts; "
                "docs/domain.md §13 'Endpoint software costs' (~0.1 us, soft)");
     s.unit_key("host.cqe_poll", &host_config::cqe_poll, LATENCY_RANGE, latency,
                "nccl: per arrival, the receiver's CQ poll seeing it before dependent steps run; "
+               "nccl and mpi: per SHARP result the library polls; "
                "docs/domain.md §13 'Endpoint software costs' (soft)");
     s.unit_key("host.mpi_o", &host_config::mpi_o, LATENCY_RANGE, latency,
                "mpi: LogGP overhead o, CPU time per message on the sender (before it posts) and "
