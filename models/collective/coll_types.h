@@ -40,9 +40,11 @@ enum class algo_kind : uint8_t {
     p2p
 };
 
-/// How `auto` picks a host algorithm (choose_algo, schedule.h): like NCCL's tuner or like
-/// MPICH's allreduce selection. host.stack chooses it (config/keys/host_keys.h).
-enum class auto_rule : uint8_t { nccl, mpich };
+/// How `auto` picks a host algorithm (choose_algo, schedule.h). host.stack chooses it
+/// (config/keys/host_keys.h): plain (none) the model's NCCL-like defaults; nccl NCCL's own
+/// choices where they differ (alltoall as grouped send/recv, algo p2p); mpich MPICH's
+/// allreduce selection.
+enum class auto_rule : uint8_t { plain, nccl, mpich };
 
 enum class dtype : uint8_t {
     int8,

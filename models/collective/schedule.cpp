@@ -75,7 +75,7 @@ algo_kind choose_algo(op_kind op, uint64_t bytes, uint32_t nranks, auto_rule rul
         case op_kind::reduce:
             return algo_kind::ring;
         case op_kind::alltoall:
-            return algo_kind::pairwise;
+            return rule == auto_rule::nccl ? algo_kind::p2p : algo_kind::pairwise;
         case op_kind::barrier:
             return algo_kind::rhd;
         case op_kind::send:

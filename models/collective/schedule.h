@@ -82,10 +82,10 @@ struct coll_params {
     algo_kind algo = algo_kind::auto_;
     uint32_t nranks = 2;
     uint64_t bytes = 0;
-    uint32_t dtype_bytes = 4;          ///< element size; transfers split on element boundaries
-    uint32_t root = 0;                 ///< broadcast/reduce root (< nranks); p2p ops ignore it
-    uint64_t chunk_bytes = 1 << 20;    ///< pipelining unit (NCCL-like); 0 = no chunking
-    auto_rule rule = auto_rule::nccl;  ///< how algo auto_ is resolved (choose_algo)
+    uint32_t dtype_bytes = 4;           ///< element size; transfers split on element boundaries
+    uint32_t root = 0;                  ///< broadcast/reduce root (< nranks); p2p ops ignore it
+    uint64_t chunk_bytes = 1 << 20;     ///< pipelining unit (NCCL-like); 0 = no chunking
+    auto_rule rule = auto_rule::plain;  ///< how algo auto_ is resolved (choose_algo)
     /// Ring channels (NCCL channels) of ring allreduce, reduce_scatter and allgather: the data
     /// of every block is split over this many independent rings (ring.cpp); >= 1. Fewer run
     /// when a block has fewer elements (ring_channels).
@@ -180,15 +180,17 @@ byte_range block_range(uint64_t total_bytes, uint32_t elem_bytes, uint32_t n, ui
 ///              (MPIR_Allreduce_intra_auto): rd if bytes <= AUTO_RD_MAX_BYTES (2 KiB,
 ///              MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE) or count < pof2 (count = bytes /
 ///              dtype_bytes, pof2 the largest power of two <= nranks), else rhd (Rabenseifner).
-///   reduce_scatter, allgather, broadcast, reduce: ring; alltoall: pairwise (NCCL's own
-///   schedule is algo p2p, not yet the automatic choice); barrier: rhd
-///   (dissemination); send, recv, rdma_write, rdma_read: direct (both rules).
+///   reduce_scatter, allgather, broadcast, reduce: ring; alltoall: p2p with rule nccl
+///   (host.stack nccl: NCCL has no alltoall algorithm, an alltoall is every send and recv in
+///   one group, scheduled on its p2p channels), pairwise (MPICH's long-message alltoall, one
+///   peer in flight) otherwise; barrier: rhd (dissemination); send, recv, rdma_write,
+///   rdma_read: direct (every rule).
 /// Never returns auto_; `bytes` and `nranks` only matter for allreduce.
 inline constexpr uint64_t AUTO_TREE_MAX_BYTES = uint64_t{1} << 20;
 inline constexpr uint32_t AUTO_RING_MAX_RANKS = 4;
 inline constexpr uint64_t AUTO_RD_MAX_BYTES = 2048;
-algo_kind choose_algo(op_kind op, uint64_t bytes, uint32_t nranks, auto_rule rule = auto_rule::nccl,
-                      uint32_t dtype_bytes = 4);
+algo_kind choose_algo(op_kind op, uint64_t bytes, uint32_t nranks,
+                      auto_rule rule = auto_rule::plain, uint32_t dtype_bytes = 4);
 
 /// True if `algo` can build `op`: auto_ always, a host algorithm if its ALGORITHMS row lists
 /// `op` (coll_types.h), sharp never (it runs in the switches, not as a schedule).

@@ -198,8 +198,9 @@ coll::coll_params replay::host_params(uint32_t inst, coll::algo_kind algo,
     p.channel_min_bytes = cfg_.nccl.channel_min_block.count;
     p.p2p_channels = cfg_.nccl.p2p_channels;
     if (layout_.multi_gpu()) p.node_groups = layout_.node_groups(ci.ranks);
-    p.rule =
-        stack_.kind() == common::stack_kind::mpi ? coll::auto_rule::mpich : coll::auto_rule::nccl;
+    p.rule = stack_.kind() == common::stack_kind::mpi    ? coll::auto_rule::mpich
+             : stack_.kind() == common::stack_kind::nccl ? coll::auto_rule::nccl
+                                                         : coll::auto_rule::plain;
     return p;
 }
 

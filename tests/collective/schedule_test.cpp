@@ -391,6 +391,10 @@ TEST_CASE("collective choose_algo and validation", "[collective]") {
     CHECK(c::choose_algo(op_kind::reduce_scatter, 8, 64) == algo_kind::ring);
     CHECK(c::choose_algo(op_kind::allgather, 8, 64) == algo_kind::ring);
     CHECK(c::choose_algo(op_kind::alltoall, 8, 64) == algo_kind::pairwise);
+    // host.stack nccl: NCCL's alltoall is grouped send/recv (p2p); MPI keeps pairwise.
+    CHECK(c::choose_algo(op_kind::alltoall, 8, 64, c::auto_rule::nccl) == algo_kind::p2p);
+    CHECK(c::choose_algo(op_kind::alltoall, 8, 64, c::auto_rule::mpich) == algo_kind::pairwise);
+    CHECK(c::choose_algo(op_kind::allgather, 8, 64, c::auto_rule::nccl) == algo_kind::ring);
     CHECK(c::choose_algo(op_kind::broadcast, 8, 64) == algo_kind::ring);
     CHECK(c::choose_algo(op_kind::reduce, 8, 64) == algo_kind::ring);
     CHECK(c::choose_algo(op_kind::barrier, 0, 64) == algo_kind::rhd);

@@ -42,7 +42,7 @@ TEST_CASE("ndr preset equals the built-in defaults but for adaptive routing", "[
     // Production Quantum-2 fabrics run AR (docs/routing.md 'Presets'); the default is static.
     CHECK(d.routing.mode == "static");
     CHECK(n.routing.mode == "adaptive");
-    CHECK(resolve("dgx-h100").routing.mode == "static");  // docs/routing.md 'Presets'
+    CHECK(resolve("dgx-h100").routing.mode == "adaptive");  // NDR, as ndr: docs/routing.md 'Presets'
 
     CHECK(resolve("hdr").routing.mode == "static");
     // Every other key equal: the flattened configurations differ in routing.mode only.
