@@ -36,7 +36,8 @@ void host_rows(Rows& s) {
     s.choice_key("host.stack", &host_config::stack, {"none", "nccl", "mpi"},
                  "endpoint software of host collectives: none (transfers post and complete at "
                  "the HCA's times), nccl (host.nccl_* launch and proxy costs, host.wqe_post, "
-                 "host.cqe_poll; `auto` algorithm and protocol by NCCL's tuner), mpi (LogGP "
+                 "host.cqe_poll; `auto` algorithm and protocol by NCCL's tuner, alltoall as "
+                 "NCCL's grouped send/recv, p2p), mpi (LogGP "
                  "host.mpi_* costs, eager / "
                  "rendezvous, MPICH's `auto`: rd up to 2 KiB); docs/architecture.md 'Endpoint "
                  "software costs'");
