@@ -123,8 +123,9 @@ suite build_suite(bool quick) {
         add_run("ndr", {"host.stack=nccl"}, collective_trace(op_kind::allreduce, 8, big, "ring"),
                 "allreduce ring, 8 hosts, " + big_text);
     const std::string ring_why =
-        "The model has no GPU, NVLink, PCIe-P2P or NCCL software overheads (kernel launch, "
-        "proxy thread, LL128/Simple protocol framing), so its ring runs at the link's 49.2 "
+        "The model has no GPU copy or PCIe bandwidth costs and no LL128/Simple protocol "
+        "framing; NCCL's per-step software and PCIe latencies (host.stack nccl, docs/domain.md "
+        "§13) are hidden by the pipelined ring at this size, so its ring runs at the link's 49.2 "
         "GB/s payload rate less the FC packets' share of the wire (~49 GB/s), about 4 % above "
         "the 46-48 GB/s that NCCL reaches on real H100 + CX-7 nodes. The default shared input "
         "buffer lets the ring's one busy VL claim 810 blocks, above the 480-cycle credit loop; "
