@@ -44,7 +44,7 @@ void host_rows(Rows& s) {
                  "software costs'");
     s.unit_key("host.nccl_launch", &host_config::nccl_launch, LATENCY_RANGE, latency,
                "nccl: per collective, the kernel's launch and teardown as nccl-tests times "
-               "back-to-back launches on one stream (before the first transfer); "
+               "them without CUDA graphs (before the first transfer); "
                "docs/domain.md §13 'Endpoint software costs' (~3 us: NVIDIA/nccl issue 1984, "
                "soft)");
     s.unit_key("host.nccl_proxy_step", &host_config::nccl_proxy_step, LATENCY_RANGE, latency,
