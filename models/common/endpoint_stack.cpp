@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace ndr::common {
 
@@ -20,8 +21,24 @@ endpoint_stack::endpoint_stack(const cfg::config& c, uint64_t cycle_ps, uint32_t
     if (h.stack == "nccl") {
         kind_ = stack_kind::nccl;
         launch_ = to_cycles(static_cast<double>(h.nccl_launch.ps));
-        post_ps_ = h.nccl_proxy_step.ps + h.wqe_post.ps;
-        arrive_ps_ = h.cqe_poll.ps;
+        const uint64_t rtt = h.pcie_rtt.ps;
+        const uint64_t proxy = h.nccl_proxy_step.ps;
+        // Sender: the GPU's posted write (rtt / 2), the proxy's pass, ibv_post_send, the
+        // doorbell (rtt / 2), the HCA's WQE fetch and payload fetch (a round trip each).
+        post_ps_ = 3 * rtt + proxy + h.wqe_post.ps;
+        // Simple receiver: the proxy polls the CQ; with GDR (buffers in GPU memory) on volta
+        // and ampere the GDR flush (NCCL's ncclTopoNeedFlush), without GDR the GPU's read of
+        // the data from host memory; then the GPU polls the tail in host memory.
+        arrive_ps_ = proxy + h.cqe_poll.ps + rtt;
+        const std::string& arch = c.nccl.gpu_arch;
+        if (!h.nccl_gdr) {
+            arrive_ps_ += rtt;
+        } else if (arch == "volta" || arch == "ampere") {
+            arrive_ps_ += h.wqe_post.ps + 3 * rtt + proxy + h.cqe_poll.ps;
+        }
+        // LL and LL128: the GPU polls the flags where the receive buffer is: its own memory
+        // with GDR (nothing to cross), else host memory (one round trip on average).
+        flags_ps_ = h.nccl_gdr ? 0 : rtt;
     } else if (h.stack == "mpi") {
         kind_ = stack_kind::mpi;
         post_ps_ = h.mpi_o.ps;
@@ -72,9 +89,11 @@ cycle_t endpoint_stack::post_at(cycle_t t, uint32_t rank, uint64_t bytes) {
     return at;
 }
 
-cycle_t endpoint_stack::arrival_cycles(uint64_t bytes, bool reduce, bool completion) const {
+cycle_t endpoint_stack::arrival_cycles(uint64_t bytes, bool reduce, arrival_signal signal) const {
     if (kind_ == stack_kind::none) return 0;
-    if (kind_ == stack_kind::nccl && !completion) return 0;
+    if (kind_ == stack_kind::nccl) {
+        if (signal == arrival_signal::flags) return to_cycles(static_cast<double>(flags_ps_));
+    }
     double ps = static_cast<double>(arrive_ps_);
     if (kind_ == stack_kind::mpi) {
         if (!rendezvous(bytes)) ps += copy_ps(bytes);

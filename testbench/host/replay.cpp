@@ -366,8 +366,11 @@ void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
         }
         return;
     }
-    // The endpoint software before the transfer reaches the HCA (host.stack).
-    const cycle_t at = stack_.post_at(t, rr.ranks[xf.src], xf.bytes);
+    // The endpoint software before the transfer reaches the HCA (host.stack); NVLink transfers
+    // inside a node do not pass it.
+    const uint32_t rs = rr.ranks[xf.src];
+    const bool nvlink = layout_.multi_gpu() && layout_.same_node(rs, rr.ranks[xf.dst]);
+    const cycle_t at = nvlink ? t : stack_.post_at(t, rs, xf.bytes);
     if (at > t) {
         defer(t, at, step::host_post, run, x);
         return;
@@ -631,9 +634,11 @@ void replay::on_delivered(cycle_t t, uint32_t dst, uint64_t tag) {
 void replay::host_arrive(cycle_t t, uint32_t run, uint32_t x) {
     const coll::xfer& xf = runs_[run].sched.xfers[x];
     // The endpoint software after the data has arrived (host.stack): at once when none; LL and
-    // LL128 receivers see the flags in the data and wait for no completion.
-    const cycle_t d =
-        stack_.arrival_cycles(xf.bytes, xf.reduce, coll::info(runs_[run].proto).completion_wait);
+    // LL128 receivers poll the flags in the data, simple ones wait for the completion.
+    const cycle_t d = stack_.arrival_cycles(xf.bytes, xf.reduce,
+                                            coll::info(runs_[run].proto).completion_wait
+                                                ? common::arrival_signal::completion
+                                                : common::arrival_signal::flags);
     if (d != 0) {
         defer(t, t + d, step::arrived, run, x);
         return;

@@ -281,7 +281,6 @@ void replay::sharp_send_next(cycle_t t, uint32_t j, uint32_t m) {
 
 void replay::sharp_post_chunk(cycle_t t, uint32_t j, uint32_t m) {
     sharp_job& job = sharp_jobs_[j];
-    const trace::collective_instance& ci = tr_.collectives[job.instance];
     const uint32_t k = job.posted[m]++;
     const uint64_t off = uint64_t{k} * job.chunk_bytes;
     const auto len = static_cast<uint32_t>(

@@ -37,7 +37,7 @@ ndr_nccl_tests_py(nccl_tests_err_unknown_flag error ${NDR_NT_BIN} 2 "-z" --
 
 # NCCL's protocols and tuner in `ndrsim run` (nccl_tuner_check.py).
 set(NDR_TUNER_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/nccl_tuner_check.py)
-foreach(mode pick proto)
+foreach(mode pick proto stack)
   add_test(NAME e2e.nccl_tuner_${mode}
     COMMAND ${Python3_EXECUTABLE} ${NDR_TUNER_CHECK} ${mode} ${NDR_NT_BIN}
       ${CMAKE_CURRENT_BINARY_DIR}/nccl_tuner_${mode})

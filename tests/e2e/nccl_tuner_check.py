@@ -11,6 +11,14 @@
       a 2-rank ring allreduce of 1 MiB with proto simple, ll and ll128 in the trace: the HCAs
       deliver 2 MiB of data as S x 1, x 2 (8 B of data per 16 B line) and ceil(S/2 / 120) x 128
       x 4 bytes (LL128 lines); LL cuts each 512 KiB block into 32 KiB steps (64 transfers).
+  nccl_tuner_check.py stack NDRSIM DIR
+      NCCL's network transport (common/endpoint_stack.h) in whole runs: an 8 B allreduce of 2
+      one-GPU hosts (ring: 2 dependent network steps) is 2 x (3 R + P + W) longer with
+      host.pcie_rtt R, host.nccl_proxy_step P and host.wqe_post W set than with them 0 (LL
+      with GDR: nothing after arrival); with proto simple on ampere, doubling the costs adds
+      2 x (3 R + P + W) and 2 x the simple arrival (P + C + R + the GDR flush W + 3 R + P +
+      C); a ring of the 8 GPUs of one dgx-h100 node (NVLink only) takes the same time with
+      and without the costs.
 """
 import json
 import math
@@ -108,10 +116,64 @@ def proto(ndrsim, d):
     print("ok: simple, ll, ll128 wire bytes and steps")
 
 
+def stack_time_ns(ndrsim, d, name, trace, preset, sets):
+    out = os.path.join(d, name)
+    args = ["run", trace, "--out", out, "-q", "--preset", preset, "--set", "host.stack=nccl"]
+    for kv in sets:
+        args += ["--set", kv]
+    run(ndrsim, args)
+    return json.load(open(os.path.join(out, "report.json")))["collectives"][0]
+
+
+def stack(ndrsim, d):
+    # Every cost is a whole number of cycles at both presets' clocks (multiples of 2.56 ns),
+    # so a run's time moves by exactly their sum.
+    r_ns, p_ns, w_ns, c_ns = 655.36, 409.6, 102.4, 51.2
+    costs = [f"host.pcie_rtt={r_ns}ns", f"host.nccl_proxy_step={p_ns}ns",
+             f"host.wqe_post={w_ns}ns", f"host.cqe_poll={c_ns}ns"]
+    zero = ["host.pcie_rtt=0ns", "host.nccl_proxy_step=0ns", "host.wqe_post=0ns",
+            "host.cqe_poll=0ns"]
+    two = os.path.join(d, "two.jsonl")
+    run(ndrsim, ["gen", "collective", "--op", "allreduce", "--ranks", "2", "--bytes", "8B",
+                 "--algo", "ring", "-o", two])
+    # Sender per network step: GPU write R/2, proxy pass P, post W, doorbell R/2, WQE fetch R,
+    # payload fetch R. Simple receiver on ampere: P + C, the GDR flush W + 3R + P + C, tail R.
+    send = r_ns / 2 + p_ns + w_ns + r_ns / 2 + r_ns + r_ns
+    simple_arrival = (p_ns + c_ns) + (w_ns + 3 * r_ns + p_ns + c_ns) + r_ns
+    # LL: from no costs to the costs. Simple: from the costs to twice the costs, because with
+    # none the second step waits for its sender's ACK, which comes later than the data's
+    # arrival (the arrival's cost then hides in that wait); with the costs the arrival is last.
+    doubled = [f"host.pcie_rtt={2 * r_ns}ns", f"host.nccl_proxy_step={2 * p_ns}ns",
+               f"host.wqe_post={2 * w_ns}ns", f"host.cqe_poll={2 * c_ns}ns"]
+    cases = [("ll", ["nccl.proto=ll"], zero, costs, 2 * send),
+             ("simple", ["nccl.proto=simple"], costs, doubled, 2 * (send + simple_arrival))]
+    for name, extra, lo, hi, want in cases:
+        sets = ["nccl.gpu_arch=ampere"] + extra
+        t0 = stack_time_ns(ndrsim, d, name + "_0", two, "hdr", lo + sets)
+        t1 = stack_time_ns(ndrsim, d, name + "_1", two, "hdr", hi + sets)
+        if t0["proto"] != name or t1["proto"] != name:
+            fail(f"{name}: ran proto {t0['proto']} / {t1['proto']}, expected {name}")
+        got = t1["time_ns"] - t0["time_ns"]
+        if abs(got - want) > 0.01:
+            fail(f"{name}: the transport costs added {got:.2f} ns, expected {want:.2f} ns "
+                 f"({t0['time_ns']:.2f} -> {t1['time_ns']:.2f} ns)")
+    # NVLink transfers inside a node pass no proxy: the same time with or without the costs.
+    node = os.path.join(d, "node.jsonl")
+    run(ndrsim, ["gen", "collective", "--op", "allreduce", "--nodes", "1", "--gpus-per-node",
+                 "8", "--bytes", "64KiB", "--algo", "ring", "-o", node])
+    n0 = stack_time_ns(ndrsim, d, "nvlink_0", node, "dgx-h100", zero)
+    n1 = stack_time_ns(ndrsim, d, "nvlink_1", node, "dgx-h100", costs)
+    if abs(n1["time_ns"] - n0["time_ns"]) > 0.01:
+        fail(f"NVLink ring: {n0['time_ns']:.2f} ns without the transport costs, "
+             f"{n1['time_ns']:.2f} ns with them; NVLink transfers must not pay them")
+    print(f"ok: ll +{cases[0][4]:.2f} ns, simple on ampere +{cases[1][4]:.2f} ns, "
+          f"NVLink ring unchanged ({n0['time_ns']:.2f} ns)")
+
+
 def main():
     mode, ndrsim, d = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(d, exist_ok=True)
-    {"pick": pick, "proto": proto}[mode](ndrsim, d)
+    {"pick": pick, "proto": proto, "stack": stack}[mode](ndrsim, d)
 
 
 if __name__ == "__main__":
