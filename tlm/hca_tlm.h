@@ -35,7 +35,6 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
