@@ -94,10 +94,6 @@ void hca_tlm::set_credit_loop(uint32_t h, const credit_loop& loop) {
     ports_[h].pace = credit_pacer(loop);
 }
 
-uint32_t hca_tlm::qp_index(uint32_t src, uint32_t dst) {
-    return common::find_or_add_qp(qps_, qp_of_, src, dst);
-}
-
 uint32_t hca_tlm::alloc_message() {
     return common::alloc_slot(msgs_, free_msgs_);
 }
@@ -120,7 +116,7 @@ void hca_tlm::post(common::cycle_t now, common::verb v, uint32_t src, uint32_t d
     msg.bytes = bytes;
     msg.tag = tag;
     msg.packets = v == common::verb::rdma_read ? 1U : golden::rc_packet_count(bytes, mtu_);
-    msg.qp = qp_index(src, dst);
+    msg.qp = qps_.index(src, dst);
     ++stats_.messages_posted;
     host_port& hp = ports_[src];
     const uint64_t ready = hp.wqe.next(now + tx_cycles_, msg.qp);

@@ -35,7 +35,6 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -49,7 +48,9 @@
 #include "common/hca_timing.h"
 #include "common/ib_cc_setup.h"
 #include "common/ib_port.h"
+#include "common/lazy_fifo.h"
 #include "common/packet_kind.h"
+#include "common/qp_table.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
 #include "credit_pacer.h"
@@ -138,11 +139,11 @@ private:
     struct queue_pair {
         uint32_t src = 0;
         uint32_t dst = 0;
-        std::deque<uint32_t> messages;  ///< not yet fully transmitted, in order
+        common::lazy_fifo<uint32_t> messages;  ///< not yet fully transmitted, in order
         uint32_t next_index = 0;
         uint32_t next_psn = 0;                    ///< next PSN to send
         uint32_t acked_psn = 0;                   ///< every PSN below is acknowledged
-        std::deque<uint32_t> unfinished;          ///< fully sent, awaiting their last ACK
+        common::lazy_fifo<uint32_t> unfinished;   ///< fully sent, awaiting their last ACK
         golden::rc_psn_window psns{0xFFFFFFFFU};  ///< receiver (PSNs unwrapped at TLM)
         golden::rc_ack_coalescer acks;            ///< receiver: ACK coalescing
         bool active = false;
@@ -182,7 +183,6 @@ private:
 
     void accept(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp);
     void apply_fc(uint32_t h, uint8_t vl, uint32_t fccl);
-    uint32_t qp_index(uint32_t src, uint32_t dst);
     uint32_t alloc_message();
     void retire_if_done(uint32_t m);
     void activate(uint32_t qp);
@@ -229,9 +229,9 @@ private:
     std::vector<host_port> ports_;
     std::vector<message> msgs_;
     std::vector<uint32_t> free_msgs_;
-    /// A deque: references stay valid while queue pairs are added (see cycle/hca.h).
-    std::deque<queue_pair> qps_;
-    std::unordered_map<uint64_t, uint32_t> qp_of_;
+    /// Queue pairs never move once created (a host callback may open one while the caller
+    /// holds another); a received packet finds its receiver QP through qp_table::reverse.
+    common::qp_table<queue_pair> qps_;
     std::vector<uint64_t> timers_;
     std::vector<uint32_t> free_timers_;
     std::vector<uint32_t> tx_dirty_;

@@ -52,7 +52,8 @@ void hca_tlm::on_tail(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
 }
 
 void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
-    queue_pair& rq = qps_[qp_index(h, p.src)];  // receiver state for data from p.src
+    const uint32_t rqp = qps_.reverse(p.qp);  // p.src -> h was sent on p.qp; h -> p.src is
+    queue_pair& rq = qps_[rqp];               // the receiver state for data from p.src
     if (p.fecn && cc_on_) {
         // IBTA A10: the destination returns a BECN to the source QP, here in a CNP.
         ++stats_.fecn_received;
@@ -87,7 +88,7 @@ void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
             resp.bytes = req.bytes;
             resp.tag = req.tag;
             resp.packets = golden::rc_packet_count(req.bytes, mtu_);
-            resp.qp = qp_index(h, req.src);
+            resp.qp = rqp;  // h -> req.src
             schedule(t + tx_cycles_, timer{0, 0, T_MSG_READY, 0, 0, 0, r, nullptr});
             retire_if_done(p.msg);
         } else {

@@ -1,33 +1,13 @@
 // Bookkeeping shared by the cycle-level HCA (models/cycle/hca.h) and the TLM HCA
-// (tlm/hca_tlm.h): the queue pair of a (source, destination) host pair, created on first use,
-// and reusable message slots. SystemC-free.
+// (tlm/hca_tlm.h): reusable message slots, delivery and timer bookkeeping (the queue pairs are
+// in common/qp_table.h). SystemC-free.
 #pragma once
 #include <cstdint>
-#include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "common/hca_host.h"
 
 namespace ndr::common {
-
-/// Index of the queue pair src -> dst in `qps`, appending a new one (src and dst set) on first use.
-/// `qps` is a container whose push_back keeps references valid (std::deque): callers hold a
-/// reference to one queue pair while a host callback may open another.
-template <class QueuePairs>
-uint32_t find_or_add_qp(QueuePairs& qps, std::unordered_map<uint64_t, uint32_t>& qp_of,
-                        uint32_t src, uint32_t dst) {
-    const uint64_t key = (uint64_t{src} << 32) | dst;
-    const auto it = qp_of.find(key);
-    if (it != qp_of.end()) return it->second;
-    const auto idx = static_cast<uint32_t>(qps.size());
-    typename QueuePairs::value_type q;
-    q.src = src;
-    q.dst = dst;
-    qps.push_back(std::move(q));
-    qp_of.emplace(key, idx);
-    return idx;
-}
 
 /// A slot of `slots` reset to T{}: a freed one (from `free_slots`) if any, else a new one.
 template <class T>

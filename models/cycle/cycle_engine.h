@@ -46,6 +46,9 @@ public:
         if (sink_ != nullptr && pending_wake_ != NEVER) sink_->wake_at(pending_wake_);
     }
     cycle_t next_cycle() const { return wheel_.next_cycle(); }
+    /// next_cycle() outside step(), without scanning the calendar: the cycle the engine last
+    /// asked to be woken for, lowered by every earlier schedule().
+    cycle_t wake_cycle() const { return pending_wake_; }
     void set_wake_sink(wake_sink* s) { sink_ = s; }
 
 protected:

@@ -20,7 +20,11 @@ public:
     void wake_at(cycle_t c) override {
         const cycle_t now = now_cycle();
         const cycle_t at = c < now ? now : c;
-        wake_.notify(sc_core::sc_time(static_cast<double>((at - now) * cycle_ps_), sc_core::SC_PS));
+        // SystemC ignores a notification no earlier than the pending one: skip the call.
+        if (at >= armed_) return;
+        armed_ = at;
+        // The kernel's time unit is 1 ps (now_cycle() assumes it too): an exact integer delay.
+        wake_.notify(sc_core::sc_time::from_value((at - now) * cycle_ps_));
     }
 
     void start_of_simulation() override {
@@ -31,10 +35,11 @@ public:
 private:
     cycle_t now_cycle() const { return sc_core::sc_time_stamp().value() / cycle_ps_; }
     void tick() {
+        armed_ = NEVER;  // the notification that ran us is spent
         if (status_.error) return;
         try {
             const cycle_t now = now_cycle();
-            const cycle_t next = engine_.next_cycle();
+            const cycle_t next = engine_.wake_cycle();
             if (next == now) {
                 engine_.step(now);
             } else if (next != NEVER) {
@@ -50,6 +55,7 @@ private:
     uint64_t cycle_ps_;
     sim_status& status_;
     sc_core::sc_event wake_;
+    cycle_t armed_ = NEVER;  ///< cycle of the pending notification of wake_, NEVER if none
 };
 
 engine_driver::engine_driver(const std::string& name, cycle_engine& engine, uint64_t cycle_ps,

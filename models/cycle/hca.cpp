@@ -17,7 +17,6 @@
 namespace ndr::cycle {
 
 using common::alloc_slot;
-using common::find_or_add_qp;
 using common::invariant_error;
 using common::message_placed;
 using common::PK_SHARP_UP;
@@ -82,9 +81,9 @@ uint32_t hca_array::wire_of(uint32_t payload, uint8_t opcode) const {
 }
 
 double hca_array::qp_rate_bps(uint32_t src, uint32_t dst) const {
-    const auto it = qp_of_.find((uint64_t{src} << 32) | dst);
-    if (it == qp_of_.end() || !qps_[it->second].rp.limited()) return dcqcn_.line_bps;
-    return qps_[it->second].rp.rate_bps();
+    const uint32_t qp = qps_.find(src, dst);
+    if (qp == qps_.npos || !qps_[qp].rp.limited()) return dcqcn_.line_bps;
+    return qps_[qp].rp.rate_bps();
 }
 
 void hca_array::pfc_check(cycle_t t, uint32_t h, uint32_t vl) {
@@ -124,10 +123,6 @@ void hca_array::start(cycle_t now) {
     schedule(now + tm_.refresh_cycles, event{EV_REFRESH, 0, 0, 0, 0, 0});
 }
 
-uint32_t hca_array::qp_index(uint32_t src, uint32_t dst) {
-    return find_or_add_qp(qps_, qp_of_, src, dst);
-}
-
 uint32_t hca_array::alloc_message() {
     const uint32_t m = alloc_slot(msgs_, free_msgs_);
     msgs_[m].live = true;
@@ -159,7 +154,7 @@ void hca_array::post(cycle_t now, verb v, uint32_t src, uint32_t dst, uint64_t b
     msg.bytes = bytes;
     msg.tag = tag;
     msg.packets = v == verb::rdma_read ? 1U : golden::rc_packet_count(bytes, mtu_);
-    msg.qp = qp_index(src, dst);
+    msg.qp = qps_.index(src, dst);
     ++stats_.messages_posted;
     host_port& hp = ports_[src];
     const cycle_t ready = hp.wqe.next(now + tx_cycles_, msg.qp);

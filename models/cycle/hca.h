@@ -24,7 +24,6 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "common/hca_host.h"
@@ -34,6 +33,8 @@
 #include "common/hca_timing.h"
 #include "common/ib_cc_setup.h"
 #include "common/ib_port.h"
+#include "common/lazy_fifo.h"
+#include "common/qp_table.h"
 #include "common/timing.h"
 #include "config/sim_config.h"
 #include "cycle/cycle_engine.h"
@@ -131,15 +132,15 @@ private:
         uint32_t src = 0;
         uint32_t dst = 0;
         // sender
-        std::deque<uint32_t> messages;  ///< messages not yet fully transmitted, in order
-        uint32_t next_index = 0;        ///< next new packet of messages.front()
+        common::lazy_fifo<uint32_t> messages;  ///< messages not yet fully transmitted, in order
+        uint32_t next_index = 0;               ///< next new packet of messages.front()
         uint32_t next_psn = 0;
-        std::deque<sent_packet> window;  ///< sent, not yet acknowledged
-        std::size_t resend = 0;          ///< window[resend..] must be (re)sent first
+        common::lazy_fifo<sent_packet> window;  ///< sent, not yet acknowledged
+        std::size_t resend = 0;                 ///< window[resend..] must be (re)sent first
         uint32_t retries = 0;
         bool timer_armed = false;
         cycle_t last_progress = 0;  ///< last ACK/NAK that retired packets (restarts the timer)
-        std::deque<uint32_t> unfinished;  ///< messages awaiting their last ACK, in PSN order
+        common::lazy_fifo<uint32_t> unfinished;  ///< messages awaiting their last ACK, in PSN order
         // receiver (packets from dst to src arrive here)
         golden::rc_psn_window psns;     ///< expected PSN, packets placed out of order
         golden::rc_ack_coalescer acks;  ///< ACK coalescing of the accepted packets
@@ -171,7 +172,6 @@ private:
         packet_queue sharp;                  ///< SHARP packets ready to send
     };
 
-    uint32_t qp_index(uint32_t src, uint32_t dst);
     void on_msg_ready(cycle_t t, uint32_t m);
     void mark_tx(uint32_t h);
     void try_send(cycle_t t, uint32_t h);
@@ -224,10 +224,9 @@ private:
     std::vector<message> msgs_;
     std::vector<uint32_t> free_msgs_;
     uint64_t live_messages_ = 0;
-    /// A deque: references to a queue pair stay valid while new ones are added (a host callback
-    /// may post to a new peer while the caller still holds one).
-    std::deque<queue_pair> qps_;
-    std::unordered_map<uint64_t, uint32_t> qp_of_;
+    /// Queue pairs never move once created (a host callback may open one while the caller
+    /// holds another); a received packet finds its receiver QP through qp_table::reverse.
+    common::qp_table<queue_pair> qps_;
     std::vector<uint64_t> timers_;
     std::vector<uint32_t> free_timers_;
     std::vector<uint32_t> tx_dirty_;

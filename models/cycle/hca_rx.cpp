@@ -92,7 +92,8 @@ void hca_array::respond(cycle_t t, uint32_t h, uint8_t kind, uint32_t qp, uint32
 }
 
 void hca_array::receive_data(cycle_t t, uint32_t h, packet& p) {
-    queue_pair& rq = qps_[qp_index(h, p.src)];  // receiver state for data from p.src
+    const uint32_t rqp = qps_.reverse(p.qp);  // p.src -> h was sent on p.qp; h -> p.src is
+    queue_pair& rq = qps_[rqp];               // the receiver state for data from p.src
     const uint32_t sender_qp = p.qp;
     if (p.ecn_ce != 0) {
         // DCQCN notification point: at most one CNP per flow per dcqcn.cnp_interval.
@@ -132,7 +133,7 @@ void hca_array::receive_data(cycle_t t, uint32_t h, packet& p) {
                 resp.bytes = req.bytes;
                 resp.tag = req.tag;
                 resp.packets = golden::rc_packet_count(req.bytes, mtu_);
-                resp.qp = qp_index(h, req.src);
+                resp.qp = rqp;  // h -> req.src
                 schedule(t + tx_cycles_, event{EV_MSG_READY, 0, 0, r_msg, 0, 0});
                 retire_if_done(p.msg);
             } else {

@@ -29,3 +29,17 @@ TEST_CASE("lazy_fifo behaves as a FIFO (std::deque reference) through compaction
         if (!ref.empty()) REQUIRE(f.front() == ref.front());
     }
 }
+
+TEST_CASE("lazy_fifo indexes from its front", "[common]") {
+    ndr::common::lazy_fifo<uint32_t> f;
+    for (uint32_t v = 10; v < 50; ++v) f.push_back(v);  // 10 .. 49
+    for (int i = 0; i < 35; ++i) f.pop_front();         // compacted at 32 consumed: 45 .. 49
+    REQUIRE(f.size() == 5);
+    CHECK(f[0] == 45);
+    CHECK(f[4] == 49);
+    f[1] = 7;
+    CHECK(f[1] == 7);
+    f.pop_front();
+    CHECK(f[0] == 7);
+    CHECK(f.front() == 7);
+}
