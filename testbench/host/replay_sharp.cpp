@@ -355,12 +355,16 @@ void replay::sharp_member_done(cycle_t t, uint32_t j, uint32_t m) {
         }
         jb.inputs.clear();
         jb.expected.clear();
+        // retry_sat_waiting may start collectives and grow sharp_jobs_: no use of jb after it.
+        const bool hier = jb.hier;
+        const uint32_t instance = jb.instance;
+        const auto slice = jb.slice;
         if (jb.sat) {
             jb.sat = false;
             sharp_->sat_release(jb.tree);
             retry_sat_waiting(t);
         }
-        if (jb.hier) hier_piece_done(t, jb.instance, jb.slice);
+        if (hier) hier_piece_done(t, instance, slice);
     }
 }
 
