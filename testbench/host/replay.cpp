@@ -46,6 +46,11 @@ uint32_t member_of(const coll::schedule& s, uint32_t x, bool ack) {
     return ack ? s.xfers[xf.deps[0]].src : NONE;
 }
 
+/// member_of for a streamed run (a ring: no relays).
+uint32_t member_of(const coll::xfer& xf, bool ack) {
+    return ack ? xf.src : xf.dst;
+}
+
 /// Runs f (build_schedule or check_schedule of instance ci); a schedule the trace cannot have
 /// is bad input (exit 2), named by the instance's first line.
 template <typename F>
@@ -105,7 +110,16 @@ replay::replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& 
             check_hier(ci, ch.algo);
             continue;
         }
-        named_by_line(tr_, ci, [&] { coll::check_schedule(host_params(i, ch.algo, ch.proto)); });
+        // A ring reduce_scatter, allgather or allreduce unfolds (coll::ring_stream): its limit
+        // is the transfer index, not the memory of a whole schedule.
+        const coll::coll_params p = host_params(i, ch.algo, ch.proto);
+        named_by_line(tr_, ci, [&] {
+            if (coll::ring_stream::applies(p) && !pxn_applies(ci)) {
+                coll::ring_stream::check(p);
+            } else {
+                coll::check_schedule(p);
+            }
+        });
     }
     log_transfers_ = c.report.timeline == "transfers" || c.report.timeline == "packets";
     const std::size_t n = tr.records.size();
@@ -299,21 +313,34 @@ void replay::start_collective(cycle_t t, uint32_t inst) {
     running run;
     run.instance = inst;
     run.proto = ch.proto;
-    run.sched = named_by_line(tr_, ci, [&] { return coll::build_schedule(p); });
+    if (coll::ring_stream::applies(p) && !pxn_applies(ci)) {
+        named_by_line(tr_, ci, [&] { coll::ring_stream::check(p); });
+        run.stream = std::make_unique<coll::ring_stream>(p);
+        run.sched.params = run.stream->params();
+        run.sched.algo = coll::algo_kind::ring;
+        run.total = run.stream->total();
+    } else {
+        run.sched = named_by_line(tr_, ci, [&] { return coll::build_schedule(p); });
+    }
     relay_pxn(run, ci);
     collective_result& res = results_[inst];
     res.start = t;
     res.algo = run.sched.algo;
     res.proto = ch.proto;
     res.tuner = ch.estimate;
-    res.transfers = run.sched.xfers.size();
+    res.transfers = run.stream ? run.total : run.sched.xfers.size();
     res.relayed = run.relayed;
     start_run(t, std::move(run), stack_.launch_cycles());  // host.stack nccl: the kernel launch
 }
 
 void replay::start_run(cycle_t t, running run, cycle_t launch) {
     const uint32_t members = run.sched.params.nranks;  // PXN relays outside the comm are none
+    if (run.stream) {
+        start_streamed(t, std::move(run), launch);
+        return;
+    }
     const std::size_t nx = run.sched.xfers.size();
+    run.total = nx;
     run.xs.resize(nx);
     if (log_transfers_) run.posted_at.resize(nx);
     run.dependents.resize(nx);
@@ -351,11 +378,148 @@ void replay::start_run(cycle_t t, running run, cycle_t launch) {
     }
 }
 
+void replay::start_streamed(cycle_t t, running run, cycle_t launch) {
+    const uint32_t members = run.sched.params.nranks;
+    const std::vector<uint64_t> ev = run.stream->events_per_rank();
+    run.pending_per_rank.resize(ev.size());
+    // At most one event per transfer and rank: below 2^32 (ring_stream::check).
+    for (std::size_t r = 0; r < ev.size(); ++r) {
+        run.pending_per_rank[r] = static_cast<uint32_t>(ev[r]);
+    }
+    const uint32_t chains = run.stream->chains();
+    run.win.resize(chains);
+    run.win_lo.assign(chains, 0);
+    run.members_left = members;
+    const auto idx = static_cast<uint32_t>(runs_.size());
+    running_of_inst_[run.instance] = idx;
+    runs_.push_back(std::move(run));
+    running& rr = runs_[idx];
+    for (uint32_t cr = 0; cr < members; ++cr) {
+        if (rr.pending_per_rank[cr] == 0) member_done(t, idx, cr);
+    }
+    if (rr.total == 0) return;
+    for (uint32_t c = 0; c < chains; ++c) unfold(rr, c, 0);
+    // Level 0 holds every transfer without dependencies, posted in index order as start_run
+    // posts a whole schedule's.
+    for (uint32_t c = 0; c < chains; ++c) {
+        const uint64_t first = rr.stream->level_first(c, 0);
+        for (uint64_t x = first; x < first + rr.stream->level_size(c); ++x) {
+            held_at h;
+            if (!held(rr, static_cast<uint32_t>(x), h)) continue;
+            xfer_state& st = rr.win[h.chain][h.index].xs[h.offset];
+            if (st.waiting != 0 || st.posted) continue;
+            if (launch == 0) {
+                post_xfer(t, idx, static_cast<uint32_t>(x));
+            } else {
+                st.posted = true;
+                defer(t, t + launch, step::launch, idx, static_cast<uint32_t>(x));
+            }
+        }
+    }
+}
+
+bool replay::held(const running& rr, uint32_t x, held_at& h) const {
+    const coll::ring_stream::place p = rr.stream->locate(x);
+    if (rr.win.empty() || p.level < rr.win_lo[p.chain]) return false;
+    h.chain = p.chain;
+    h.index = p.level - rr.win_lo[p.chain];
+    h.offset = p.offset;
+    if (h.index >= rr.win[p.chain].size()) {
+        throw std::logic_error(
+            fmt::format("transfer {} of collective {} used before it unfolded", x, rr.instance));
+    }
+    return true;
+}
+
+replay::held_at replay::held_or_throw(const running& rr, uint32_t x) const {
+    held_at h;
+    if (!held(rr, x, h)) {
+        throw std::logic_error(
+            fmt::format("transfer {} of collective {} used after it completed", x, rr.instance));
+    }
+    return h;
+}
+
+const coll::xfer& replay::xfer_of(const running& rr, uint32_t x) const {
+    if (!rr.stream) return rr.sched.xfers[x];
+    const held_at h = held_or_throw(rr, x);
+    return rr.win[h.chain][h.index].xfers[h.offset];
+}
+
+replay::xfer_state& replay::state_of(running& rr, uint32_t x) {
+    if (!rr.stream) return rr.xs[x];
+    const held_at h = held_or_throw(rr, x);
+    return rr.win[h.chain][h.index].xs[h.offset];
+}
+
+std::vector<replay::dependent>& replay::dependents_of(running& rr, uint32_t x) {
+    if (!rr.stream) return rr.dependents[x];
+    const held_at h = held_or_throw(rr, x);
+    return rr.win[h.chain][h.index].dependents[h.offset];
+}
+
+cycle_t& replay::posted_at_of(running& rr, uint32_t x) {
+    if (!rr.stream) return rr.posted_at[x];
+    const held_at h = held_or_throw(rr, x);
+    return rr.win[h.chain][h.index].posted_at[h.offset];
+}
+
+void replay::unfold(running& rr, uint32_t c, uint32_t level) {
+    if (rr.win.empty() || level >= rr.stream->levels()) return;
+    std::deque<level_window>& win = rr.win[c];
+    while (rr.win_lo[c] + win.size() <= level) {
+        const auto k = static_cast<uint32_t>(rr.win_lo[c] + win.size());
+        level_window lw;
+        lw.first = rr.stream->level_first(c, k);
+        rr.stream->level(c, k, lw.xfers);
+        const std::size_t n = lw.xfers.size();
+        lw.xs.resize(n);
+        lw.dependents.resize(n);
+        if (log_transfers_) lw.posted_at.resize(n);
+        lw.left = n;
+        rr.held += n;
+        rr.held_peak = std::max(rr.held_peak, rr.held);
+        win.push_back(std::move(lw));
+        level_window& nw = win.back();
+        for (std::size_t i = 0; i < n; ++i) {
+            const coll::xfer& xf = nw.xfers[i];
+            const auto x = static_cast<uint32_t>(nw.first + i);
+            uint32_t waiting = 0;
+            for (const uint32_t d : xf.deps) {
+                held_at h;
+                if (!held(rr, d, h)) continue;  // dropped: arrived and acknowledged
+                level_window& dw = rr.win[h.chain][h.index];
+                const coll::xfer& dep = dw.xfers[h.offset];
+                const bool on_ack = dep.dst != xf.src && dep.src == xf.src;
+                if (on_ack ? dw.xs[h.offset].acked : dw.xs[h.offset].arrived) continue;
+                dw.dependents[h.offset].push_back(dependent{x, on_ack});
+                ++waiting;
+            }
+            // Level k > 0 unfolds before the first completion of level k - 1 is handled, so
+            // none of its transfers can be ready already (ring_stream.h).
+            if (k > 0 && waiting == 0) {
+                throw std::logic_error(fmt::format(
+                    "transfer {} of collective {} was ready before it unfolded", x, rr.instance));
+            }
+            nw.xs[i].waiting = waiting;
+        }
+    }
+}
+
+void replay::drop_complete(running& rr, uint32_t c) {
+    std::deque<level_window>& win = rr.win[c];
+    while (!win.empty() && win.front().left == 0) {
+        rr.held -= win.front().xfers.size();
+        win.pop_front();
+        ++rr.win_lo[c];
+    }
+}
+
 void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
     running& rr = runs_[run];
-    rr.xs[x].posted = true;
-    if (log_transfers_) rr.posted_at[x] = t;
-    const coll::xfer& xf = rr.sched.xfers[x];
+    state_of(rr, x).posted = true;
+    if (log_transfers_) posted_at_of(rr, x) = t;
+    const coll::xfer& xf = xfer_of(rr, x);
     if (xf.src == xf.dst) {  // a local step (rd's reduction of a received buffer): no traffic
         const cycle_t d = stack_.local_cycles(xf.bytes, xf.reduce);
         if (d != 0) {
@@ -380,7 +544,7 @@ void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
 
 void replay::post_now(cycle_t t, uint32_t run, uint32_t x) {
     const running& rr = runs_[run];
-    const coll::xfer& xf = rr.sched.xfers[x];
+    const coll::xfer& xf = xfer_of(rr, x);
     if (layout_.multi_gpu()) {
         // Node path: GPUs of one node talk over NVLink (after its latency), the others through
         // their HCAs, after a PCIe crossing from the GPU to its HCA.
@@ -403,12 +567,12 @@ void replay::post_now(cycle_t t, uint32_t run, uint32_t x) {
 
 void replay::post_ib(cycle_t t, uint32_t run, uint32_t x) {
     running& rr = runs_[run];
-    const coll::xfer& xf = rr.sched.xfers[x];
+    const coll::xfer& xf = xfer_of(rr, x);
     const trace::collective_instance& ci = tr_.collectives[rr.instance];
     const uint32_t src = host_of(rr.ranks[xf.src]);
     const uint32_t dst = host_of(rr.ranks[xf.dst]);
     const bool two_sided = ci.op != coll::op_kind::rdma_read && ci.op != coll::op_kind::rdma_write;
-    if (src != dst && two_sided && !rr.xs[x].handshaken && stack_.rendezvous(xf.bytes)) {
+    if (src != dst && two_sided && !state_of(rr, x).handshaken && stack_.rendezvous(xf.bytes)) {
         // host.stack mpi rendezvous: the request goes first; the data follows the reply.
         hcas_.post(t, common::verb::rdma_write_imm, src, dst, 0, make_tag(run, x) | RTS_TAG);
         return;
@@ -482,14 +646,14 @@ void replay::on_deferred(cycle_t t, uint32_t slot) {
             break;
         case step::rndv_reply: {
             const running& rr = runs_[d.run];
-            const coll::xfer& xf = rr.sched.xfers[d.x];
+            const coll::xfer& xf = xfer_of(rr, d.x);
             hcas_.post(t, common::verb::rdma_write_imm, host_of(rr.ranks[xf.dst]),
                        host_of(rr.ranks[xf.src]), 0, make_tag(d.run, d.x) | CTS_TAG);
             break;
         }
         case step::nvlink_start: {
             const running& rr = runs_[d.run];
-            const coll::xfer& xf = rr.sched.xfers[d.x];
+            const coll::xfer& xf = xfer_of(rr, d.x);
             const common::gpu_ref a = layout_.of_rank(rr.ranks[xf.src]);
             const common::gpu_ref b = layout_.of_rank(rr.ranks[xf.dst]);
             nvl_->start(t, a.node, a.gpu, b.gpu, coll::wire_bytes(rr.proto, xf.bytes),
@@ -615,12 +779,12 @@ void replay::on_delivered(cycle_t t, uint32_t dst, uint64_t tag) {
         return;
     }
     if (tag & CTS_TAG) {  // the sender may now send the data
-        runs_[run].xs[x].handshaken = true;
+        state_of(runs_[run], x).handshaken = true;
         post_ib(t, run, x);
         return;
     }
     const running& rr = runs_[run];
-    const coll::xfer& xf = rr.sched.xfers[x];
+    const coll::xfer& xf = xfer_of(rr, x);
     (void)dst;
     pair_bytes_[std::size_t{host_of(rr.ranks[xf.src])} * hcas_.hosts() +
                 host_of(rr.ranks[xf.dst])] += xf.bytes;
@@ -632,7 +796,7 @@ void replay::on_delivered(cycle_t t, uint32_t dst, uint64_t tag) {
 }
 
 void replay::host_arrive(cycle_t t, uint32_t run, uint32_t x) {
-    const coll::xfer& xf = runs_[run].sched.xfers[x];
+    const coll::xfer& xf = xfer_of(runs_[run], x);
     // The endpoint software after the data has arrived (host.stack): at once when none; LL and
     // LL128 receivers poll the flags in the data, simple ones wait for the completion.
     const cycle_t d = stack_.arrival_cycles(xf.bytes, xf.reduce,
@@ -658,22 +822,40 @@ void replay::on_send_complete(cycle_t t, uint32_t src, uint64_t tag) {
 
 void replay::xfer_event(cycle_t t, uint32_t run, uint32_t x, bool ack) {
     running& rr = runs_[run];
-    xfer_state& xs = rr.xs[x];
+    // A streamed run unfolds the next level of x's chain before x's completion is handled
+    // (ring_stream.h): its transfers must be waiting for their deps when they complete.
+    if (rr.stream) {
+        const coll::ring_stream::place p = rr.stream->locate(x);
+        unfold(rr, p.chain, p.level + 1);
+    }
+    xfer_state& xs = state_of(rr, x);
     if (ack ? xs.acked : xs.arrived) {
         throw std::logic_error(
             fmt::format("transfer {} of collective {} completed twice", x, rr.instance));
     }
     (ack ? xs.acked : xs.arrived) = true;
     if (!ack && log_transfers_) {
-        const coll::xfer& f = rr.sched.xfers[x];
+        const coll::xfer& f = xfer_of(rr, x);
         transfers_.push_back(transfer_slice{rr.instance, rr.ranks[f.src], rr.ranks[f.dst], f.bytes,
-                                            rr.posted_at[x], t});
+                                            posted_at_of(rr, x), t});
     }
-    for (const dependent& d : rr.dependents[x]) {
+    // By index: what post_xfer starts may add to the runs (and to nothing else here).
+    const std::vector<dependent>& deps = dependents_of(rr, x);
+    for (std::size_t i = 0; i < deps.size(); ++i) {
+        const dependent d = deps[i];
         if (d.on_ack != ack) continue;
-        if (--rr.xs[d.xfer].waiting == 0) post_xfer(t, run, d.xfer);
+        if (--state_of(rr, d.xfer).waiting == 0) post_xfer(t, run, d.xfer);
     }
-    const uint32_t cr = member_of(rr.sched, x, ack);
+    const uint32_t cr = rr.stream ? member_of(xfer_of(rr, x), ack) : member_of(rr.sched, x, ack);
+    const xfer_state& now = state_of(rr, x);
+    if (now.arrived && now.acked) {
+        ++rr.complete;
+        if (rr.stream) {
+            const held_at h = held_or_throw(rr, x);
+            --rr.win[h.chain][h.index].left;
+            drop_complete(rr, h.chain);
+        }
+    }
     if (cr != NONE && --rr.pending_per_rank[cr] == 0) member_done(t, run, cr);
 }
 
@@ -691,6 +873,7 @@ void replay::member_done(cycle_t t, uint32_t run, uint32_t comm_rank) {
             res.end = t;
             res.done = true;
         }
+        if (rr.stream) res.held_peak = rr.held_peak;
         rr.sched.xfers.clear();
         rr.sched.xfers.shrink_to_fit();
         rr.dependents.clear();
@@ -699,6 +882,8 @@ void replay::member_done(cycle_t t, uint32_t run, uint32_t comm_rank) {
         rr.xs.shrink_to_fit();
         rr.posted_at.clear();
         rr.posted_at.shrink_to_fit();
+        rr.win.clear();
+        rr.win_lo.clear();
         if (rr.hier) hier_piece_done(t, rr.instance, rr.slice);
     }
 }
@@ -722,12 +907,10 @@ std::string replay::pending_summary() const {
     for (const running& rr : runs_) {
         if (results_[rr.instance].done) continue;
         const trace::collective_instance& ci = tr_.collectives[rr.instance];
-        uint64_t waiting = 0;
-        for (const auto& x : rr.xs) waiting += (x.arrived && x.acked) ? 0 : 1;
         s += fmt::format("{}{} (comm {}, seq {}, line {}): {} of {} transfers unfinished",
                          shown ? "; " : "", coll::name(ci.op), ci.comm, ci.seq,
                          tr_.records[ci.records[0] != NONE ? ci.records[0] : ci.records[1]].line,
-                         waiting, rr.xs.size());
+                         rr.total - rr.complete, rr.total);
         if (++shown == 3) break;
     }
     if (!s.empty()) return s;

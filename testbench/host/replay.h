@@ -7,6 +7,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "collective/hier.h"
 #include "collective/nccl_proto.h"
 #include "collective/nccl_tuner.h"
+#include "collective/ring_stream.h"
 #include "collective/schedule.h"
 #include "common/endpoint_stack.h"
 #include "common/node_layout.h"
@@ -44,6 +46,9 @@ struct collective_result {
     std::optional<coll::tuner_estimate> tuner;
     uint64_t transfers = 0;
     uint64_t relayed = 0;  ///< of those, PXN relay sends (nccl.pxn; their NVLink hops extra)
+    /// A ring reduce_scatter, allgather or allreduce (unfolded step by step, ring_stream.h):
+    /// the most of its transfers the replay held at once; 0 for a schedule built whole.
+    uint64_t held_peak = 0;
     bool done = false;
     std::string fallback;     ///< why algo sharp fell back to a host algorithm, if it did
     int32_t sharp_tree = -1;  ///< SHARP tree used, or -1
@@ -121,10 +126,31 @@ private:
         uint32_t xfer = 0;
         bool on_ack = false;  ///< satisfied by the dependency's ACK, not its arrival
     };
+    /// One unfolded level of a streamed run (coll::ring_stream): its transfers and their state.
+    struct level_window {
+        uint64_t first = 0;  ///< index of its first transfer
+        uint64_t left = 0;   ///< transfers not yet both arrived and acknowledged
+        std::vector<coll::xfer> xfers;
+        std::vector<xfer_state> xs;
+        std::vector<std::vector<dependent>> dependents;
+        std::vector<cycle_t> posted_at;  ///< when transfers are logged (else empty)
+    };
     struct running {
         uint32_t instance = 0;
         coll::proto_kind proto = coll::proto_kind::simple;
+        /// The whole schedule; for a streamed run (`stream` set) only its params and algo.
         coll::schedule sched;
+        /// A ring reduce_scatter, allgather or allreduce unfolds level by level (issue #19 item
+        /// 2): level k+1 of a chain is made before the first completion of level k is handled,
+        /// a level is dropped once it and every level before it completed, so the run holds
+        /// the levels in flight (xs, dependents and posted_at below stay empty).
+        std::unique_ptr<coll::ring_stream> stream;
+        std::vector<std::deque<level_window>> win;  ///< per chain: its levels held
+        std::vector<uint32_t> win_lo;               ///< per chain: level of win[c].front()
+        uint64_t held = 0;                          ///< transfers in win (streamed)
+        uint64_t held_peak = 0;                     ///< ... the most at once
+        uint64_t total = 0;                         ///< transfers of the whole schedule
+        uint64_t complete = 0;                      ///< ... both arrived and acknowledged
         /// Schedule rank -> global rank: the instance's ranks, then its PXN relays outside the
         /// communicator (schedule::relay_ranks).
         std::vector<uint32_t> ranks;
@@ -221,20 +247,42 @@ private:
     void host_arrive(cycle_t t, uint32_t run, uint32_t x);
     void xfer_event(cycle_t t, uint32_t run, uint32_t x, bool ack);
     void member_done(cycle_t t, uint32_t run, uint32_t comm_rank);
+    /// Streamed run: starts it (start_run's part for a coll::ring_stream).
+    void start_streamed(cycle_t t, running run, cycle_t launch);
+    /// Streamed run: where transfer x is held, win[chain][index] at offset.
+    struct held_at {
+        uint32_t chain = 0;
+        std::size_t index = 0;
+        uint64_t offset = 0;
+    };
+    /// False if x's level was dropped (x is complete); throws std::logic_error if it has not
+    /// unfolded yet.
+    bool held(const running& rr, uint32_t x, held_at& h) const;
+    held_at held_or_throw(const running& rr, uint32_t x) const;
+    /// Transfer x of run `rr` (held: unfolded and not yet dropped) and its state.
+    const coll::xfer& xfer_of(const running& rr, uint32_t x) const;
+    xfer_state& state_of(running& rr, uint32_t x);
+    std::vector<dependent>& dependents_of(running& rr, uint32_t x);
+    cycle_t& posted_at_of(running& rr, uint32_t x);
+    /// Streamed run: unfolds the levels of chain c up to `level` (registering each new transfer
+    /// with the dependencies it still waits for).
+    void unfold(running& rr, uint32_t c, uint32_t level);
+    /// Streamed run: drops the completed levels at the bottom of chain c.
+    void drop_complete(running& rr, uint32_t c);
     /// Node path (node.gpus > 1): a deferred step of transfer x of run `run`.
     enum class step : uint8_t {
         nvlink_start,
         ib_post,
         ib_arrive,
         nvls_start,
-        arrived,     ///< the receiver's software is done: the transfer has arrived
-        launch,      ///< host.stack nccl: the kernel launch is over
-        host_post,   ///< the sender's software is done: post the transfer
-        local_done,  ///< a local step (src == dst) is done
-        rndv_reply,  ///< host.stack mpi: the receiver answers a rendezvous request
-        hier_phase,  ///< a hierarchical collective's next phase (run = instance)
-        hier_nvls,   ///< an NVLS flow of one (run = instance, x = (slice n + member) 2 + in)
-        sharp_post,  ///< SHARP (run = job, x = member): the library posts its next OST request
+        arrived,       ///< the receiver's software is done: the transfer has arrived
+        launch,        ///< host.stack nccl: the kernel launch is over
+        host_post,     ///< the sender's software is done: post the transfer
+        local_done,    ///< a local step (src == dst) is done
+        rndv_reply,    ///< host.stack mpi: the receiver answers a rendezvous request
+        hier_phase,    ///< a hierarchical collective's next phase (run = instance)
+        hier_nvls,     ///< an NVLS flow of one (run = instance, x = (slice n + member) 2 + in)
+        sharp_post,    ///< SHARP (run = job, x = member): the library posts its next OST request
         sharp_polled,  ///< SHARP: the library has polled a result
         sharp_return,  ///< SHARP: the member's call returns (its exit cost is over)
     };
@@ -314,8 +362,8 @@ private:
     std::map<uint32_t, hier_state> hier_;                          ///< instance -> state
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> rail_comm_;  ///< (comm, rail) -> key
     sharp_manager* sharp_ = nullptr;
-    std::vector<sharp_job> sharp_jobs_;
-    std::map<uint64_t, uint32_t> sharp_job_of_;       ///< (tree << 32 | chunk_base) -> job
+    std::deque<sharp_job> sharp_jobs_;           ///< a deque: references stay valid as jobs start
+    std::map<uint64_t, uint32_t> sharp_job_of_;  ///< (tree << 32 | chunk_base) -> job
     std::map<uint32_t, uint32_t> sharp_chunks_used_;  ///< tree -> next chunk id
     /// SAT collectives waiting for streaming-aggregation slots, in arrival order, and the
     /// cycle each first tried (its start in the report: the wait is part of its time).
@@ -331,7 +379,8 @@ private:
     std::vector<uint32_t> inst_of_record_;   ///< record -> collective instance (or none)
     std::vector<uint32_t> issued_members_;   ///< per instance
     std::vector<uint32_t> running_of_inst_;  ///< per instance: index into runs_, or none
-    std::vector<running> runs_;
+    /// A deque: starting a collective inside a transfer's event must not move the others.
+    std::deque<running> runs_;
     std::vector<collective_result> results_;
     std::vector<rank_slice> slices_;
     bool log_transfers_ = false;  ///< report.timeline is transfers or packets

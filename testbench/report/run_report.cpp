@@ -376,6 +376,8 @@ void write_collective(json_out& w, const trace::trace& tr, const collective_resu
     w.field("transfers", r.transfers);
     // nccl.pxn: of those, sends that left from a relay's HCA (each after its NVLink hop)
     if (r.relayed != 0) w.field("pxn_relayed", r.relayed);
+    // a ring unfolded step by step (issue #19 item 2): the most transfers held at once
+    if (r.held_peak != 0) w.field("transfers_held_peak", r.held_peak);
     if (r.tuner) {  // host.stack nccl: NCCL's cost model of what ran, beside time_ns
         w.key("tuner");
         w.begin_object();

@@ -265,3 +265,39 @@ foreach(ndr_run_lvl cycle tlm)
   set_tests_properties(e2e.run_timeline_levels_${ndr_run_lvl} PROPERTIES LABELS e2e TIMEOUT 120
     ENVIRONMENT SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 FIXTURES_REQUIRED ndr_run_gen16)
 endforeach()
+
+# Issue 19 item 2: a ring reduce_scatter, allgather or allreduce unfolds step by step; the
+# report's transfers_held_peak is at least one step and at most half of the schedule
+# (tests/e2e/ring_unfold_check.py), at both levels, flat and on dgx-h100 nodes (channels).
+foreach(op reduce_scatter allgather)
+  add_test(NAME e2e.ring_unfold_${op}_setup
+    COMMAND ${NDR_RUN_BIN} gen collective --op ${op} --ranks 16 --bytes 64KiB:4MiB:8 --algo ring
+      -o ${CMAKE_CURRENT_BINARY_DIR}/ring_unfold_${op}.jsonl)
+  set_tests_properties(e2e.ring_unfold_${op}_setup PROPERTIES LABELS e2e TIMEOUT 60
+    FIXTURES_SETUP ndr_ring_unfold_${op})
+endforeach()
+add_test(NAME e2e.ring_unfold_dgx_setup
+  COMMAND ${NDR_RUN_BIN} gen collective --op allreduce --nodes 2 --gpus-per-node 8
+    --bytes 1MiB:64MiB:8 --algo ring -o ${CMAKE_CURRENT_BINARY_DIR}/ring_unfold_dgx.jsonl)
+set_tests_properties(e2e.ring_unfold_dgx_setup PROPERTIES LABELS e2e TIMEOUT 60
+  FIXTURES_SETUP ndr_ring_unfold_dgx)
+set(NDR_UNFOLD ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/ring_unfold_check.py ${NDR_RUN_BIN})
+foreach(level cycle tlm)
+  add_test(NAME e2e.ring_unfold_shipped_${level}
+    COMMAND ${NDR_UNFOLD} ${NDR_RUN_OUT}/unfold_shipped_${level} --
+      ${NDR_RUN_TRACES}/allreduce_ring_tree_8.jsonl --level ${level})
+  set_tests_properties(e2e.ring_unfold_shipped_${level} PROPERTIES LABELS e2e TIMEOUT 120)
+endforeach()
+foreach(op reduce_scatter allgather)
+  add_test(NAME e2e.ring_unfold_${op}
+    COMMAND ${NDR_UNFOLD} ${NDR_RUN_OUT}/unfold_${op} --
+      ${CMAKE_CURRENT_BINARY_DIR}/ring_unfold_${op}.jsonl --topology fat_tree --set switch.ports=8
+      --set collective.chunk=64KiB)
+  set_tests_properties(e2e.ring_unfold_${op} PROPERTIES LABELS e2e TIMEOUT 120
+    FIXTURES_REQUIRED ndr_ring_unfold_${op})
+endforeach()
+add_test(NAME e2e.ring_unfold_dgx
+  COMMAND ${NDR_UNFOLD} ${NDR_RUN_OUT}/unfold_dgx --
+    ${CMAKE_CURRENT_BINARY_DIR}/ring_unfold_dgx.jsonl --preset dgx-h100 --set host.stack=nccl)
+set_tests_properties(e2e.ring_unfold_dgx PROPERTIES LABELS e2e TIMEOUT 120
+  FIXTURES_REQUIRED ndr_ring_unfold_dgx)

@@ -88,7 +88,7 @@ ndr_run_e2e_py(import_bom ok ${NDR_RUN_BIN}
 # finished; now a fallback to the host algorithm, refused the same way), and a huge collective
 # after a small one, refused before the simulation starts (with a 1 us limit the old check was
 # never reached: exit 1, "did not finish within sim.run_time_limit").
-foreach(case "huge_count_2_48|4: count: allreduce collective of 2251799813685248 bytes decomposes into 12884901888 transfers, more than the 33554432"
+foreach(case "huge_count_2_48|4: count: allreduce collective of 2251799813685248 bytes decomposes into 12884901888 transfers, more than the 4294967295 a replay can index"
              "huge_count_sharp|4: count: allreduce collective of 2251799813685248 bytes decomposes into 12884901888 transfers"
              "huge_count_second|8: count: allreduce collective of 8796093022208 bytes decomposes into 50331648 transfers")
   string(REPLACE "|" ";" parts "${case}")
