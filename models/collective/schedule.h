@@ -142,8 +142,9 @@ struct local_copy {
     uint64_t dst_offset = 0;
 };
 
-/// The most transfers one collective may decompose into (2^25: a 2,048-rank ring allreduce is
-/// 8.4 M). More would exhaust memory long before the run (docs/performance.md).
+/// The most transfers one collective built whole may decompose into (2^25; a ring
+/// reduce_scatter, allgather or allreduce unfolds instead, ring_stream.h, up to 2^32 - 1). More
+/// would exhaust memory long before the run (docs/performance.md).
 inline constexpr std::size_t MAX_XFERS = std::size_t{1} << 25;
 
 /// build_schedule: the collective would need more than MAX_XFERS transfers (counted by
