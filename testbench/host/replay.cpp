@@ -358,16 +358,11 @@ void replay::start_run(cycle_t t, running run, cycle_t launch) {
             if (m != NONE) ++run.pending_per_rank[m];
         }
     }
-    run.members_left = members;
-    const auto idx = static_cast<uint32_t>(runs_.size());
-    running_of_inst_[run.instance] = idx;
-    runs_.push_back(std::move(run));
-    running& rr = runs_[idx];
-    for (uint32_t cr = 0; cr < members; ++cr) {
-        if (rr.pending_per_rank[cr] == 0) member_done(t, idx, cr);
-    }
+    const uint32_t idx = enlist(t, std::move(run));
     for (uint32_t x = 0; x < nx; ++x) {
-        // A local step completes when posted and may already have posted its dependents.
+        // Local steps complete when posted: they may have posted their dependents, or ended
+        // the run (which drops its transfers).
+        if (runs_[idx].members_left == 0) break;
         if (runs_[idx].xs[x].waiting != 0 || runs_[idx].xs[x].posted) continue;
         if (launch == 0) {
             post_xfer(t, idx, x);
@@ -378,8 +373,19 @@ void replay::start_run(cycle_t t, running run, cycle_t launch) {
     }
 }
 
+uint32_t replay::enlist(cycle_t t, running run) {
+    const uint32_t members = run.sched.params.nranks;  // PXN relays outside the comm are none
+    run.members_left = members;
+    const auto idx = static_cast<uint32_t>(runs_.size());
+    running_of_inst_[run.instance] = idx;
+    runs_.push_back(std::move(run));
+    for (uint32_t cr = 0; cr < members; ++cr) {
+        if (runs_[idx].pending_per_rank[cr] == 0) member_done(t, idx, cr);
+    }
+    return idx;
+}
+
 void replay::start_streamed(cycle_t t, running run, cycle_t launch) {
-    const uint32_t members = run.sched.params.nranks;
     const std::vector<uint64_t> ev = run.stream->events_per_rank();
     run.pending_per_rank.resize(ev.size());
     // At most one event per transfer and rank: below 2^32 (ring_stream::check).
@@ -389,14 +395,8 @@ void replay::start_streamed(cycle_t t, running run, cycle_t launch) {
     const uint32_t chains = run.stream->chains();
     run.win.resize(chains);
     run.win_lo.assign(chains, 0);
-    run.members_left = members;
-    const auto idx = static_cast<uint32_t>(runs_.size());
-    running_of_inst_[run.instance] = idx;
-    runs_.push_back(std::move(run));
+    const uint32_t idx = enlist(t, std::move(run));
     running& rr = runs_[idx];
-    for (uint32_t cr = 0; cr < members; ++cr) {
-        if (rr.pending_per_rank[cr] == 0) member_done(t, idx, cr);
-    }
     if (rr.total == 0) return;
     for (uint32_t c = 0; c < chains; ++c) unfold(rr, c, 0);
     // Level 0 holds every transfer without dependencies, posted in index order as start_run

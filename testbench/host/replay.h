@@ -247,6 +247,9 @@ private:
     void host_arrive(cycle_t t, uint32_t run, uint32_t x);
     void xfer_event(cycle_t t, uint32_t run, uint32_t x, bool ack);
     void member_done(cycle_t t, uint32_t run, uint32_t comm_rank);
+    /// Adds run `run` to runs_ (members_left, running_of_inst_) and finishes the members with
+    /// nothing to do; returns its index.
+    uint32_t enlist(cycle_t t, running run);
     /// Streamed run: starts it (start_run's part for a coll::ring_stream).
     void start_streamed(cycle_t t, running run, cycle_t launch);
     /// Streamed run: where transfer x is held, win[chain][index] at offset.

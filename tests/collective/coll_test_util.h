@@ -16,6 +16,20 @@ namespace ndr::coll::test {
 
 using buffers = std::vector<std::vector<uint8_t>>;
 
+/// Parameters of one collective: op, algorithm, ranks, bytes, element size, chunk, channels.
+inline coll_params params(op_kind op, algo_kind algo, uint32_t n, uint64_t bytes, uint32_t e,
+                          uint64_t chunk, uint32_t channels = 1) {
+    coll_params p;
+    p.op = op;
+    p.algo = algo;
+    p.nranks = n;
+    p.bytes = bytes;
+    p.dtype_bytes = e;
+    p.chunk_bytes = chunk;
+    p.channels = channels;
+    return p;
+}
+
 /// Offset and size of block i of n over `total` bytes of `e`-byte elements, by counting
 /// (remainder elements go to the first blocks, as NCCL splits).
 inline std::pair<uint64_t, uint64_t> ref_block(uint64_t total, uint32_t e, uint32_t n, uint32_t i) {

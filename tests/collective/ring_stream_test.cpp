@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "coll_test_util.h"
 #include "collective/ring_stream.h"
 #include "collective/schedule.h"
 
@@ -20,17 +21,9 @@ using c::op_kind;
 
 namespace {
 
-c::coll_params params(op_kind op, uint32_t n, uint64_t bytes, uint32_t dtype, uint64_t chunk,
-                      uint32_t channels) {
-    c::coll_params p;
-    p.op = op;
-    p.algo = algo_kind::ring;
-    p.nranks = n;
-    p.bytes = bytes;
-    p.dtype_bytes = dtype;
-    p.chunk_bytes = chunk;
-    p.channels = channels;
-    return p;
+c::coll_params ring(op_kind op, uint32_t n, uint64_t bytes, uint32_t e, uint64_t chunk,
+                    uint32_t channels) {
+    return ndr::coll::test::params(op, algo_kind::ring, n, bytes, e, chunk, channels);
 }
 
 /// n ranks in nodes of g (n % g == 0), node k holding ranks k, k + n/g, ... (not contiguous,
@@ -114,7 +107,7 @@ TEST_CASE("ring_stream: the unfolded levels are build_schedule's ring, transfer 
                     for (const uint64_t chunk : {uint64_t{0}, uint64_t{64}, uint64_t{1000}}) {
                         INFO(c::name(op) << " n " << n << " channels " << ch << " bytes " << bytes
                                          << " chunk " << chunk);
-                        check_same(params(op, n, bytes, 4, chunk, ch));
+                        check_same(ring(op, n, bytes, 4, chunk, ch));
                     }
                 }
             }
@@ -125,7 +118,7 @@ TEST_CASE("ring_stream: the unfolded levels are build_schedule's ring, transfer 
 TEST_CASE("ring_stream: rail-spread channel orders over multi-GPU nodes", "[collective]") {
     for (const op_kind op : {op_kind::allreduce, op_kind::allgather}) {
         for (const uint32_t ch : {1U, 4U, 8U}) {
-            c::coll_params p = params(op, 16, uint64_t{3} << 14, 2, 1024, ch);
+            c::coll_params p = ring(op, 16, uint64_t{3} << 14, 2, 1024, ch);
             p.node_groups = strided_nodes(16, 4);
             INFO(c::name(op) << " channels " << ch);
             check_same(p);
@@ -134,7 +127,7 @@ TEST_CASE("ring_stream: rail-spread channel orders over multi-GPU nodes", "[coll
 }
 
 TEST_CASE("ring_stream: which collectives unfold", "[collective]") {
-    c::coll_params p = params(op_kind::allreduce, 8, 1 << 20, 4, 1 << 16, 1);
+    c::coll_params p = ring(op_kind::allreduce, 8, 1 << 20, 4, 1 << 16, 1);
     CHECK(c::ring_stream::applies(p));
     p.algo = algo_kind::tree;
     CHECK_FALSE(c::ring_stream::applies(p));
@@ -150,7 +143,7 @@ TEST_CASE("ring_stream: which collectives unfold", "[collective]") {
 TEST_CASE("ring_stream: check() refuses more transfers than 32-bit indices hold", "[collective]") {
     // 4 ranks, fp64, 2^20-byte chunks: 2^48 elements are 2^51 B, 48 * 2^31 transfers (as
     // transfer_count_test): beyond 2^32 - 1.
-    const c::coll_params big = params(op_kind::allreduce, 4, uint64_t{8} << 48, 8, 1 << 20, 1);
+    const c::coll_params big = ring(op_kind::allreduce, 4, uint64_t{8} << 48, 8, 1 << 20, 1);
     std::string what;
     try {
         c::ring_stream::check(big);
@@ -161,7 +154,7 @@ TEST_CASE("ring_stream: check() refuses more transfers than 32-bit indices hold"
                       " transfers, more than the 4294967295 a replay can index: use a larger "
                       "collective.chunk or a smaller count");
     // 2^40 elements: 48 * 2^20 transfers, beyond what build_schedule builds whole, unfold.
-    const c::coll_params mid = params(op_kind::allreduce, 4, uint64_t{8} << 40, 8, 1 << 20, 1);
+    const c::coll_params mid = ring(op_kind::allreduce, 4, uint64_t{8} << 40, 8, 1 << 20, 1);
     CHECK_NOTHROW(c::ring_stream::check(mid));
     CHECK_THROWS_AS(c::check_schedule(mid), c::schedule_too_large);
     const c::ring_stream rs(mid);

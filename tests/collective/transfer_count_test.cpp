@@ -8,25 +8,15 @@
 #include <cstdint>
 #include <string>
 
+#include "coll_test_util.h"
 #include "collective/schedule.h"
 
 namespace c = ndr::coll;
 using c::algo_kind;
 using c::op_kind;
+using ndr::coll::test::params;
 
 namespace {
-
-c::coll_params params(op_kind op, algo_kind algo, uint32_t n, uint64_t bytes, uint32_t e,
-                      uint64_t chunk) {
-    c::coll_params p;
-    p.op = op;
-    p.algo = algo;
-    p.nranks = n;
-    p.bytes = bytes;
-    p.dtype_bytes = e;
-    p.chunk_bytes = chunk;
-    return p;
-}
 
 bool is_p2p(op_kind op) {
     return op == op_kind::send || op == op_kind::recv || op == op_kind::rdma_write ||
