@@ -103,11 +103,11 @@ void hca_tlm::receive_data(uint64_t t, uint32_t h, const ib_extension& p) {
         return;
     }
     control_packet ack{p.qp, 0, 0};
-    for (uint32_t j = 0; j < p.count; ++j) {
-        if (rq.acks.on_accept(p.ack_req && j + 1 == p.count, ack_coalesce_)) {
-            ack.psn = p.psn + j;
-            ++ack.count;
-        }
+    const golden::rc_ack_coalescer::run_acks run =
+        rq.acks.on_accept_run(p.count, p.ack_req, ack_coalesce_);
+    if (run.acks > 0) {
+        ack.psn = p.psn + run.last;
+        ack.count = run.acks;
     }
     if (w.advanced > p.count) {  // it filled a gap: the packets placed beyond it are ACKed too
         ack.psn = rq.psns.expected() - 1;

@@ -23,6 +23,14 @@ class rc_ack_coalescer {
 public:
     /// One packet accepted in PSN order; true: acknowledge it now (and restart the count).
     bool on_accept(bool ack_req, uint32_t coalesce);
+    /// What `count` on_accept calls in a row do (a TLM burst; only the last may carry AckReq):
+    /// how many of its packets are acknowledged and the index of the last one (valid if acks >
+    /// 0), in O(1).
+    struct run_acks {
+        uint32_t acks = 0;
+        uint32_t last = 0;
+    };
+    run_acks on_accept_run(uint32_t count, bool last_ack_req, uint32_t coalesce);
     /// Packets accepted since the last ACK.
     uint32_t pending() const { return pending_; }
 

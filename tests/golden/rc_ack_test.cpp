@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include "golden/rc_ack.h"
@@ -57,4 +58,33 @@ TEST_CASE("rc ack: the timer runs from the oldest packet's transmission, restart
     CHECK(rc_ack_deadline(120, 900, timeout) == 1900);
     // Retransmitted at 2500 after the last progress at 900: from the retransmission.
     CHECK(rc_ack_deadline(2500, 900, timeout) == 3500);
+}
+
+TEST_CASE("rc_ack_coalescer::on_accept_run is on_accept called once per packet of the burst",
+          "[golden][rc]") {
+    // Independent expectation: the per-packet rule itself, run packet by packet on a second
+    // coalescer in the same state, over bursts of random lengths (0 included) with and without
+    // AckReq on their last packet, for coalesce 0 (every packet), 1, 2, 3, 8 and 64.
+    std::mt19937 rng(20261207);
+    for (const uint32_t c : {0U, 1U, 2U, 3U, 8U, 64U}) {
+        rc_ack_coalescer run;
+        rc_ack_coalescer one;
+        for (int burst = 0; burst < 2000; ++burst) {
+            const uint32_t count = rng() % 200;
+            const bool req = rng() % 3 == 0;
+            uint32_t acks = 0;
+            uint32_t last = 0;
+            for (uint32_t j = 0; j < count; ++j) {
+                if (one.on_accept(req && j + 1 == count, c)) {
+                    ++acks;
+                    last = j;
+                }
+            }
+            const rc_ack_coalescer::run_acks r = run.on_accept_run(count, req, c);
+            INFO("coalesce " << c << " burst " << burst << " count " << count << " req " << req);
+            REQUIRE(r.acks == acks);
+            if (acks > 0) REQUIRE(r.last == last);
+            REQUIRE(run.pending() == one.pending());
+        }
+    }
 }
