@@ -2,12 +2,24 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 
 namespace ndr::tlmm {
 
 namespace {
 constexpr uint32_t CHUNK = 16;  ///< blocks a switch frees at once as the crossbar reads
+
+/// line_rate is a pure function of the loop and the packet size, and every port of a fabric
+/// has one of a few loops: the answer is worked out once per process, not once per port (on
+/// a 64-host fabric that replay was a quarter of a small run's instructions).
+using loop_key = std::tuple<uint32_t, uint32_t, uint32_t, bool, uint32_t, bool, double, uint32_t,
+                            uint32_t, uint32_t, uint32_t>;
+std::map<loop_key, bool>& line_rate_memo() {
+    static std::map<loop_key, bool> memo;
+    return memo;
 }
+}  // namespace
 
 void credit_pacer::push_returns(uint64_t s, uint32_t blocks, uint32_t beats) {
     const uint64_t hdr = s + loop_.link_cycles;
@@ -53,6 +65,22 @@ bool credit_pacer::line_rate(uint32_t blocks, uint32_t beats) {
     const uint32_t key = blocks << 16 | beats;
     const auto it = line_rate_.find(key);
     if (it != line_rate_.end()) return it->second;
+    const loop_key lk{loop_.capacity,
+                      loop_.link_cycles,
+                      loop_.fc_proc,
+                      loop_.to_switch,
+                      loop_.elig_cycles,
+                      loop_.cut_through,
+                      loop_.speedup,
+                      loop_.block_bytes,
+                      loop_.rx_proc,
+                      blocks,
+                      beats};
+    const auto known = line_rate_memo().find(lk);
+    if (known != line_rate_memo().end()) {
+        line_rate_.emplace(key, known->second);
+        return known->second;
+    }
     // Back-to-back packets on an empty loop for a few round trips: the returns then repeat with
     // the same offsets, so no wait here means none ever.
     const uint64_t loop = 2ULL * loop_.link_cycles + loop_.fc_proc + loop_.elig_cycles +
@@ -62,6 +90,7 @@ bool credit_pacer::line_rate(uint32_t blocks, uint32_t beats) {
     bool ok = true;
     for (uint64_t j = 0; j < n && ok; ++j) ok = p.send(j * beats, blocks, beats) == j * beats;
     line_rate_.emplace(key, ok);
+    line_rate_memo().emplace(lk, ok);
     return ok;
 }
 

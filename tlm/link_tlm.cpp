@@ -19,8 +19,8 @@ link_tlm::link_tlm(sc_core::sc_module_name name, uint32_t link_cycles, uint64_t 
       latency_(sc_core::sc_time(static_cast<double>(cycle_ps * link_cycles), sc_core::SC_PS)),
       beat_(sc_core::sc_time(static_cast<double>(cycle_ps), sc_core::SC_PS)),
       status_(status),
-      data_peq_(this, &link_tlm::data_arrive),
-      fc_peq_(this, &link_tlm::fc_arrive) {
+      data_peq_("data_peq", this, &link_tlm::data_arrive),
+      fc_peq_("fc_peq", this, &link_tlm::fc_arrive) {
     if (link_cycles == 0) throw std::invalid_argument("link_tlm: link_cycles must be >= 1");
     tx.register_nb_transport_fw(this, &link_tlm::tx_fw);
     tx.register_b_transport(this, &link_tlm::no_b_transport);  // no b2nb thread per socket

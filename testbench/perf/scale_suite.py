@@ -10,7 +10,8 @@ For every point (algorithm, GPUs, size, level) it generates one allreduce with
 the cost, as a user pays it). `sharp` is NCCL's CollNet Direct over the rails' SHARP trees
 (`--algo collnet_direct --set nccl.collnet=true`). Each run is one process under
 `/usr/bin/time` and `timeout LIMIT` (default 900 s); a run that exceeds it, or exits non-zero,
-is recorded with its status and no figures.
+is recorded with its status and no figures. Beyond 2,048 GPUs the rail fat tree gets a third
+level (`--set fabric.levels=3`): two levels of 64-port switches hold 2,048.
 
 Written per point (OUT_DIR/scale.csv and scale.json): wall time, user CPU, peak RSS of the
 whole process, the simulated time, the simulation's own wall time (report.json sim.wall_s;
@@ -78,6 +79,10 @@ def run_point(ndrsim, out, algo, gpus, size, level, limit):
     base = [ndrsim, "run", trace, "--preset", "dgx-h100", "--set", "host.stack=nccl"]
     if algo == "sharp":
         base += ["--set", "nccl.collnet=true"]
+    if gpus > 2048:
+        # The preset's 2-level rail fat tree of 64-port switches holds 2,048 GPUs (64 rail
+        # leaves of 32 hosts); beyond, a third level.
+        base += ["--set", "fabric.levels=3"]
     # The model's own counts of the run and what sim.level=auto would pick (no simulation).
     which = json.loads(subprocess.run(base + ["--which-level"], check=True, capture_output=True,
                                       text=True, env=env).stdout)
