@@ -2,7 +2,7 @@
 """ndrsim against BookSim2 at equal simulated cycles and delivered bytes (issue #19 item 4).
 
   python3 testbench/perf/booksim_compare.py NDRSIM BOOKSIM_BINARY OUT_DIR [--reps N] [--only NAME,...]
-                                            [--switch-scale F]
+                                            [--switch-scale F] [--ft-cycles C]
 
 BOOKSIM_BINARY is a stock build of https://github.com/booksim/booksim2 (src/Makefile, -O3);
 nothing of BookSim is part of this repository. The script writes the BookSim config files it
@@ -26,7 +26,7 @@ The pairs:
   a 512-flit input buffer per port (ndrsim: 32 KiB per VL = 512 blocks; `buffer_policy =
   shared; buf_size = 512`), `hold_switch_for_packet = 1` (ndrsim moves a packet across the
   crossbar as a whole), `speculative = 1; routing_delay = 0` (without them BookSim's VC
-  pipeline, not head-of-line blocking, limits a 1-VC router to 0.25). FIFO = `num_vcs = 1`
+  pipeline limited a 1-VC router to 0.25 accepted at offered 0.3, measured). FIFO = `num_vcs = 1`
   (one queue per input) against `--queueing fifo`; VOQ = `num_vcs = 64; noq = 1` (BookSim's
   next-hop output queueing: the VCs of an input are split among the 64 outputs, one queue per
   output = a virtual output queue) against `--queueing voq`. "Near saturation" is a load below
@@ -53,8 +53,9 @@ The pairs:
   (a warm-up period and 3 samples, sim_type throughput) of ndrsim's simulated cycles / 4, then
   drains with injection stopped; equal bytes = its injection rate is the trace's data beats
   (16 packets x 65 beats per message) / (hosts x that span), i.e. 0.3 x 65 x 64 / 4096 x D /
-  span. The time profile differs (ndrsim's messages are offered in the first D = 8,000
-  cycles, the run ends when the last completes; BookSim offers Bernoulli over the whole span).
+  span. The time profile differs (ndrsim's messages are offered in the first D = --ft-cycles
+  cycles, default 24,000, the run ends when the last completes; BookSim offers Bernoulli over
+  the whole span), and the load averaged over the span is below 0.3 by the tail's share.
   Delivered bytes: ndrsim (data packets x 65 + ACKs) beats; BookSim flits accepted in the
   four periods (the drain's few flits are not in its statistics).
 
@@ -87,7 +88,7 @@ QUEUEING = {"fifo": {"num_vcs": 1}, "voq": {"num_vcs": 64, "noq": 1}}
 SIZES = {1: 36, 65: 4096}  # flits per packet -> ndrsim payload bytes
 SW_WARMUP, SW_WINDOW = 10000, 30000  # x --switch-scale (ndrsim's user CPU is counted in 10 ms)
 
-FT_SPAN = 8000  # cycles the ndrsim trace offers traffic for (--duration FT_SPAN x 1.28 ns)
+FT_SPAN = 24000  # default --ft-cycles: the trace offers traffic for FT_SPAN x 1.28 ns
 FT_SHAPES = {512: (8, 3), 1024: (32, 2)}  # hosts -> BookSim fattree (k, n)
 
 
@@ -102,9 +103,9 @@ def switch_pairs(scale):
     return pairs
 
 
-def fat_tree_pairs():
-    return [{"name": f"fattree_{h}", "kind": "fattree", "hosts": h, "load": 0.3}
-            for h in FT_SHAPES]
+def fat_tree_pairs(span):
+    return [{"name": f"fattree_{h}", "kind": "fattree", "hosts": h, "load": 0.3,
+             "span": span} for h in FT_SHAPES]
 
 
 def switch_span(pair):
@@ -151,7 +152,7 @@ def make_trace(ndrsim, pair, work):
     if pair["kind"] != "fattree":
         return None
     path = os.path.join(work, f"{pair['name']}.jsonl")
-    ns = FT_SPAN * 1.28
+    ns = pair["span"] * 1.28
     subprocess.run([ndrsim, "gen", "background", "--pattern", "uniform", "--load",
                     str(pair["load"]), "--ranks", str(pair["hosts"]), "--bytes", "64KiB",
                     "--duration", f"{ns:g}ns", "--seed", "1", "-o", path],
@@ -312,12 +313,14 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated pair names (default: all)")
     ap.add_argument("--switch-scale", type=int, default=1,
                     help="multiply the single-switch warm-up and window (default 1: 10,000 + 30,000 cycles)")
+    ap.add_argument("--ft-cycles", type=int, default=FT_SPAN,
+                    help=f"fat trees: cycles the ndrsim trace offers traffic for (default {FT_SPAN})")
     args = ap.parse_args()
     args.ndrsim = os.path.abspath(args.ndrsim)
     args.booksim = os.path.abspath(args.booksim)
     work = os.path.abspath(args.out_dir)
     os.makedirs(work, exist_ok=True)
-    pairs = switch_pairs(args.switch_scale) + fat_tree_pairs()
+    pairs = switch_pairs(args.switch_scale) + fat_tree_pairs(args.ft_cycles)
     if args.only:
         wanted = set(args.only.split(","))
         pairs = [p for p in pairs if p["name"] in wanted]
