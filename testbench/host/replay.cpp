@@ -9,32 +9,16 @@
 
 #include "common/timing.h"
 #include "config/config_error.h"
+#include "replay_tags.h"
 #include "sharp_manager.h"
 
 namespace ndr::tb {
 
+using namespace replay_tags;
+
 namespace {
 
 constexpr uint32_t NONE = std::numeric_limits<uint32_t>::max();
-constexpr uint64_t TIMER_ISSUE = 0;
-constexpr uint64_t TIMER_COMPUTE_DONE = 1;
-constexpr uint64_t TIMER_DEFERRED = 2;  ///< node path: a deferred step (slot in deferred_)
-constexpr uint64_t TIMER_NODE = 3;      ///< node path: a node's next NVLink finish
-constexpr uint64_t NVLS_TAG = uint64_t{1} << 63;
-/// With NVLS_TAG: an NVLS flow of a hierarchical collective (replay_hier.cpp).
-constexpr uint64_t HIER_TAG = uint64_t{1} << 62;
-/// host.stack mpi rendezvous: the 0-byte request (sender -> receiver) and reply of a transfer.
-constexpr uint64_t RTS_TAG = uint64_t{1} << 62;
-constexpr uint64_t CTS_TAG = uint64_t{1} << 61;
-constexpr uint64_t CONTROL_TAGS = RTS_TAG | CTS_TAG;
-
-uint64_t make_token(uint64_t kind, uint32_t rec) {
-    return (kind << 62) | rec;
-}
-uint64_t make_tag(uint32_t run, uint32_t xfer) {
-    return (uint64_t{run} << 32) | xfer;
-}
-
 /// The communicator rank whose part transfer x's arrival (ack false) or ACK (ack true) is: its
 /// destination or its sender, except that a PXN relay outside the communicator (a rank >=
 /// nranks, collective/pxn.h) sends on behalf of the original sender (the source of the one hop
@@ -385,141 +369,12 @@ uint32_t replay::enlist(cycle_t t, running run) {
     return idx;
 }
 
-void replay::start_streamed(cycle_t t, running run, cycle_t launch) {
-    const std::vector<uint64_t> ev = run.stream->events_per_rank();
-    run.pending_per_rank.resize(ev.size());
-    // At most one event per transfer and rank: below 2^32 (ring_stream::check).
-    for (std::size_t r = 0; r < ev.size(); ++r) {
-        run.pending_per_rank[r] = static_cast<uint32_t>(ev[r]);
-    }
-    const uint32_t chains = run.stream->chains();
-    run.win.resize(chains);
-    run.win_lo.assign(chains, 0);
-    const uint32_t idx = enlist(t, std::move(run));
-    running& rr = runs_[idx];
-    if (rr.total == 0) return;
-    for (uint32_t c = 0; c < chains; ++c) unfold(rr, c, 0);
-    // Level 0 holds every transfer without dependencies, posted in index order as start_run
-    // posts a whole schedule's.
-    for (uint32_t c = 0; c < chains; ++c) {
-        const uint64_t first = rr.stream->level_first(c, 0);
-        for (uint64_t x = first; x < first + rr.stream->level_size(c); ++x) {
-            held_at h;
-            if (!held(rr, static_cast<uint32_t>(x), h)) continue;
-            xfer_state& st = rr.win[h.chain][h.index].xs[h.offset];
-            if (st.waiting != 0 || st.posted) continue;
-            if (launch == 0) {
-                post_xfer(t, idx, static_cast<uint32_t>(x));
-            } else {
-                st.posted = true;
-                defer(t, t + launch, step::launch, idx, static_cast<uint32_t>(x));
-            }
-        }
-    }
-}
-
-bool replay::held(const running& rr, uint32_t x, held_at& h) const {
-    const coll::ring_stream::place p = rr.stream->locate(x);
-    if (rr.win.empty() || p.level < rr.win_lo[p.chain]) return false;
-    h.chain = p.chain;
-    h.index = p.level - rr.win_lo[p.chain];
-    h.offset = p.offset;
-    if (h.index >= rr.win[p.chain].size()) {
-        throw std::logic_error(
-            fmt::format("transfer {} of collective {} used before it unfolded", x, rr.instance));
-    }
-    return true;
-}
-
-replay::held_at replay::held_or_throw(const running& rr, uint32_t x) const {
-    held_at h;
-    if (!held(rr, x, h)) {
-        throw std::logic_error(
-            fmt::format("transfer {} of collective {} used after it completed", x, rr.instance));
-    }
-    return h;
-}
-
-const coll::xfer& replay::xfer_of(const running& rr, uint32_t x) const {
-    if (!rr.stream) return rr.sched.xfers[x];
-    const held_at h = held_or_throw(rr, x);
-    return rr.win[h.chain][h.index].xfers[h.offset];
-}
-
-replay::xfer_state& replay::state_of(running& rr, uint32_t x) {
-    if (!rr.stream) return rr.xs[x];
-    const held_at h = held_or_throw(rr, x);
-    return rr.win[h.chain][h.index].xs[h.offset];
-}
-
-std::vector<replay::dependent>& replay::dependents_of(running& rr, uint32_t x) {
-    if (!rr.stream) return rr.dependents[x];
-    const held_at h = held_or_throw(rr, x);
-    return rr.win[h.chain][h.index].dependents[h.offset];
-}
-
-cycle_t& replay::posted_at_of(running& rr, uint32_t x) {
-    if (!rr.stream) return rr.posted_at[x];
-    const held_at h = held_or_throw(rr, x);
-    return rr.win[h.chain][h.index].posted_at[h.offset];
-}
-
-void replay::unfold(running& rr, uint32_t c, uint32_t level) {
-    if (rr.win.empty() || level >= rr.stream->levels()) return;
-    std::deque<level_window>& win = rr.win[c];
-    while (rr.win_lo[c] + win.size() <= level) {
-        const auto k = static_cast<uint32_t>(rr.win_lo[c] + win.size());
-        level_window lw;
-        lw.first = rr.stream->level_first(c, k);
-        rr.stream->level(c, k, lw.xfers);
-        const std::size_t n = lw.xfers.size();
-        lw.xs.resize(n);
-        lw.dependents.resize(n);
-        if (log_transfers_) lw.posted_at.resize(n);
-        lw.left = n;
-        rr.held += n;
-        rr.held_peak = std::max(rr.held_peak, rr.held);
-        win.push_back(std::move(lw));
-        level_window& nw = win.back();
-        for (std::size_t i = 0; i < n; ++i) {
-            const coll::xfer& xf = nw.xfers[i];
-            const auto x = static_cast<uint32_t>(nw.first + i);
-            uint32_t waiting = 0;
-            for (const uint32_t d : xf.deps) {
-                held_at h;
-                if (!held(rr, d, h)) continue;  // dropped: arrived and acknowledged
-                level_window& dw = rr.win[h.chain][h.index];
-                const coll::xfer& dep = dw.xfers[h.offset];
-                const bool on_ack = dep.dst != xf.src && dep.src == xf.src;
-                if (on_ack ? dw.xs[h.offset].acked : dw.xs[h.offset].arrived) continue;
-                dw.dependents[h.offset].push_back(dependent{x, on_ack});
-                ++waiting;
-            }
-            // Level k > 0 unfolds before the first completion of level k - 1 is handled, so
-            // none of its transfers can be ready already (ring_stream.h).
-            if (k > 0 && waiting == 0) {
-                throw std::logic_error(fmt::format(
-                    "transfer {} of collective {} was ready before it unfolded", x, rr.instance));
-            }
-            nw.xs[i].waiting = waiting;
-        }
-    }
-}
-
-void replay::drop_complete(running& rr, uint32_t c) {
-    std::deque<level_window>& win = rr.win[c];
-    while (!win.empty() && win.front().left == 0) {
-        rr.held -= win.front().xfers.size();
-        win.pop_front();
-        ++rr.win_lo[c];
-    }
-}
-
 void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
     running& rr = runs_[run];
-    state_of(rr, x).posted = true;
-    if (log_transfers_) posted_at_of(rr, x) = t;
-    const coll::xfer& xf = xfer_of(rr, x);
+    const xref r = ref_of(rr, x);
+    r.st->posted = true;
+    if (r.posted != nullptr) *r.posted = t;
+    const coll::xfer& xf = *r.xf;
     if (xf.src == xf.dst) {  // a local step (rd's reduction of a received buffer): no traffic
         const cycle_t d = stack_.local_cycles(xf.bytes, xf.reduce);
         if (d != 0) {
@@ -572,7 +427,7 @@ void replay::post_ib(cycle_t t, uint32_t run, uint32_t x) {
     const uint32_t src = host_of(rr.ranks[xf.src]);
     const uint32_t dst = host_of(rr.ranks[xf.dst]);
     const bool two_sided = ci.op != coll::op_kind::rdma_read && ci.op != coll::op_kind::rdma_write;
-    if (src != dst && two_sided && !state_of(rr, x).handshaken && stack_.rendezvous(xf.bytes)) {
+    if (src != dst && two_sided && !ref_of(rr, x).st->handshaken && stack_.rendezvous(xf.bytes)) {
         // host.stack mpi rendezvous: the request goes first; the data follows the reply.
         hcas_.post(t, common::verb::rdma_write_imm, src, dst, 0, make_tag(run, x) | RTS_TAG);
         return;
@@ -594,183 +449,6 @@ void replay::post_ib(cycle_t t, uint32_t run, uint32_t x) {
     }
 }
 
-void replay::defer(cycle_t t, cycle_t at, step what, uint32_t run, uint32_t x) {
-    uint32_t slot = 0;
-    if (!free_deferred_.empty()) {
-        slot = free_deferred_.back();
-        free_deferred_.pop_back();
-    } else {
-        slot = static_cast<uint32_t>(deferred_.size());
-        deferred_.emplace_back();
-    }
-    deferred_[slot] = deferred{what, run, x};
-    hcas_.set_timer(std::max(at, t + 1), make_token(TIMER_DEFERRED, slot));
-}
-
-void replay::on_deferred(cycle_t t, uint32_t slot) {
-    const deferred d = deferred_[slot];
-    free_deferred_.push_back(slot);
-    switch (d.what) {
-        case step::ib_post:
-            post_ib(t, d.run, d.x);
-            break;
-        case step::ib_arrive:
-            host_arrive(t, d.run, d.x);
-            break;
-        case step::arrived: {
-            xfer_event(t, d.run, d.x, false);
-            const running& rr = runs_[d.run];
-            if (tr_.collectives[rr.instance].op == coll::op_kind::rdma_read) {
-                xfer_event(t, d.run, d.x, true);  // no separate ACK
-            }
-            break;
-        }
-        case step::launch:
-            post_xfer(t, d.run, d.x);
-            break;
-        case step::host_post:
-            post_now(t, d.run, d.x);
-            break;
-        case step::local_done:
-            xfer_event(t, d.run, d.x, false);
-            xfer_event(t, d.run, d.x, true);
-            break;
-        case step::sharp_post:
-            sharp_post_chunk(t, d.run, d.x);
-            break;
-        case step::sharp_polled:
-            sharp_polled(t, d.run, d.x);
-            break;
-        case step::sharp_return:
-            sharp_member_done(t, d.run, d.x);
-            break;
-        case step::rndv_reply: {
-            const running& rr = runs_[d.run];
-            const coll::xfer& xf = xfer_of(rr, d.x);
-            hcas_.post(t, common::verb::rdma_write_imm, host_of(rr.ranks[xf.dst]),
-                       host_of(rr.ranks[xf.src]), 0, make_tag(d.run, d.x) | CTS_TAG);
-            break;
-        }
-        case step::nvlink_start: {
-            const running& rr = runs_[d.run];
-            const coll::xfer& xf = xfer_of(rr, d.x);
-            const common::gpu_ref a = layout_.of_rank(rr.ranks[xf.src]);
-            const common::gpu_ref b = layout_.of_rank(rr.ranks[xf.dst]);
-            nvl_->start(t, a.node, a.gpu, b.gpu, coll::wire_bytes(rr.proto, xf.bytes),
-                        make_tag(d.run, d.x));
-            arm_node(t, a.node);
-            break;
-        }
-        case step::hier_phase:
-            hier_phase(t, d.run);
-            break;
-        case step::hier_nvls: {
-            // d.run = instance, d.x = (slice * members + member) * 2 + (1: ingress, 0: egress).
-            const trace::collective_instance& ci = tr_.collectives[d.run];
-            const hier_state& h = hier_.at(d.run);
-            const auto n = static_cast<uint32_t>(ci.ranks.size());
-            const uint32_t m = (d.x / 2) % n;
-            const uint32_t k = d.x / 2 / n;
-            const common::gpu_ref g = layout_.of_rank(ci.ranks[m]);
-            const coll::nvls_phase_bytes b =
-                coll::nvls_flows(h.phase[k] == 0, h.slice_len(k, ci.bytes), h.params.dtype_bytes,
-                                 h.layout.gpus(), h.local_of[m]);
-            const bool in = (d.x & 1U) != 0;
-            bytes_posted_ += in ? 0 : b.egress;
-            nvl_->start(t, g.node, in ? common::nvlink_fabric::NO_GPU : g.gpu,
-                        in ? g.gpu : common::nvlink_fabric::NO_GPU, in ? b.ingress : b.egress,
-                        NVLS_TAG | HIER_TAG | (uint64_t{d.run} << 24) | d.x,
-                        cfg_.node.nvls_efficiency);
-            arm_node(t, g.node);
-            break;
-        }
-        case step::nvls_start: {
-            // d.run = collective instance, d.x = member.
-            const trace::collective_instance& ci = tr_.collectives[d.run];
-            // NCCL's NVLS allreduce: member m reduces share m (multimem.ld_reduce: the switch
-            // reads every member's copy of it) and multicasts the result (multimem.st). Each
-            // GPU's link carries its whole buffer plus its share out (S + S/n), and its reduced
-            // share plus every other result share in (S/n + S): S + ceil(S/n) each way.
-            const common::gpu_ref g = layout_.of_rank(ci.ranks[d.x]);
-            const uint64_t n = ci.ranks.size();
-            nvl_->start(t, g.node, g.gpu, g.gpu, ci.bytes + (ci.bytes + n - 1) / n,
-                        NVLS_TAG | (uint64_t{d.run} << 24) | d.x, cfg_.node.nvls_efficiency);
-            arm_node(t, g.node);
-            break;
-        }
-    }
-}
-
-void replay::arm_node(cycle_t t, uint32_t node) {
-    const cycle_t at = std::max(nvl_->next_finish(node), t + 1);
-    if (nvl_->next_finish(node) == common::nvlink_fabric::NEVER || node_armed_[node] == at) return;
-    node_armed_[node] = at;
-    const uint64_t gen = ++node_gen_[node];
-    hcas_.set_timer(at, (TIMER_NODE << 62) | (gen << 20) | node);
-}
-
-void replay::on_node_timer(cycle_t t, uint32_t node, uint64_t gen) {
-    if (gen != (node_gen_[node] & ((uint64_t{1} << 42) - 1))) return;  // re-armed since
-    node_armed_[node] = common::nvlink_fabric::NEVER;
-    for (const uint64_t tag : nvl_->advance(t, node)) {
-        if (tag & NVLS_TAG) {
-            if (tag & HIER_TAG) {
-                const auto inst = static_cast<uint32_t>((tag & ~(NVLS_TAG | HIER_TAG)) >> 24);
-                const auto x = static_cast<uint32_t>(tag & 0xFFFFFFU);
-                hier_piece_done(t, inst,
-                                x / 2 / static_cast<uint32_t>(tr_.collectives[inst].ranks.size()));
-                continue;
-            }
-            const auto inst = static_cast<uint32_t>((tag & ~NVLS_TAG) >> 24);
-            const auto m = static_cast<uint32_t>(tag & 0xFFFFFFU);
-            const trace::collective_instance& ci = tr_.collectives[inst];
-            finish_record(t, ci.records[m]);
-            if (--nvls_left_[inst] == 0) {
-                results_[inst].end = t;
-                results_[inst].done = true;
-            }
-            continue;
-        }
-        const auto run = static_cast<uint32_t>(tag >> 32);
-        const auto x = static_cast<uint32_t>(tag & 0xFFFFFFFFULL);
-        xfer_event(t, run, x, false);
-        xfer_event(t, run, x, true);
-    }
-    arm_node(t, node);
-}
-
-bool replay::start_nvls(cycle_t t, uint32_t inst, std::string& why) {
-    const trace::collective_instance& ci = tr_.collectives[inst];
-    if (!nvl_) {
-        why = "NVLS needs GPUs on NVLink (node.gpus > 1)";
-        return false;
-    }
-    if (!cfg_.node.nvls) {
-        why = "the nodes have no NVLink SHARP (node.nvls is false)";
-        return false;
-    }
-    if (ci.op != coll::op_kind::allreduce) {
-        why = fmt::format("{} is not an NVLS operation here (allreduce only)", coll::name(ci.op));
-        return false;
-    }
-    const uint32_t node = layout_.of_rank(ci.ranks[0]).node;
-    for (const uint32_t r : ci.ranks) {
-        if (layout_.of_rank(r).node != node) {
-            why = "the members span several nodes (NVLS reduces inside one node)";
-            return false;
-        }
-    }
-    const auto n = static_cast<uint32_t>(ci.ranks.size());
-    collective_result& res = results_[inst];
-    res.start = t;
-    res.algo = coll::algo_kind::nvls;
-    res.transfers = n;
-    nvls_left_[inst] = n;
-    bytes_posted_ += uint64_t{n} * ci.bytes;
-    for (uint32_t m = 0; m < n; ++m) defer(t, t + nvlink_cycles_, step::nvls_start, inst, m);
-    return true;
-}
-
 void replay::on_delivered(cycle_t t, uint32_t dst, uint64_t tag) {
     const auto run = static_cast<uint32_t>((tag & ~CONTROL_TAGS) >> 32);
     const auto x = static_cast<uint32_t>(tag & 0xFFFFFFFFULL);
@@ -779,7 +457,7 @@ void replay::on_delivered(cycle_t t, uint32_t dst, uint64_t tag) {
         return;
     }
     if (tag & CTS_TAG) {  // the sender may now send the data
-        state_of(runs_[run], x).handshaken = true;
+        ref_of(runs_[run], x).st->handshaken = true;
         post_ib(t, run, x);
         return;
     }
@@ -822,38 +500,34 @@ void replay::on_send_complete(cycle_t t, uint32_t src, uint64_t tag) {
 
 void replay::xfer_event(cycle_t t, uint32_t run, uint32_t x, bool ack) {
     running& rr = runs_[run];
-    // A streamed run unfolds the next level of x's chain before x's completion is handled
-    // (ring_stream.h): its transfers must be waiting for their deps when they complete.
-    if (rr.stream) {
-        const coll::ring_stream::place p = rr.stream->locate(x);
-        unfold(rr, p.chain, p.level + 1);
+    const xref r = ref_of(rr, x);  // one lookup: its level stays held until x completes
+    if (r.level != nullptr) {
+        // A streamed run unfolds the next level of x's chain before x's completion is handled
+        // (ring_stream.h): its transfers must be waiting for their deps when they complete.
+        unfold(rr, r.chain, r.k + 1);
     }
-    xfer_state& xs = state_of(rr, x);
+    xfer_state& xs = *r.st;
     if (ack ? xs.acked : xs.arrived) {
         throw std::logic_error(
             fmt::format("transfer {} of collective {} completed twice", x, rr.instance));
     }
     (ack ? xs.acked : xs.arrived) = true;
     if (!ack && log_transfers_) {
-        const coll::xfer& f = xfer_of(rr, x);
-        transfers_.push_back(transfer_slice{rr.instance, rr.ranks[f.src], rr.ranks[f.dst], f.bytes,
-                                            posted_at_of(rr, x), t});
+        transfers_.push_back(transfer_slice{rr.instance, rr.ranks[r.xf->src], rr.ranks[r.xf->dst],
+                                            r.xf->bytes, *r.posted, t});
     }
     // By index: what post_xfer starts may add to the runs (and to nothing else here).
-    const std::vector<dependent>& deps = dependents_of(rr, x);
-    for (std::size_t i = 0; i < deps.size(); ++i) {
-        const dependent d = deps[i];
+    for (std::size_t i = 0; i < r.deps->size(); ++i) {
+        const dependent d = (*r.deps)[i];
         if (d.on_ack != ack) continue;
-        if (--state_of(rr, d.xfer).waiting == 0) post_xfer(t, run, d.xfer);
+        if (--ref_of(rr, d.xfer).st->waiting == 0) post_xfer(t, run, d.xfer);
     }
-    const uint32_t cr = rr.stream ? member_of(xfer_of(rr, x), ack) : member_of(rr.sched, x, ack);
-    const xfer_state& now = state_of(rr, x);
-    if (now.arrived && now.acked) {
+    const uint32_t cr = rr.stream ? member_of(*r.xf, ack) : member_of(rr.sched, x, ack);
+    if (xs.arrived && xs.acked) {
         ++rr.complete;
-        if (rr.stream) {
-            const held_at h = held_or_throw(rr, x);
-            --rr.win[h.chain][h.index].left;
-            drop_complete(rr, h.chain);
+        if (r.level != nullptr) {
+            --r.level->left;
+            drop_complete(rr, r.chain);
         }
     }
     if (cr != NONE && --rr.pending_per_rank[cr] == 0) member_done(t, run, cr);

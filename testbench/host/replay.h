@@ -262,11 +262,21 @@ private:
     /// unfolded yet.
     bool held(const running& rr, uint32_t x, held_at& h) const;
     held_at held_or_throw(const running& rr, uint32_t x) const;
-    /// Transfer x of run `rr` (held: unfolded and not yet dropped) and its state.
+    /// Transfer x of run `rr` (held: unfolded and not yet dropped).
     const coll::xfer& xfer_of(const running& rr, uint32_t x) const;
-    xfer_state& state_of(running& rr, uint32_t x);
-    std::vector<dependent>& dependents_of(running& rr, uint32_t x);
-    cycle_t& posted_at_of(running& rr, uint32_t x);
+    /// Transfer x of run `rr` and its state, found once (held: unfolded and not yet dropped).
+    /// `posted` is null unless transfers are logged; `level` is x's level in a streamed run
+    /// (null for a schedule built whole), which stays held until x completes.
+    struct xref {
+        const coll::xfer* xf = nullptr;
+        xfer_state* st = nullptr;
+        std::vector<dependent>* deps = nullptr;
+        cycle_t* posted = nullptr;
+        level_window* level = nullptr;
+        uint32_t chain = 0;  ///< streamed: x's chain and level number
+        uint32_t k = 0;
+    };
+    xref ref_of(running& rr, uint32_t x);
     /// Streamed run: unfolds the levels of chain c up to `level` (registering each new transfer
     /// with the dependencies it still waits for).
     void unfold(running& rr, uint32_t c, uint32_t level);

@@ -292,8 +292,8 @@ void replay::sharp_post_chunk(cycle_t t, uint32_t j, uint32_t m) {
             std::vector<uint8_t>(job.inputs[m].begin() + static_cast<std::ptrdiff_t>(off),
                                  job.inputs[m].begin() + static_cast<std::ptrdiff_t>(off + len)));
     }
-    hcas_.sharp_send(t, job.hosts[m], job.tree, job.chunk_base + k, carries ? len : 0,
-                     0xFFFFFFFFU, slot);
+    hcas_.sharp_send(t, job.hosts[m], job.tree, job.chunk_base + k, carries ? len : 0, 0xFFFFFFFFU,
+                     slot);
 }
 
 void replay::on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t data) {
