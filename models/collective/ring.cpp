@@ -7,7 +7,9 @@
 //                The block rank r sends at step k is the one it received at step k-1, so every
 //                chunk of a block travels one linear chain of 2(n-1) hops around the ring:
 //                chunk c of step k on rank r depends on chunk c of step k-1 arriving at r.
-//                Each rank sends 2(n-1)/n * S bytes (docs/domain.md §9).
+//                Each rank sends 2(n-1)/n * S bytes (docs/domain.md §9). The step rule is
+//                written once, in coll::ring_stream (ring_stream.cpp): build_ring builds its
+//                levels whole, the replay unfolds them.
 // reduce_scatter the first n-1 steps of allreduce (rank i ends with reduced block i).
 // allgather      the last n-1 steps (rank i starts with its block i).
 // broadcast      pipelined chain root -> root+1 -> ... -> root+n-1 over the whole buffer.
@@ -15,65 +17,12 @@
 #include <algorithm>
 #include <vector>
 
+#include "collective/ring_stream.h"
 #include "collective/schedule_detail.h"
 
 namespace ndr::coll::detail {
 
 namespace {
-
-enum class ring_phase { reduce_scatter, allgather };
-
-/// One ring channel: its order (position -> rank) and its part c of C of every block.
-struct ring_channel {
-    std::vector<uint32_t> order;  ///< empty = 0, 1, ..., n-1
-    uint32_t c = 0;
-    uint32_t count = 1;
-    uint32_t rank(uint32_t pos) const { return order.empty() ? pos : order[pos]; }
-};
-
-/// Part ch.c of ch.count of the block rank `owner` ends with (block_range of the block, cut on
-/// element boundaries again).
-byte_range channel_block(const coll_params& p, const ring_channel& ch, uint32_t owner) {
-    const byte_range b = block_range(p.bytes, p.dtype_bytes, p.nranks, owner);
-    if (ch.count == 1) return b;
-    const byte_range part = block_range(b.bytes, p.dtype_bytes, ch.count, ch.c);
-    return byte_range{b.offset + part.offset, part.bytes};
-}
-
-/// Runs `steps` ring steps of `phase` on channel `ch` starting after `prev` (prev[q] =
-/// per-chunk transfers sent by position q in the step before, empty at the start). Returns the
-/// last step's transfers. Positions stand for ranks in the file comment: position q sends to
-/// q+1 and ends with (reduce-scatter) or starts with (allgather) the block of rank(q).
-std::vector<std::vector<uint32_t>> ring_steps(const coll_params& p, schedule& s, ring_phase phase,
-                                              const ring_channel& ch,
-                                              std::vector<std::vector<uint32_t>> prev) {
-    const uint32_t n = p.nranks;
-    const uint64_t chunk = effective_chunk(p);
-    std::vector<std::vector<uint32_t>> cur(n);
-    for (uint32_t k = 0; k + 1 < n; ++k) {
-        for (uint32_t q = 0; q < n; ++q) {
-            // Block sent by position q at step k (see the file comment).
-            const uint32_t blk =
-                phase == ring_phase::reduce_scatter ? (q + 2 * n - k - 1) % n : (q + n - k) % n;
-            const byte_range b = channel_block(p, ch, ch.rank(blk));
-            const uint32_t src = ch.rank(q);
-            const uint32_t dst = ch.rank((q + 1) % n);
-            const std::vector<uint32_t>& arrived = prev[(q + n - 1) % n];  // into q, step k-1
-            const uint64_t nc = chunk_count(b.bytes, chunk);
-            cur[q].clear();
-            cur[q].reserve(nc);
-            for (uint64_t c = 0; c < nc; ++c) {
-                const byte_range piece = chunk_of(b, chunk, c);
-                std::vector<uint32_t> deps;
-                if (!arrived.empty()) deps.push_back(arrived[c]);
-                cur[q].push_back(add_xfer(s, src, dst, piece, piece.offset,
-                                          phase == ring_phase::reduce_scatter, std::move(deps)));
-            }
-        }
-        std::swap(prev, cur);
-    }
-    return prev;
-}
 
 /// Chunk count of a range of `elems` elements split into `parts` parts on element boundaries
 /// (block_range): elems % parts parts one element longer.
@@ -109,31 +58,22 @@ void chain(const coll_params& p, schedule& s, uint32_t first, bool reduce) {
 
 void build_ring(const coll_params& p, schedule& s) {
     s.buffer_bytes = p.bytes;
-    const std::vector<std::vector<uint32_t>> none(p.nranks);
-    const uint32_t channels = ring_channels(p);
-    for (uint32_t c = 0;
-         c < channels && (p.op == op_kind::allreduce || p.op == op_kind::reduce_scatter ||
-                          p.op == op_kind::allgather);
-         ++c) {
-        ring_channel ch;
-        ch.order = ring_order(p.node_groups, c);
-        ch.c = c;
-        ch.count = channels;
-        if (p.op == op_kind::allreduce) {
-            ring_steps(p, s, ring_phase::allgather, ch,
-                       ring_steps(p, s, ring_phase::reduce_scatter, ch, none));
-        } else {
-            ring_steps(p, s,
-                       p.op == op_kind::reduce_scatter ? ring_phase::reduce_scatter
-                                                       : ring_phase::allgather,
-                       ch, none);
-        }
-    }
     switch (p.op) {
         case op_kind::allreduce:
         case op_kind::reduce_scatter:
-        case op_kind::allgather:
-            break;  // the channels above
+        case op_kind::allgather: {
+            // The channels' steps in index order: the levels coll::ring_stream unfolds are the
+            // one statement of the ring's step rule, built whole here.
+            const ring_stream rs(p);
+            std::vector<xfer> level;
+            for (uint32_t c = 0; c < rs.chains(); ++c) {
+                for (uint32_t k = 0; k < rs.levels(); ++k) {
+                    rs.level(c, k, level);
+                    for (xfer& x : level) s.xfers.push_back(std::move(x));
+                }
+            }
+            break;
+        }
         case op_kind::broadcast:
             chain(p, s, p.root, false);
             break;

@@ -3,10 +3,10 @@
 // ranks times the transfers in flight, not the collective's size.
 //
 // Level k of chain c is ring step k of channel c (allreduce: the n-1 reduce-scatter steps, then
-// the n-1 allgather steps). level() makes exactly the transfers build_schedule makes for that
-// step (ring.cpp): the same fields, the same global indices and the same deps, so a replay of
-// the levels is a replay of the whole schedule (tests/collective/ring_stream_test.cpp checks it
-// against build_schedule). Every transfer of level k > 0 depends on one of level k-1 of its
+// the n-1 allgather steps). This is the one statement of the ring's step rule: build_schedule's
+// ring (ring.cpp) is these levels in order, so a replay of the levels is a replay of the whole
+// schedule (tests/collective/ring_stream_test.cpp checks both against a reference ring written
+// from the definition). Every transfer of level k > 0 depends on one of level k-1 of its
 // chain (chunk i of the block that arrived at its sender one step before), and the transfers
 // with no dependency are the level-0 ones: a replay that unfolds level k+1 of a chain before
 // it handles the first completion of level k misses no transfer that became ready.

@@ -1,5 +1,7 @@
-// coll::ring_stream (models/collective/ring_stream.h): the ring schedule unfolded level by level
-// must be build_schedule's ring schedule, transfer for transfer (fields, indices, deps), for
+// coll::ring_stream (models/collective/ring_stream.h), which build_schedule's ring also uses: the
+// ring schedule unfolded level by level must be the reference ring of the definition
+// (ring_reference.h), transfer for transfer (fields, indices, deps), and build_schedule must
+// return the same levels in order, for
 // every op it unfolds, with channels, rail-spread orders, uneven blocks, empty blocks and
 // chunking; locate() must find every transfer where level() put it; events_per_rank() must
 // equal the count of sends plus receives per rank in the built schedule; check() refuses
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "coll_test_util.h"
+#include "ring_reference.h"
 #include "collective/ring_stream.h"
 #include "collective/schedule.h"
 
@@ -40,6 +43,8 @@ void check_same(const c::coll_params& p) {
     const c::ring_stream rs(p);
     REQUIRE(rs.total() == s.xfers.size());
     REQUIRE(rs.total() == c::transfer_count(p));
+    const std::vector<c::xfer> ref = ndr::coll::test::reference_ring(p);
+    REQUIRE(ref.size() == s.xfers.size());
     std::vector<c::xfer> lv;
     uint64_t seen = 0;
     std::vector<uint32_t> chain_of(s.xfers.size(), 0);
@@ -52,7 +57,7 @@ void check_same(const c::coll_params& p) {
                 const uint64_t x = first + i;
                 INFO("chain " << ch << " level " << k << " transfer " << x);
                 REQUIRE(x < s.xfers.size());
-                const c::xfer& a = s.xfers[x];
+                const c::xfer& a = ref[x];
                 const c::xfer& b = lv[i];
                 CHECK(a.src == b.src);
                 CHECK(a.dst == b.dst);
@@ -61,6 +66,14 @@ void check_same(const c::coll_params& p) {
                 CHECK(a.dst_offset == b.dst_offset);
                 CHECK(a.reduce == b.reduce);
                 CHECK(a.deps == b.deps);
+                const c::xfer& built = s.xfers[x];
+                CHECK(built.src == b.src);
+                CHECK(built.dst == b.dst);
+                CHECK(built.bytes == b.bytes);
+                CHECK(built.src_offset == b.src_offset);
+                CHECK(built.dst_offset == b.dst_offset);
+                CHECK(built.reduce == b.reduce);
+                CHECK(built.deps == b.deps);
                 const c::ring_stream::place w = rs.locate(x);
                 CHECK(w.chain == ch);
                 CHECK(w.level == k);
@@ -95,7 +108,7 @@ void check_same(const c::coll_params& p) {
 
 }  // namespace
 
-TEST_CASE("ring_stream: the unfolded levels are build_schedule's ring, transfer for transfer",
+TEST_CASE("ring_stream: the unfolded levels are the reference ring and build_schedule's, transfer for transfer",
           "[collective]") {
     for (const op_kind op : {op_kind::allreduce, op_kind::reduce_scatter, op_kind::allgather}) {
         for (const uint32_t n : {2U, 3U, 5U, 8U}) {
