@@ -59,8 +59,9 @@ bool ring_stream::reduces(uint32_t k) const {
 
 uint32_t ring_stream::block_rank(uint32_t c, uint32_t k, uint32_t q) const {
     const uint32_t n = p_.nranks;
-    // The ring (ring.cpp file comment): reduce-scatter step k sends block (q - k - 1) mod n, allgather step k block
-    // (q - k) mod n; an allreduce's allgather steps follow its n - 1 reduce-scatter steps.
+    // The ring (ring.cpp file comment): reduce-scatter step k sends block (q - k - 1) mod n,
+    // allgather step k block (q - k) mod n; an allreduce's allgather steps follow its n - 1
+    // reduce-scatter steps.
     const uint32_t pos = reduces(k) ? (q + 2 * n - k - 1) % n
                                     : (q + n - (p_.op == op_kind::allreduce ? k - (n - 1) : k)) % n;
     return rank(c, pos);

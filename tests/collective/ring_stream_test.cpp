@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "coll_test_util.h"
-#include "ring_reference.h"
 #include "collective/ring_stream.h"
 #include "collective/schedule.h"
+#include "ring_reference.h"
 
 namespace c = ndr::coll;
 using c::algo_kind;
@@ -108,8 +108,10 @@ void check_same(const c::coll_params& p) {
 
 }  // namespace
 
-TEST_CASE("ring_stream: the unfolded levels are the reference ring and build_schedule's, transfer for transfer",
-          "[collective]") {
+TEST_CASE(
+    "ring_stream: the unfolded levels are the reference ring and build_schedule's, transfer for "
+    "transfer",
+    "[collective]") {
     for (const op_kind op : {op_kind::allreduce, op_kind::reduce_scatter, op_kind::allgather}) {
         for (const uint32_t n : {2U, 3U, 5U, 8U}) {
             for (const uint32_t ch : {1U, 2U, 3U}) {
