@@ -13,11 +13,16 @@
 
 namespace ndr::tb {
 
+/// Points per series before the automatic resolution halves (report.utilisation_interval 0),
+/// and with a fixed period.
+inline constexpr std::size_t sampler_max_samples = 2000;
+inline constexpr std::size_t sampler_max_fixed_samples = 1'000'000;
+
 template <class Fabric>
 class link_sampler {
 public:
-    static constexpr std::size_t max_samples = 2000;
-    static constexpr std::size_t max_fixed_samples = 1'000'000;
+    static constexpr std::size_t max_samples = sampler_max_samples;
+    static constexpr std::size_t max_fixed_samples = sampler_max_fixed_samples;
 
     /// `period_ps`: report.utilisation_interval (0 = automatic), rounded to whole cycles.
     link_sampler(const Fabric& f, std::vector<link_sample_series>& series, uint64_t cycle_ps,

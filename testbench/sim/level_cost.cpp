@@ -7,6 +7,8 @@
 #include "collective/coll_types.h"
 #include "collective/schedule.h"
 #include "common/node_layout.h"
+#include "common/timing.h"
+#include "link_sampler.h"
 
 namespace ndr::tb {
 
@@ -23,13 +25,69 @@ constexpr double CYCLE_PER_SHARP_PACKET_HOP = 2.0e-6;
 // back), growing with the fabric as its state outgrows the caches (2.5 us at 64 hosts, 3.3 at
 // 256, 7 at 1,024), and per host (the fabric's SystemC objects: sockets, PEQs, names).
 constexpr double TLM_PER_TRANSACTION_HOP = 2.2e-6;
-constexpr double TLM_HOSTS_DOUBLING = 512.0;  ///< the per-transaction cost grows by 1x per this
+constexpr double TLM_HOSTS_DOUBLING = 256.0;  ///< the cost grows by 1x per doubling of this
 constexpr double TLM_PER_HOST = 450e-6;
 constexpr double TLM_PER_SHARP_PACKET_HOP = 4.3e-6;
 // sim.tlm_mode lt runs the same transactions without PEQs or per-step SystemC activations:
 // 0.33-0.57x the AT cost per transaction measured, 0.74x for SHARP.
 constexpr double TLM_LT_FACTOR = 0.5;
 constexpr double TLM_LT_SHARP_FACTOR = 0.75;
+// The idle fabric, per simulated span (dgx-h100 ring allreduce of 8 B at 1,024 and 4,096 GPUs:
+// 2.6 and 10.4 ms simulated, almost all of the run). The cycle level delivers every forced FC
+// refresh (link.fc_refresh_period) on every one-way link and VL: an FCTBS and an FCCL event at
+// the partner, 58-96 ns per refresh measured. Both levels read every link per utilisation
+// sample (link_sampler.h): 10-30 ns per link and sample at the cycle level, 22-30 at TLM.
+constexpr double CYCLE_PER_FC_REFRESH = 80e-9;
+constexpr double CYCLE_PER_LINK_SAMPLE = 15e-9;
+constexpr double TLM_PER_LINK_SAMPLE = 25e-9;
+// One dependent step of a collective (send, wire, switches, receive, the next send), for the
+// simulated span: 1.27 us per ring step measured on dgx-h100 nodes with host.stack nccl (the
+// 1,024- and 4,096-GPU rings above; NVLink steps inside the nodes, network steps between).
+constexpr double STEP_US = 1.3;
+
+/// Dependent steps on a collective's critical path (the latency part of its span).
+double critical_steps(coll::op_kind op, coll::algo_kind algo, uint32_t n) {
+    const double lg = std::ceil(std::log2(std::max(2.0, static_cast<double>(n))));
+    const double hops = std::max(1.0, static_cast<double>(n) - 1.0);
+    switch (algo) {
+        case coll::algo_kind::ring:
+            return op == coll::op_kind::allreduce ? 2 * hops : hops;
+        case coll::algo_kind::pairwise:
+            return hops;
+        case coll::algo_kind::tree:
+        case coll::algo_kind::rhd:
+            return 2 * lg;
+        case coll::algo_kind::rd:
+        case coll::algo_kind::pat:
+            return lg;
+        case coll::algo_kind::p2p:
+        case coll::algo_kind::direct:
+            return 1;
+        default:
+            return 4;  // SHARP, NVLS, CollNet: up and down a tree inside and between the nodes
+    }
+}
+
+/// Utilisation samples each link gets over `span_cycles` (link_sampler's halving rule).
+double sample_count(double span_cycles, uint64_t interval, std::size_t cap) {
+    double taken = 0;
+    double done = 0;
+    double held = 0;
+    auto iv = static_cast<double>(interval);
+    while (done < span_cycles) {
+        const double room = static_cast<double>(cap) - held;
+        const double need = std::ceil((span_cycles - done) / iv);
+        const double n = std::min(room, need);
+        taken += n;
+        done += n * iv;
+        held += n;
+        if (held >= static_cast<double>(cap)) {
+            held = std::floor(held / 2);
+            iv *= 2;
+        }
+    }
+    return taken;
+}
 
 /// Payload bytes all transfers of one collective move: nccl-tests' bus bytes, ranks x
 /// coll::busbw_factor x S; a point-to-point op moves S once.
@@ -45,12 +103,24 @@ level_estimate estimate_replay(const cfg::config& c, const trace::trace& tr, uin
     replay_counts& k = e.counts;
     k.hosts = hosts;
     k.path_links = c.fabric.topology == "single_switch" ? 2U : 2U * c.fabric.levels;
+    const common::timing tm = common::derive_timing(c);
     const double mtu = static_cast<double>(c.hca.mtu.count);
     const double burst = static_cast<double>(c.sim.tlm_burst.count);
     const bool bursts = burst >= 2 * mtu;
-    for (const trace::collective_instance& ci : tr.collectives) {
+    // Payload bytes per simulated microsecond of one link.
+    const double link_bytes_per_us = tm.block_bytes * 1e6 / static_cast<double>(tm.cycle_ps);
+    std::vector<double> coll_us(tr.collectives.size(), 0.0);
+    for (std::size_t i = 0; i < tr.collectives.size(); ++i) {
+        const trace::collective_instance& ci = tr.collectives[i];
         const auto n = static_cast<uint32_t>(ci.ranks.size());
         const auto s = static_cast<double>(ci.bytes);
+        coll::algo_kind algo = ci.algo;
+        if (algo == coll::algo_kind::auto_ && !trace::is_point_to_point(ci.op)) {
+            algo = coll::choose_algo(ci.op, ci.bytes, std::max<uint32_t>(n, 1),
+                                     coll::auto_rule::plain, 1);
+        }
+        coll_us[i] = critical_steps(ci.op, algo, n) * STEP_US +
+                     moved_bytes(ci.op, n, s) / std::max<uint32_t>(n, 1) / link_bytes_per_us;
         if (ci.algo == coll::algo_kind::sharp) {
             const double chunk =
                 static_cast<double>(std::max<uint64_t>(1, c.sharp.sat_chunk.count));
@@ -78,19 +148,59 @@ level_estimate estimate_replay(const cfg::config& c, const trace::trace& tr, uin
         const double mean = moved_bytes(ci.op, n, s) / t;
         k.transfers += t;
         k.packets += t * std::max(1.0, std::ceil(mean / mtu));
-        k.transactions += t * (bursts ? std::max(1.0, std::ceil(mean / burst))
-                                      : std::max(1.0, std::ceil(mean / mtu)));
+        // The TLM HCA forms bursts only while one queue pair has the port (fidelity_tlm.md):
+        // a tree sends to its parent and children at once, direct to every peer, a ring to as
+        // many channels as leave one node through one HCA; those go packet by packet.
+        const coll::algo_kind ra =
+            p.algo == coll::algo_kind::auto_ && !trace::is_point_to_point(ci.op)
+                ? coll::choose_algo(ci.op, ci.bytes, p.nranks, coll::auto_rule::plain, 1)
+                : p.algo;
+        const bool one_qp = ra != coll::algo_kind::tree && ra != coll::algo_kind::direct &&
+                            (ra != coll::algo_kind::ring || coll::ring_channels(p) <= c.node.gpus);
+        k.transactions += t * (bursts && one_qp ? std::max(1.0, std::ceil(mean / burst))
+                                                : std::max(1.0, std::ceil(mean / mtu)));
     }
-    const double h = k.path_links;
+    // The simulated span: per rank its compute, gaps and collectives in sequence (an absolute
+    // issue time starts it later); the busiest rank's.
+    std::vector<double> rank_us(tr.nranks, 0.0);
+    std::vector<int64_t> coll_of(tr.records.size(), -1);
+    for (std::size_t i = 0; i < tr.collectives.size(); ++i) {
+        for (const uint32_t r : tr.collectives[i].records) coll_of[r] = static_cast<int64_t>(i);
+    }
+    for (std::size_t r = 0; r < tr.records.size(); ++r) {
+        const trace::op_record& rec = tr.records[r];
+        if (rec.rank >= rank_us.size()) continue;
+        double& at = rank_us[rec.rank];
+        if (rec.issue_ns) at = std::max(at, static_cast<double>(*rec.issue_ns) / 1e3);
+        at += static_cast<double>(rec.gap_ns) / 1e3;
+        if (rec.compute) at += static_cast<double>(rec.duration_ns) / 1e3;
+        if (coll_of[r] >= 0) at += coll_us[static_cast<std::size_t>(coll_of[r])];
+    }
+    for (const double at : rank_us) k.span_us = std::max(k.span_us, at);
+    // One-way links: each host's link both ways; a fat tree adds the same count per level above
+    // the leaves (full bisection).
     const double hosts_d = static_cast<double>(hosts);
+    k.links = 2.0 * hosts_d * (c.fabric.topology == "single_switch" ? 1.0 : c.fabric.levels);
+    const double span_cycles = k.span_us * 1e6 / static_cast<double>(tm.cycle_ps);
+    k.fc_refreshes = k.links * c.sw.vls * span_cycles / std::max<uint32_t>(1, tm.refresh_cycles);
+    const uint64_t period = c.report.utilisation_interval.ps;
+    k.samples = sample_count(
+        span_cycles,
+        std::max<uint64_t>(1, period == 0 ? 1'000'000 / tm.cycle_ps
+                                          : (period + tm.cycle_ps / 2) / tm.cycle_ps),
+        period == 0 ? sampler_max_samples : sampler_max_fixed_samples);
+    const double h = k.path_links;
     e.cycle_cpu_s = CYCLE_PER_PACKET_HOP * k.packets * h + CYCLE_PER_HOST * hosts_d +
-                    CYCLE_PER_SHARP_PACKET_HOP * k.sharp_packets * h;
+                    CYCLE_PER_SHARP_PACKET_HOP * k.sharp_packets * h +
+                    CYCLE_PER_FC_REFRESH * k.fc_refreshes +
+                    CYCLE_PER_LINK_SAMPLE * k.links * k.samples;
     const bool lt = c.sim.tlm_mode == "lt";
-    const double scale = 1.0 + hosts_d / TLM_HOSTS_DOUBLING;
+    const double scale = 1.0 + std::log2(1.0 + hosts_d / TLM_HOSTS_DOUBLING);
     e.tlm_cpu_s =
         TLM_PER_TRANSACTION_HOP * (lt ? TLM_LT_FACTOR : 1.0) * scale * k.transactions * h +
         TLM_PER_HOST * hosts_d +
-        TLM_PER_SHARP_PACKET_HOP * (lt ? TLM_LT_SHARP_FACTOR : 1.0) * k.sharp_packets * h;
+        TLM_PER_SHARP_PACKET_HOP * (lt ? TLM_LT_SHARP_FACTOR : 1.0) * k.sharp_packets * h +
+        TLM_PER_LINK_SAMPLE * k.links * k.samples;
     return e;
 }
 

@@ -1,8 +1,10 @@
 // The cost estimate behind sim.level=auto for trace replay (sim.level_auto = cost): the CPU time
 // each level would take, from counts known before anything is built (hosts and links of the
-// fabric; per collective its transfers, packets and TLM transactions), with per-unit costs
-// measured on the benchmark machine (docs/performance.md, "Choosing the level"). An estimate,
-// not a promise: it only has to rank the two levels where they differ by more than its error.
+// fabric; per collective its transfers, packets and TLM transactions; the simulated span, over
+// which the cycle level's idle fabric costs CPU too: the forced FC refresh on every link and
+// VL, and the utilisation sampler reading every link), with per-unit costs measured on the
+// benchmark machine (docs/performance.md, "Choosing the level"). An estimate, not a promise: it
+// only has to rank the two levels where they differ by more than its error.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -21,6 +23,10 @@ struct replay_counts {
     double packets = 0;        ///< MTU packets of those transfers
     double transactions = 0;   ///< TLM transactions: bursts of up to sim.tlm_burst per transfer
     double sharp_packets = 0;  ///< SHARP chunks up and down the trees (one packet each, no bursts)
+    double links = 0;          ///< one-way fabric links (2 per cable)
+    double span_us = 0;        ///< simulated span: the busiest rank's compute, gaps and collectives
+    double fc_refreshes = 0;   ///< forced FC refreshes over the span: links x VLs x span / period
+    double samples = 0;        ///< utilisation samples per link over the span (link_sampler.h)
 };
 
 struct level_estimate {

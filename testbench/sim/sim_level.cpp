@@ -116,7 +116,11 @@ nlohmann::json level_choice_json(const level_choice& ch) {
                        {"transfers", k.transfers},
                        {"packets", k.packets},
                        {"tlm_transactions", k.transactions},
-                       {"sharp_packets", k.sharp_packets}};
+                       {"sharp_packets", k.sharp_packets},
+                       {"links", k.links},
+                       {"span_us", k.span_us},
+                       {"fc_refreshes", k.fc_refreshes},
+                       {"utilisation_samples", k.samples}};
     }
     return j;
 }

@@ -10,10 +10,18 @@ usage: check_level_cost.py NDRSIM WORKDIR
    64 hosts, 16 MiB ring: TLM 0.05 s vs cycle 0.29 s -> tlm; 1,024 hosts, 1 MiB ring: cycle
    4.3 s vs TLM 58 s -> cycle; 256 hosts, 1 MiB SHARP: cycle 1.3 s vs TLM 2.5 s -> cycle;
    2,048 hosts, 256 MiB ring: TLM 146-201 s (LT) vs cycle, estimated several times longer ->
-   tlm. These with sim.level_auto_cycle_below_s=0 (rank only); at the default (60 s) the
-   64-host run (estimated 0.5 s at the cycle level) stays at the cycle level and says why, the
-   2,048-host one still runs at TLM. --which-level prints the choice without simulating.
-3. A simulated run writes the same choice into report.json sim.level_choice."""
+   tlm; 32 hosts, 256 MiB tree (several queue pairs per HCA, so TLM goes packet by packet):
+   cycle 6.1 s vs TLM 12.9 s -> cycle; 4,096 GPUs (512 dgx-h100 nodes, 3-level rail tree),
+   8 B ring with host.stack nccl, a 10 ms latency-bound run whose cost is the idle fabric:
+   TLM 8.1 s vs cycle 13.3 s -> tlm (session 18). These with sim.level_auto_cycle_below_s=0
+   (rank only); at the default (10 s) the 64-host run (estimated 0.5 s at the cycle level)
+   stays at the cycle level and says why, the 2,048-host and 4,096-GPU ones still run at TLM.
+   --which-level prints the choice without simulating.
+3. A simulated run writes the same choice into report.json sim.level_choice.
+4. The idle-fabric counts against closed forms: one-way links 2 x hosts on one switch and
+   2 x hosts x levels on a fat tree; forced FC refreshes = links x switch.vls x span /
+   link.fc_refresh_period; with a fixed report.utilisation_interval below the sampler's cap,
+   one sample per interval of the span."""
 import json
 import math
 import os
@@ -49,13 +57,31 @@ if (k["transfers"], k["packets"], k["tlm_transactions"]) != (want_t, want_p, wan
     fail.append(f"counts {k}, want transfers {want_t}, packets {want_p}, transactions {want_t}")
 if k["hosts"] != 64 or k["path_links"] != 2:
     fail.append(f"hosts/path_links {k}")
+if k["links"] != 128:
+    fail.append(f"one switch of 64 hosts: links {k['links']}, want 128")
+# fc_refreshes over the span: span_us / 4.096 us refreshes per link and VL (defaults: 2 VLs).
+# The model's cycle is 1.28 ns, the period 4.096 us = 3,200 cycles.
+want_fc = 128 * 2 * (k["span_us"] * 1e3 / 1.28) / 3200
+if not math.isclose(k["fc_refreshes"], want_fc, rel_tol=1e-9):
+    fail.append(f"fc_refreshes {k['fc_refreshes']}, want {want_fc}")
+fixed = which(gen(n, "16MiB", "ring"), "--set", "report.utilisation_interval=10us")["counts"]
+want_samples = math.ceil(fixed["span_us"] * 1e3 / 1.28 / round(10e3 / 1.28))
+if fixed["utilisation_samples"] != want_samples:
+    fail.append(f"samples at 10 us: {fixed['utilisation_samples']}, want {want_samples}")
 print(f"64-rank ring 16 MiB: {k['transfers']:.0f} transfers, {k['packets']:.0f} packets (closed form)")
 
 # 2. Choices.
 cases = [(gen(64, "16MiB", "ring"), [], "tlm"),
          (gen(1024, "1MiB", "ring"), ["--topology", "fat_tree"], "cycle"),
          (gen(256, "1MiB", "sharp"), ["--topology", "fat_tree"], "cycle"),
-         (gen(2048, "256MiB", "ring"), ["--topology", "fat_tree"], "tlm")]
+         (gen(2048, "256MiB", "ring"), ["--topology", "fat_tree"], "tlm"),
+         (gen(32, "256MiB", "tree"), [], "cycle")]
+# 512 dgx-h100 nodes of 8 GPUs, 8 B ring (the scale suite's point, testbench/perf/scale_suite.py).
+dgx = os.path.join(work, "ar_4096_8_dgx.jsonl")
+subprocess.run([nd, "gen", "collective", "--op", "allreduce", "--nodes", "512", "--gpus-per-node",
+                "8", "--bytes", "8", "--algo", "ring", "-o", dgx], check=True, capture_output=True)
+dgx_flags = ["--preset", "dgx-h100", "--set", "host.stack=nccl", "--set", "fabric.levels=3"]
+cases.append((dgx, dgx_flags, "tlm"))
 rank_only = ["--set", "sim.level_auto_cycle_below_s=0"]
 for path, flags, want in cases:
     ch = which(path, *flags, *rank_only)
@@ -69,11 +95,16 @@ for path, flags, want in cases:
         fail.append(f"{path}: reason {ch['reason']!r}")
 # The default floor keeps small runs at the cycle level, not large ones.
 small = which(cases[0][0])
-if small["level"] != "cycle" or "below sim.level_auto_cycle_below_s 60 s" not in small["reason"]:
+if small["level"] != "cycle" or "below sim.level_auto_cycle_below_s 10 s" not in small["reason"]:
     fail.append(f"64 hosts at the default floor: {small['level']}, {small['reason']!r}")
 big = which(cases[3][0], "--topology", "fat_tree")
 if big["level"] != "tlm":
     fail.append(f"2,048 hosts 256 MiB at the default floor: {big['level']}")
+big_dgx = which(dgx, *dgx_flags)
+if big_dgx["level"] != "tlm":
+    fail.append(f"4,096 GPUs 8 B at the default floor: {big_dgx['level']}")
+if big_dgx["counts"]["links"] != 2 * 4096 * 3:
+    fail.append(f"4,096 hosts, 3 levels: links {big_dgx['counts']['links']}, want {2 * 4096 * 3}")
 # An explicit level is not estimated.
 ex = which(cases[0][0], "--level", "cycle")
 if ex["rule"] != "explicit" or "estimated_cpu_s" in ex:

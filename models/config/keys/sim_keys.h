@@ -24,7 +24,7 @@ struct sim_config {
     uint32_t tlm_above_hosts = 1024;         ///< sim.level auto, `ndrsim run`: TLM above this
                                              ///< many hosts (0 = always cycle level)
     std::string level_auto = "cost";         ///< sim.level auto for trace replay: cost or hosts
-    double level_auto_cycle_below_s = 60.0;  ///< cost: cycle level below this estimate
+    double level_auto_cycle_below_s = 10.0;  ///< cost: cycle level below this estimate
     std::string tlm_mode = "at";             ///< TLM level: at (approximately timed) or lt
                                              ///< (loosely timed, temporal decoupling)
     time_ps_t tlm_quantum{0};                ///< lt: global quantum; 0 = the shortest link latency
@@ -56,8 +56,9 @@ void sim_rows(Rows& s) {
                  "(traffic: cycle; trace replay: chosen by sim.level_auto)");
     s.choice_key("sim.level_auto", &sim_config::level_auto, {"cost", "hosts"},
                  "how sim.level auto picks the level of a trace replay: cost = the level with the "
-                 "smaller estimated CPU time (transfers, packets, TLM bursts and hosts, per-unit "
-                 "costs measured in docs/performance.md); hosts = tlm above sim.tlm_above_hosts "
+                 "smaller estimated CPU time (transfers, packets, TLM bursts, hosts and the idle "
+                 "fabric over the estimated simulated span, per-unit costs measured in "
+                 "docs/performance.md); hosts = tlm above sim.tlm_above_hosts "
                  "hosts (the rule before issue 19)");
     s.real_key("sim.level_auto_cycle_below_s", &sim_config::level_auto_cycle_below_s,
                real_bounds{0.0, true, 1e12, true, "0 <= x <= 1e12"},
