@@ -38,6 +38,9 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const commo
       burst_max_(
           std::max<uint32_t>(1, static_cast<uint32_t>(std::min<uint64_t>(
                                     c.sim.tlm_burst.count / c.hca.mtu.count, uint64_t{1} << 14)))),
+      shared_max_(std::max<uint32_t>(
+          1, static_cast<uint32_t>(std::min<uint64_t>(c.sim.tlm_burst_shared.count / c.hca.mtu.count,
+                                                      burst_max_)))),
       // A burst's charge must fit the credits a switch VL can always get back: its whole
       // buffer (static) or its reservation (shared; a bigger charge could wait for a window
       // that only the burst's own arrival would grow).
@@ -73,6 +76,7 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const commo
     if (cc_on_) {
         // The CCT delay spaces a QP's packets one by one: no bursts (sim.tlm_burst).
         burst_max_ = 1;
+        shared_max_ = 1;
         ccp_ = common::cc_ca(c);
         stats_.ccti_max.assign(hosts, 0);
         stats_.ccti_sum.assign(hosts, 0);

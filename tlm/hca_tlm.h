@@ -219,6 +219,8 @@ private:
     bool ooo_;  ///< routing.mode = adaptive: out-of-order placement (as cycle::hca_array)
     uint32_t max_outstanding_;
     uint32_t burst_max_;  ///< packets per transaction at most (sim.tlm_burst / hca.mtu, >= 1)
+    /// The same while other queue pairs wait for the port (sim.tlm_burst_shared, <= burst_max_).
+    uint32_t shared_max_;
     /// SHARP chunks sent by a member and whose result has not reached it yet (any HCA). While
     /// there are any, no bursts: a burst holds a switch output for its whole span, and SHARP
     /// results compete for the output packet by packet through VL arbitration.

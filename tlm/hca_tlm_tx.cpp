@@ -174,11 +174,12 @@ bool hca_tlm::send_data(uint64_t t, uint32_t h) {
         const uint32_t m = q.messages.front();
         const uint32_t index = q.next_index;
         message& msg = msgs_[m];
-        // A burst while this QP has the port to itself and no SHARP chunk is in flight on the
-        // fabric: up to burst_max_ packets of the message, within the send window.
+        // A burst while no SHARP chunk is in flight on the fabric: up to burst_max_ packets of
+        // the message while this QP has the port to itself, shared_max_ while others wait
+        // (they take turns a burst each), within the send window.
         const uint32_t count =
-            burst_max_ > 1 && hp.active.empty() && hp.sharp.empty() && sharp_in_flight_ == 0
-                ? std::min({burst_max_, msg.packets - index,
+            burst_max_ > 1 && hp.sharp.empty() && sharp_in_flight_ == 0
+                ? std::min({hp.active.empty() ? burst_max_ : shared_max_, msg.packets - index,
                             max_outstanding_ - (q.next_psn - q.acked_psn)})
                 : 1U;
         const burst_shape shape = shape_burst(msg, index, count);

@@ -20,7 +20,8 @@ bool is_p2p(op_kind op) {
            op == op_kind::rdma_read;
 }
 
-/// The host algorithms that build `op`, in table order: `ring, tree, rhd`.
+}  // namespace
+
 std::string supported_list(op_kind op) {
     std::string out;
     for (const algo_info& a : ALGORITHMS) {
@@ -31,6 +32,8 @@ std::string supported_list(op_kind op) {
     }
     return out;
 }
+
+namespace {
 
 /// send/rdma_write: rank 0 -> rank 1; recv/rdma_read: rank 1 -> rank 0 (schedule.h).
 void build_direct(const coll_params& p, schedule& s) {

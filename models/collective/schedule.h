@@ -68,6 +68,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "collective/coll_types.h"
@@ -196,6 +197,8 @@ algo_kind choose_algo(op_kind op, uint64_t bytes, uint32_t nranks,
 /// True if `algo` can build `op`: auto_ always, a host algorithm if its ALGORITHMS row lists
 /// `op` (coll_types.h), sharp never (it runs in the switches, not as a schedule).
 bool algo_supported(op_kind op, algo_kind algo);
+/// The host algorithms that build `op`, in table order ("ring, tree, rhd"), for messages.
+std::string supported_list(op_kind op);
 
 /// One rank's place in a tree over ranks 0..n-1; -1 = none.
 struct tree_node {

@@ -117,9 +117,8 @@ uint32_t pad_bytes(uint32_t payload_bytes) {
 }
 
 uint32_t wire_bytes(uint32_t payload_bytes, uint8_t opcode, bool has_grh) {
-    const opcode_info op = describe_opcode(opcode);
     return static_cast<uint32_t>(lrh::SIZE) + (has_grh ? static_cast<uint32_t>(grh::SIZE) : 0u) +
-           op.hdr_len + payload_bytes + pad_bytes(payload_bytes) +
+           opcode_hdr_len(opcode) + payload_bytes + pad_bytes(payload_bytes) +
            static_cast<uint32_t>(ICRC_SIZE + VCRC_SIZE);
 }
 

@@ -1,5 +1,6 @@
 #include "golden/opcode.h"
 
+#include <array>
 #include <stdexcept>
 #include <string>
 
@@ -132,6 +133,20 @@ const char* lookup(uint8_t opcode, unsigned& flags) {
 bool opcode_supported(uint8_t opcode) {
     unsigned flags = 0;
     return lookup(opcode, flags) != nullptr;
+}
+
+uint32_t opcode_hdr_len(uint8_t opcode) {
+    static const std::array<uint8_t, 256> table = [] {
+        std::array<uint8_t, 256> t{};  // 0: unsupported (a header is at least the 12 B BTH)
+        for (uint32_t op = 0; op < 256; ++op) {
+            if (opcode_supported(static_cast<uint8_t>(op))) {
+                t[op] = static_cast<uint8_t>(describe_opcode(static_cast<uint8_t>(op)).hdr_len);
+            }
+        }
+        return t;
+    }();
+    const uint32_t len = table[opcode];
+    return len != 0 ? len : describe_opcode(opcode).hdr_len;  // the latter throws
 }
 
 opcode_info describe_opcode(uint8_t opcode) {

@@ -106,5 +106,8 @@ struct opcode_info {
 bool opcode_supported(uint8_t opcode);
 /// Header layout of `opcode`; throws std::invalid_argument for an unsupported opcode.
 opcode_info describe_opcode(uint8_t opcode);
+/// describe_opcode(opcode).hdr_len from a table built once (wire sizes are asked per packet);
+/// throws as describe_opcode for an unsupported opcode.
+uint32_t opcode_hdr_len(uint8_t opcode);
 
 }  // namespace ndr::golden

@@ -20,7 +20,7 @@ void put32(uint8_t* p, uint32_t v) {
 }
 /// BTH + extended headers + payload + pad + ICRC: the part RoCEv2 shares with IB.
 uint32_t transport_bytes(uint32_t payload_bytes, uint8_t opcode) {
-    return describe_opcode(opcode).hdr_len + payload_bytes + pad_bytes(payload_bytes) +
+    return opcode_hdr_len(opcode) + payload_bytes + pad_bytes(payload_bytes) +
            static_cast<uint32_t>(ICRC_SIZE);
 }
 

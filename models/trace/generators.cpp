@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "collective/schedule.h"
+
 namespace ndr::trace {
 
 namespace {
@@ -124,6 +126,15 @@ trace gen_collective(const collective_sweep& p) {
     }
     trace t = world(p.nranks, p.name);
     check_sweep(p);
+    for (const coll::algo_kind algo : p.algos) {
+        // A host algorithm that cannot build the op would be refused by ndrsim run.
+        const coll::algo_info* a = coll::find_algo(algo);
+        if (a != nullptr && a->where == coll::algo_class::host &&
+            !coll::algo_supported(p.op, algo)) {
+            bad(fmt::format("algo: {} does not fit {} (use {})", coll::name(algo),
+                            coll::name(p.op), coll::supported_list(p.op)));
+        }
+    }
     if (has_root(p.op) && p.root >= p.nranks) {
         bad(fmt::format("root: {} out of range (0..{})", p.root, p.nranks - 1));
     }

@@ -107,6 +107,8 @@ level_estimate estimate_replay(const cfg::config& c, const trace::trace& tr, uin
     const double mtu = static_cast<double>(c.hca.mtu.count);
     const double burst = static_cast<double>(c.sim.tlm_burst.count);
     const bool bursts = burst >= 2 * mtu;
+    const double shared = std::min(burst, static_cast<double>(c.sim.tlm_burst_shared.count));
+    const bool shared_bursts = bursts && shared >= 2 * mtu;
     // Payload bytes per simulated microsecond of one link.
     const double link_bytes_per_us = tm.block_bytes * 1e6 / static_cast<double>(tm.cycle_ps);
     std::vector<double> coll_us(tr.collectives.size(), 0.0);
@@ -148,17 +150,19 @@ level_estimate estimate_replay(const cfg::config& c, const trace::trace& tr, uin
         const double mean = moved_bytes(ci.op, n, s) / t;
         k.transfers += t;
         k.packets += t * std::max(1.0, std::ceil(mean / mtu));
-        // The TLM HCA forms bursts only while one queue pair has the port (fidelity_tlm.md):
-        // a tree sends to its parent and children at once, direct to every peer, a ring to as
-        // many channels as leave one node through one HCA; those go packet by packet.
+        // The TLM HCA bursts up to sim.tlm_burst while one queue pair has the port and up to
+        // sim.tlm_burst_shared while several take turns (fidelity_tlm.md): a tree sends to its
+        // parent and children at once, direct and p2p to every peer, a ring to as many channels
+        // as leave one node through one HCA.
         const coll::algo_kind ra =
             p.algo == coll::algo_kind::auto_ && !trace::is_point_to_point(ci.op)
                 ? coll::choose_algo(ci.op, ci.bytes, p.nranks, coll::auto_rule::plain, 1)
                 : p.algo;
         const bool one_qp = ra != coll::algo_kind::tree && ra != coll::algo_kind::direct &&
+                            ra != coll::algo_kind::p2p &&
                             (ra != coll::algo_kind::ring || coll::ring_channels(p) <= c.node.gpus);
-        k.transactions += t * (bursts && one_qp ? std::max(1.0, std::ceil(mean / burst))
-                                                : std::max(1.0, std::ceil(mean / mtu)));
+        const double unit = one_qp ? (bursts ? burst : mtu) : (shared_bursts ? shared : mtu);
+        k.transactions += t * std::max(1.0, std::ceil(mean / unit));
     }
     // The simulated span: per rank its compute, gaps and collectives in sequence (an absolute
     // issue time starts it later); the busiest rank's.

@@ -247,6 +247,19 @@ TEST_CASE("Wire bytes and PktLen", "[packet]") {
     CHECK(g::pad_bytes(2) == 2);
     CHECK(g::pad_bytes(3) == 1);
     CHECK(g::pad_bytes(4) == 0);
+    // The header table behind wire_bytes: every opcode as describe_opcode lays it out, and an
+    // unsupported one refused the same way.
+    for (uint32_t op = 0; op < 256; ++op) {
+        const auto o = static_cast<uint8_t>(op);
+        INFO("opcode " << op);
+        if (g::opcode_supported(o)) {
+            CHECK(g::opcode_hdr_len(o) == g::describe_opcode(o).hdr_len);
+        } else {
+            CHECK_THROWS_AS(g::opcode_hdr_len(o), std::invalid_argument);
+            CHECK_THROWS_AS(g::wire_bytes(0, o, false), std::invalid_argument);
+        }
+    }
+    CHECK(g::opcode_hdr_len(g::RC_RDMA_WRITE_ONLY) == 12 + 16);  // BTH + RETH
 }
 
 // ------------------------------------------------------------------------------------------

@@ -10,8 +10,9 @@ usage: check_level_cost.py NDRSIM WORKDIR
    64 hosts, 16 MiB ring: TLM 0.05 s vs cycle 0.29 s -> tlm; 1,024 hosts, 1 MiB ring: cycle
    4.3 s vs TLM 58 s -> cycle; 256 hosts, 1 MiB SHARP: cycle 1.3 s vs TLM 2.5 s -> cycle;
    2,048 hosts, 256 MiB ring: TLM 146-201 s (LT) vs cycle, estimated several times longer ->
-   tlm; 32 hosts, 256 MiB tree (several queue pairs per HCA, so TLM goes packet by packet):
-   cycle 6.1 s vs TLM 12.9 s -> cycle; 4,096 GPUs (512 dgx-h100 nodes, 3-level rail tree),
+   tlm; 32 hosts, 256 MiB tree (several queue pairs per HCA take turns in bursts of
+   sim.tlm_burst_shared): TLM 2.0 s vs cycle 6.1 s -> tlm, and with sim.tlm_burst_shared=0
+   (packet by packet) TLM 12.9 s -> cycle; 4,096 GPUs (512 dgx-h100 nodes, 3-level rail tree),
    8 B ring with host.stack nccl, a 10 ms latency-bound run whose cost is the idle fabric:
    TLM 8.1 s vs cycle 13.3 s -> tlm (session 18). These with sim.level_auto_cycle_below_s=0
    (rank only); at the default (10 s) the 64-host run (estimated 0.5 s at the cycle level)
@@ -75,7 +76,8 @@ cases = [(gen(64, "16MiB", "ring"), [], "tlm"),
          (gen(1024, "1MiB", "ring"), ["--topology", "fat_tree"], "cycle"),
          (gen(256, "1MiB", "sharp"), ["--topology", "fat_tree"], "cycle"),
          (gen(2048, "256MiB", "ring"), ["--topology", "fat_tree"], "tlm"),
-         (gen(32, "256MiB", "tree"), [], "cycle")]
+         (gen(32, "256MiB", "tree"), [], "tlm"),
+         (gen(32, "256MiB", "tree"), ["--set", "sim.tlm_burst_shared=0"], "cycle")]
 # 512 dgx-h100 nodes of 8 GPUs, 8 B ring (the scale suite's point, testbench/perf/scale_suite.py).
 dgx = os.path.join(work, "ar_4096_8_dgx.jsonl")
 subprocess.run([nd, "gen", "collective", "--op", "allreduce", "--nodes", "512", "--gpus-per-node",

@@ -4,6 +4,7 @@
 
 #include <numeric>
 #include <sstream>
+#include <string>
 
 #include "trace/generators.h"
 #include "trace/trace_writer.h"
@@ -133,6 +134,19 @@ TEST_CASE("gen collective: per-rank counts of reduce_scatter, allgather, alltoal
     p.op = op_kind::allgather;
     p.sizes = {16};  // 4 fp32 elements cannot give each of 16 ranks one
     CHECK_THROWS_AS(ndr::trace::gen_collective(p), std::invalid_argument);
+    // A host algorithm that cannot build the op is refused here, not by ndrsim run later.
+    p.op = op_kind::alltoall;
+    p.sizes = {1 * mib};
+    p.algos = {ndr::coll::algo_kind::direct};
+    std::string what;
+    try {
+        ndr::trace::gen_collective(p);
+    } catch (const std::invalid_argument& e) {
+        what = e.what();
+    }
+    CHECK(what == "algo: direct does not fit alltoall (use pairwise, p2p)");
+    p.algos = {ndr::coll::algo_kind::pairwise};
+    CHECK_NOTHROW(ndr::trace::gen_collective(p));
 }
 
 TEST_CASE("DDP buckets: ResNet-50 fp32 with 25 MB buckets", "[trace]") {

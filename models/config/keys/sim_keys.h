@@ -30,6 +30,7 @@ struct sim_config {
     time_ps_t tlm_quantum{0};                ///< lt: global quantum; 0 = the shortest link latency
     bytes_t tlm_burst{1024 * 1024};          ///< TLM `run`: payload bytes of one message per
                                              ///< transaction at most; 0 = one packet each
+    bytes_t tlm_burst_shared{64 * 1024};     ///< the same while other QPs wait for the port
 };
 
 namespace detail {
@@ -81,6 +82,12 @@ void sim_rows(Rows& s) {
                "of one message, up to this many payload bytes, while one queue pair has the HCA "
                "port to itself (docs/fidelity_tlm.md); 0 (or less than two hca.mtu) = one packet "
                "per transaction (packet-exact, slower)");
+    s.unit_key("sim.tlm_burst_shared", &sim_config::tlm_burst_shared, "any", nullptr,
+               "ndrsim run --level tlm: the burst limit while other queue pairs wait for the "
+               "same HCA port (a tree's parent and children, an alltoall's peers): the queue "
+               "pairs take turns a burst of up to this many payload bytes at a time instead of "
+               "one packet each (docs/fidelity_tlm.md); at most sim.tlm_burst; 0 (or less than "
+               "two hca.mtu) = one packet per turn (packet-exact round robin, slower)");
 }
 
 }  // namespace detail
