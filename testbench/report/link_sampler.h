@@ -1,8 +1,8 @@
 // Link utilisation samples of a trace run, shared by the cycle-level and TLM runs (run_sim.cpp,
 // run_sim_tlm.cpp). Automatic (report.utilisation_interval = 0): samples start at 1 us and the
-// resolution halves (pairs are merged) whenever a series would exceed max_samples points, so long
-// runs stay small. A fixed period is kept until a series would exceed max_fixed_samples, then
-// halves the same way (memory stays bounded whatever the period).
+// resolution halves (pairs are merged) whenever a series would exceed sampler_cap points, so long
+// runs stay small. A fixed period is kept until a series would exceed its cap, then halves the
+// same way (memory stays bounded whatever the period and the fabric).
 #pragma once
 #include <algorithm>
 #include <cstddef>
@@ -17,13 +17,23 @@ namespace ndr::tb {
 /// and with a fixed period.
 inline constexpr std::size_t sampler_max_samples = 2000;
 inline constexpr std::size_t sampler_max_fixed_samples = 1'000'000;
+/// All series together hold at most this many points: automatic, and with a fixed period.
+inline constexpr std::size_t sampler_budget = 4096 * sampler_max_samples;
+inline constexpr std::size_t sampler_fixed_budget = 128 * sampler_max_fixed_samples;
+
+/// Points per series before the resolution halves on a fabric of `links` one-way links: the
+/// limits above, or fewer where the links would together exceed the budget (automatic: more
+/// than 4,096 links, e.g. 1,024 hosts on 2 fat-tree levels; at least 250 points).
+inline std::size_t sampler_cap(std::size_t links, bool fixed) {
+    const std::size_t l = links == 0 ? 1 : links;
+    return fixed ? std::clamp<std::size_t>(sampler_fixed_budget / l, 2 * sampler_max_samples,
+                                           sampler_max_fixed_samples)
+                 : std::clamp<std::size_t>(sampler_budget / l, 250, sampler_max_samples);
+}
 
 template <class Fabric>
 class link_sampler {
 public:
-    static constexpr std::size_t max_samples = sampler_max_samples;
-    static constexpr std::size_t max_fixed_samples = sampler_max_fixed_samples;
-
     /// `period_ps`: report.utilisation_interval (0 = automatic), rounded to whole cycles.
     link_sampler(const Fabric& f, std::vector<link_sample_series>& series, uint64_t cycle_ps,
                  uint64_t period_ps = 0)
@@ -31,7 +41,7 @@ public:
           series_(series),
           interval_(std::max<uint64_t>(
               1, period_ps == 0 ? 1'000'000 / cycle_ps : (period_ps + cycle_ps / 2) / cycle_ps)),
-          cap_(period_ps == 0 ? max_samples : max_fixed_samples),
+          cap_(sampler_cap(f.links().size(), period_ps != 0)),
           last_(f.links().size(), 0) {
         series_.resize(f.links().size());
         for (std::size_t i = 0; i < f.links().size(); ++i) {

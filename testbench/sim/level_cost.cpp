@@ -192,7 +192,7 @@ level_estimate estimate_replay(const cfg::config& c, const trace::trace& tr, uin
         span_cycles,
         std::max<uint64_t>(1, period == 0 ? 1'000'000 / tm.cycle_ps
                                           : (period + tm.cycle_ps / 2) / tm.cycle_ps),
-        period == 0 ? sampler_max_samples : sampler_max_fixed_samples);
+        sampler_cap(static_cast<std::size_t>(k.links), period != 0));
     const double h = k.path_links;
     e.cycle_cpu_s = CYCLE_PER_PACKET_HOP * k.packets * h + CYCLE_PER_HOST * hosts_d +
                     CYCLE_PER_SHARP_PACKET_HOP * k.sharp_packets * h +

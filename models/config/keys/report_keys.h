@@ -28,9 +28,11 @@ void report_rows(Rows& s) {
                "period of the link-utilisation samples of ndrsim run (timeline.json counters, "
                "report.json links[].peak_utilisation and sim.utilisation_interval_ns), rounded "
                "to whole cycles (at least one); 0 = automatic: 1 us, doubled (pairs of samples "
-               "averaged) whenever a link would hold more than 2000 samples, so the files stay "
-               "small for any run length; a set period is doubled the same way past 1,000,000 "
-               "samples (model choice)");
+               "averaged) whenever a link would hold more than 2000 samples (fewer on fabrics of "
+               "more than 4,096 one-way links: 8.2 M samples in all, at least 250 per link), so "
+               "the files and the memory stay small for any run length and fabric; a set period "
+               "is doubled the same way past 1,000,000 samples (fewer beyond 128 links: 128 M in "
+               "all, at least 4,000 per link) (model choice)");
     s.choice_key("report.timeline", &report_config::timeline,
                  {"off", "collectives", "transfers", "packets"},
                  "detail of ndrsim run --out's timeline.json, each level adding to the one "
