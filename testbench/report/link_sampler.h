@@ -5,6 +5,7 @@
 // same way (memory stays bounded whatever the period and the fabric).
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -31,6 +32,35 @@ inline std::size_t sampler_cap(std::size_t links, bool fixed) {
                  : std::clamp<std::size_t>(sampler_budget / l, 250, sampler_max_samples);
 }
 
+/// The first sample interval in cycles: report.utilisation_interval `period_ps` rounded to whole
+/// cycles (at least one), or 1 us when it is 0 (automatic).
+inline uint64_t sampler_interval(uint64_t cycle_ps, uint64_t period_ps) {
+    return std::max<uint64_t>(
+        1, period_ps == 0 ? 1'000'000 / cycle_ps : (period_ps + cycle_ps / 2) / cycle_ps);
+}
+
+/// How many samples (take() calls) a run of `span_cycles` makes, starting at `interval` cycles
+/// with series of at most `cap` points (the halving rule of link_sampler::take): for estimating
+/// the sampler's cost before a run (testbench/sim/level_cost.cpp).
+inline double sampler_takes(double span_cycles, uint64_t interval, std::size_t cap) {
+    double taken = 0;
+    double done = 0;
+    double held = 0;
+    auto iv = static_cast<double>(interval);
+    while (done < span_cycles) {
+        const double n =
+            std::min(static_cast<double>(cap) - held, std::ceil((span_cycles - done) / iv));
+        taken += n;
+        done += n * iv;
+        held += n;
+        if (held >= static_cast<double>(cap)) {  // take() merges pairs and doubles the interval
+            held = std::floor(held / 2);
+            iv *= 2;
+        }
+    }
+    return taken;
+}
+
 template <class Fabric>
 class link_sampler {
 public:
@@ -39,8 +69,7 @@ public:
                  uint64_t period_ps = 0)
         : f_(f),
           series_(series),
-          interval_(std::max<uint64_t>(
-              1, period_ps == 0 ? 1'000'000 / cycle_ps : (period_ps + cycle_ps / 2) / cycle_ps)),
+          interval_(sampler_interval(cycle_ps, period_ps)),
           cap_(sampler_cap(f.links().size(), period_ps != 0)),
           last_(f.links().size(), 0) {
         series_.resize(f.links().size());

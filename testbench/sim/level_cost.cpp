@@ -68,27 +68,6 @@ double critical_steps(coll::op_kind op, coll::algo_kind algo, uint32_t n) {
     }
 }
 
-/// Utilisation samples each link gets over `span_cycles` (link_sampler's halving rule).
-double sample_count(double span_cycles, uint64_t interval, std::size_t cap) {
-    double taken = 0;
-    double done = 0;
-    double held = 0;
-    auto iv = static_cast<double>(interval);
-    while (done < span_cycles) {
-        const double room = static_cast<double>(cap) - held;
-        const double need = std::ceil((span_cycles - done) / iv);
-        const double n = std::min(room, need);
-        taken += n;
-        done += n * iv;
-        held += n;
-        if (held >= static_cast<double>(cap)) {
-            held = std::floor(held / 2);
-            iv *= 2;
-        }
-    }
-    return taken;
-}
-
 /// Payload bytes all transfers of one collective move: nccl-tests' bus bytes, ranks x
 /// coll::busbw_factor x S; a point-to-point op moves S once.
 double moved_bytes(coll::op_kind op, uint32_t n, double s) {
@@ -116,11 +95,11 @@ level_estimate estimate_replay(const cfg::config& c, const trace::trace& tr, uin
         const trace::collective_instance& ci = tr.collectives[i];
         const auto n = static_cast<uint32_t>(ci.ranks.size());
         const auto s = static_cast<double>(ci.bytes);
-        coll::algo_kind algo = ci.algo;
-        if (algo == coll::algo_kind::auto_ && !trace::is_point_to_point(ci.op)) {
-            algo = coll::choose_algo(ci.op, ci.bytes, std::max<uint32_t>(n, 1),
-                                     coll::auto_rule::plain, 1);
-        }
+        const coll::algo_kind algo =
+            ci.algo == coll::algo_kind::auto_ && !trace::is_point_to_point(ci.op)
+                ? coll::choose_algo(ci.op, ci.bytes, std::max<uint32_t>(n, 1),
+                                    coll::auto_rule::plain, 1)
+                : ci.algo;
         coll_us[i] = critical_steps(ci.op, algo, n) * STEP_US +
                      moved_bytes(ci.op, n, s) / std::max<uint32_t>(n, 1) / link_bytes_per_us;
         if (ci.algo == coll::algo_kind::sharp) {
@@ -154,13 +133,10 @@ level_estimate estimate_replay(const cfg::config& c, const trace::trace& tr, uin
         // sim.tlm_burst_shared while several take turns (fidelity_tlm.md): a tree sends to its
         // parent and children at once, direct and p2p to every peer, a ring to as many channels
         // as leave one node through one HCA.
-        const coll::algo_kind ra =
-            p.algo == coll::algo_kind::auto_ && !trace::is_point_to_point(ci.op)
-                ? coll::choose_algo(ci.op, ci.bytes, p.nranks, coll::auto_rule::plain, 1)
-                : p.algo;
-        const bool one_qp = ra != coll::algo_kind::tree && ra != coll::algo_kind::direct &&
-                            ra != coll::algo_kind::p2p &&
-                            (ra != coll::algo_kind::ring || coll::ring_channels(p) <= c.node.gpus);
+        const bool one_qp =
+            algo != coll::algo_kind::tree && algo != coll::algo_kind::direct &&
+            algo != coll::algo_kind::p2p &&
+            (algo != coll::algo_kind::ring || coll::ring_channels(p) <= c.node.gpus);
         const double unit = one_qp ? (bursts ? burst : mtu) : (shared_bursts ? shared : mtu);
         k.transactions += t * std::max(1.0, std::ceil(mean / unit));
     }
@@ -188,11 +164,8 @@ level_estimate estimate_replay(const cfg::config& c, const trace::trace& tr, uin
     const double span_cycles = k.span_us * 1e6 / static_cast<double>(tm.cycle_ps);
     k.fc_refreshes = k.links * c.sw.vls * span_cycles / std::max<uint32_t>(1, tm.refresh_cycles);
     const uint64_t period = c.report.utilisation_interval.ps;
-    k.samples = sample_count(
-        span_cycles,
-        std::max<uint64_t>(1, period == 0 ? 1'000'000 / tm.cycle_ps
-                                          : (period + tm.cycle_ps / 2) / tm.cycle_ps),
-        sampler_cap(static_cast<std::size_t>(k.links), period != 0));
+    k.samples = sampler_takes(span_cycles, sampler_interval(tm.cycle_ps, period),
+                              sampler_cap(static_cast<std::size_t>(k.links), period != 0));
     const double h = k.path_links;
     e.cycle_cpu_s = CYCLE_PER_PACKET_HOP * k.packets * h + CYCLE_PER_HOST * hosts_d +
                     CYCLE_PER_SHARP_PACKET_HOP * k.sharp_packets * h +

@@ -14,7 +14,8 @@ usage: check_level_cost.py NDRSIM WORKDIR
    sim.tlm_burst_shared): TLM 2.0 s vs cycle 6.1 s -> tlm, and with sim.tlm_burst_shared=0
    (packet by packet) TLM 12.9 s -> cycle; 4,096 GPUs (512 dgx-h100 nodes, 3-level rail tree),
    8 B ring with host.stack nccl, a 10 ms latency-bound run whose cost is the idle fabric:
-   TLM 8.1 s vs cycle 13.3 s -> tlm (session 18). These with sim.level_auto_cycle_below_s=0
+   TLM 4.8-5.0 s vs cycle 7.6-13.9 s user -> tlm (session 18, after the utilisation series
+   were bounded; before: TLM 6.6-8.1 s, cycle 13.3-22.3 s). These with sim.level_auto_cycle_below_s=0
    (rank only); at the default (10 s) the 64-host run (estimated 0.5 s at the cycle level)
    stays at the cycle level and says why, the 2,048-host and 4,096-GPU ones still run at TLM.
    --which-level prints the choice without simulating.
