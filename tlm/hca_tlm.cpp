@@ -164,12 +164,9 @@ tlm::tlm_sync_enum hca_tlm::tx_bw(int, tlm::tlm_generic_payload& gp, tlm::tlm_ph
 tlm::tlm_sync_enum hca_tlm::fc_in_fw(int h, tlm::tlm_generic_payload& gp, tlm::tlm_phase&,
                                      sc_core::sc_time& d) {
     const fc_extension& f = fc_of(gp);
-    if (loosely_timed()) {
-        deliver(arrival_cycle(d),
+    // The FC packet arrives at SystemC time + d: a calendar entry.
+    deliver(arrival_cycle(d),
                 timer{0, 0, T_FC_ARRIVE, f.vl, static_cast<uint16_t>(h), 0, f.fccl, nullptr});
-    } else {
-        guarded([&] { apply_fc(static_cast<uint32_t>(h), f.vl, f.fccl); });
-    }
     return tlm::TLM_COMPLETED;
 }
 
@@ -181,12 +178,9 @@ void hca_tlm::apply_fc(uint32_t h, uint8_t vl, uint32_t fccl) {
 
 tlm::tlm_sync_enum hca_tlm::rx_fw(int h, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                   sc_core::sc_time& d) {
-    if (loosely_timed()) {  // the header arrives at SystemC time + d: a calendar entry
-        gp.acquire();
-        deliver(arrival_cycle(d), timer{0, 0, T_ARRIVE, 0, static_cast<uint16_t>(h), 0, 0, &gp});
-    } else {
-        guarded([&] { accept(now_cycle(), static_cast<uint32_t>(h), gp); });
-    }
+    // The header arrives at SystemC time + d: a calendar entry.
+    gp.acquire();
+    deliver(arrival_cycle(d), timer{0, 0, T_ARRIVE, 0, static_cast<uint16_t>(h), 0, 0, &gp});
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
 }

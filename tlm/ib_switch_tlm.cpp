@@ -115,12 +115,9 @@ void ib_switch_tlm::set_window(uint64_t start, uint64_t end) {
 tlm::tlm_sync_enum ib_switch_tlm::in_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                         sc_core::sc_time& d) {
     if (ph != tlm::BEGIN_REQ) throw std::logic_error("ib_switch_tlm: unexpected phase on in");
-    if (loosely_timed()) {  // the header arrives at SystemC time + d: a calendar entry
-        gp.acquire();
-        deliver(arrival_cycle(d), timer{0, 0, T_ARRIVE, 0, static_cast<uint16_t>(port), 0, 0, &gp});
-    } else {
-        guarded([&] { accept(now_cycle(), static_cast<uint32_t>(port), gp); });
-    }
+    // The header arrives at SystemC time + d: a calendar entry.
+    gp.acquire();
+    deliver(arrival_cycle(d), timer{0, 0, T_ARRIVE, 0, static_cast<uint16_t>(port), 0, 0, &gp});
     ph = tlm::END_REQ;  // accepted into the input buffer at once (credits guarantee space)
     return tlm::TLM_UPDATED;
 }
@@ -188,12 +185,9 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
 tlm::tlm_sync_enum ib_switch_tlm::fc_in_fw(int port, tlm::tlm_generic_payload& gp, tlm::tlm_phase&,
                                            sc_core::sc_time& d) {
     const fc_extension& f = fc_of(gp);
-    if (loosely_timed()) {
-        deliver(arrival_cycle(d),
+    // The FC packet arrives at SystemC time + d: a calendar entry.
+    deliver(arrival_cycle(d),
                 timer{0, 0, T_FC_ARRIVE, f.vl, static_cast<uint16_t>(port), 0, f.fccl, nullptr});
-    } else {
-        guarded([&] { apply_fc(static_cast<uint32_t>(port), f.vl, f.fccl); });
-    }
     return tlm::TLM_COMPLETED;
 }
 

@@ -18,9 +18,7 @@ link_tlm::link_tlm(sc_core::sc_module_name name, uint32_t link_cycles, uint64_t 
       fc_out("fc_out"),
       latency_(sc_core::sc_time(static_cast<double>(cycle_ps * link_cycles), sc_core::SC_PS)),
       beat_(sc_core::sc_time(static_cast<double>(cycle_ps), sc_core::SC_PS)),
-      status_(status),
-      data_peq_("data_peq", this, &link_tlm::data_arrive),
-      fc_peq_("fc_peq", this, &link_tlm::fc_arrive) {
+      status_(status) {
     if (link_cycles == 0) throw std::invalid_argument("link_tlm: link_cycles must be >= 1");
     tx.register_nb_transport_fw(this, &link_tlm::tx_fw);
     tx.register_b_transport(this, &link_tlm::no_b_transport);  // no b2nb thread per socket
@@ -59,34 +57,18 @@ tlm::tlm_sync_enum link_tlm::tx_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase&
     const sc_core::sc_time ser = beat_ * static_cast<double>(e.beats);
     if (!e.express) busy_until_ = start + ser;
     ++packets_;
-    if (lt_) {  // straight to the receiver, arrival annotated
-        tlm::tlm_phase p = tlm::BEGIN_REQ;
-        sc_core::sc_time at = d + latency_;
-        const tlm::tlm_sync_enum r = rx->nb_transport_fw(gp, p, at);
-        if (r != tlm::TLM_UPDATED || p != tlm::END_REQ) {
-            fail(std::make_exception_ptr(std::logic_error(
-                fmt::format("{}: receiver did not accept a packet at its header", name()))));
-        }
-        ph = tlm::END_REQ;
-        d += ser;
-        return tlm::TLM_UPDATED;
-    }
-    gp.acquire();  // held while on the wire
-    data_peq_.notify(gp, ph, d + latency_);
-    ph = tlm::END_REQ;
-    d += ser;
-    return tlm::TLM_UPDATED;
-}
-
-void link_tlm::data_arrive(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph) {
-    tlm::tlm_phase p = ph;
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    const tlm::tlm_sync_enum r = rx->nb_transport_fw(gp, p, d);
-    gp.release();
+    // Straight to the receiver with the arrival annotated: it files the header's arrival in
+    // its calendar (timed_device::deliver), so no event of the link's own per packet.
+    tlm::tlm_phase p = tlm::BEGIN_REQ;
+    sc_core::sc_time at = d + latency_;
+    const tlm::tlm_sync_enum r = rx->nb_transport_fw(gp, p, at);
     if (r != tlm::TLM_UPDATED || p != tlm::END_REQ) {
         fail(std::make_exception_ptr(std::logic_error(
             fmt::format("{}: receiver did not accept a packet at its header", name()))));
     }
+    ph = tlm::END_REQ;
+    d += ser;
+    return tlm::TLM_UPDATED;
 }
 
 tlm::tlm_sync_enum link_tlm::rx_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
@@ -108,22 +90,10 @@ tlm::tlm_sync_enum link_tlm::fc_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase&
     if (ph != tlm::BEGIN_REQ) {
         throw std::logic_error(fmt::format("{}: unexpected phase on fc_in", name()));
     }
-    if (lt_) {
-        tlm::tlm_phase p = ph;
-        sc_core::sc_time at = d + latency_;
-        fc_out->nb_transport_fw(gp, p, at);
-        return tlm::TLM_COMPLETED;
-    }
-    gp.acquire();
-    fc_peq_.notify(gp, ph, d + latency_);
-    return tlm::TLM_COMPLETED;
-}
-
-void link_tlm::fc_arrive(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph) {
     tlm::tlm_phase p = ph;
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    fc_out->nb_transport_fw(gp, p, d);
-    gp.release();
+    sc_core::sc_time at = d + latency_;
+    fc_out->nb_transport_fw(gp, p, at);
+    return tlm::TLM_COMPLETED;
 }
 
 tlm::tlm_sync_enum link_tlm::fc_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&, sc_core::sc_time&) {

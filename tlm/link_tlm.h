@@ -5,13 +5,15 @@
 ///   BEGIN_REQ on tx at time t = the packet's first beat leaves the sender. The link answers
 ///   TLM_UPDATED/END_REQ annotated with beats x cycle: the wire is busy for the packet's beats
 ///   (serialisation), and a BEGIN_REQ before that END_REQ time is an overrun (invariant error).
-///   After link_cycles (FEC + cable) the link forwards BEGIN_REQ on rx (the header arrives); the
-///   receiver must accept at once (TLM_UPDATED/END_REQ): IB credits guarantee buffer space.
+///   The link forwards BEGIN_REQ on rx at once, annotated with d + link_cycles (FEC + cable):
+///   the header arrives then. The receiver must accept (TLM_UPDATED/END_REQ; IB credits
+///   guarantee buffer space) and files the arrival in its calendar (timed_device::deliver).
 ///   BEGIN_RESP from the receiver (it is done with the packet: delivered, or read out of its
 ///   input buffer) is passed back to the sender unchanged and completes there (TLM_COMPLETED).
 /// FC path: `fc_in` (target, from the receiver) -> `fc_out` (initiator, to the sender).
 ///   An FC packet (fc_extension: VL, absolute FCCL) sent at t with annotated delay d (the
-///   receiver's FC processing) reaches the sender at t + d + link_cycles. Early completion:
+///   receiver's FC processing) is forwarded at once annotated with d + link_cycles, the time it
+///   reaches the sender (which files it in its calendar). Early completion:
 ///   fc_in returns TLM_COMPLETED; fc_out expects TLM_COMPLETED. FC packets take no wire time
 ///   (as in the cycle model).
 // Bursts (ib_extension::count > 1) occupy the wire for their `beats`; express packets
@@ -19,7 +21,6 @@
 #pragma once
 #include <cstdint>
 
-#include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 #include <systemc>
@@ -41,17 +42,12 @@ public:
              run_status& status);
 
     uint64_t packets() const { return packets_; }
-    /// Loosely timed (timed_device.h): packets and FC packets go straight to the receiver
-    /// with the latency added to the annotated delay, no PEQ. Before sc_start.
-    void set_loosely_timed(bool lt) { lt_ = lt; }
 
 private:
     tlm::tlm_sync_enum tx_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
     tlm::tlm_sync_enum rx_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
     tlm::tlm_sync_enum fc_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
     tlm::tlm_sync_enum fc_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
-    void data_arrive(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph);
-    void fc_arrive(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph);
     void fail(std::exception_ptr e);
     void no_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d);
 
@@ -59,10 +55,7 @@ private:
     sc_core::sc_time beat_;
     run_status& status_;
     sc_core::sc_time busy_until_ = sc_core::SC_ZERO_TIME;
-    tlm_utils::peq_with_cb_and_phase<link_tlm> data_peq_;
-    tlm_utils::peq_with_cb_and_phase<link_tlm> fc_peq_;
     uint64_t packets_ = 0;
-    bool lt_ = false;
 };
 
 }  // namespace ndr::tlmm

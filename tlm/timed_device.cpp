@@ -74,8 +74,12 @@ void timed_device::wake() {
     guarded([&] {
         const uint64_t now = now_cycle();
         timer t;
-        while (timers_.pop_due(now, t)) on_timer(now, t);
-        request_eval();
+        bool eval = false;  // arrivals ask for evaluate() through their handlers (as in LT)
+        while (timers_.pop_due(now, t)) {
+            if (t.kind < DELIVERY) eval = true;
+            on_timer(now, t);
+        }
+        if (eval) request_eval();
         if (!timers_.empty()) wake_ev_.notify(cycles(timers_.front_at() - now));
     });
 }

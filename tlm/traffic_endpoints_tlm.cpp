@@ -90,34 +90,35 @@ tlm::tlm_sync_enum traffic_endpoints_tlm::tx_bw(int, tlm::tlm_generic_payload& g
 }
 
 tlm::tlm_sync_enum traffic_endpoints_tlm::fc_in_fw(int e, tlm::tlm_generic_payload& gp,
-                                                   tlm::tlm_phase&, sc_core::sc_time&) {
-    guarded([&] {
-        const tlmm::fc_extension& f = tlmm::fc_of(gp);
-        link_.on_fccl(now_cycle(), static_cast<uint32_t>(e), f.vl, f.fccl);
-        mark_tx(static_cast<uint16_t>(e));
-        request_eval();
-    });
+                                                   tlm::tlm_phase&, sc_core::sc_time& d) {
+    const tlmm::fc_extension& f = tlmm::fc_of(gp);
+    // The FC packet arrives at SystemC time + d: a calendar entry.
+    deliver(arrival_cycle(d),
+            timer{0, 0, T_FC_ARRIVE, f.vl, static_cast<uint16_t>(e), 0, f.fccl, nullptr});
     return tlm::TLM_COMPLETED;
 }
 
 tlm::tlm_sync_enum traffic_endpoints_tlm::rx_fw(int e, tlm::tlm_generic_payload& gp,
-                                                tlm::tlm_phase& ph, sc_core::sc_time&) {
-    guarded([&] {
-        const uint64_t t = now_cycle();
-        const tlmm::ib_extension& p = ib_of(gp);
-        golden::credit_receiver& r = link_.rx(static_cast<uint32_t>(e), p.vl);
-        if (r.free_blocks() < p.blocks) {
-            throw invariant_error(fmt::format(
-                "cycle {}: endpoint {} VL {}: receive buffer over capacity: packet {} needs {} "
-                "blocks, {} free",
-                t, e, p.vl, p.id, p.blocks, r.free_blocks()));
-        }
-        r.on_receive(p.blocks);
-        gp.acquire();
-        schedule(t + p.beats, timer{0, 0, T_DELIVER, 0, static_cast<uint16_t>(e), 0, 0, &gp});
-    });
+                                                tlm::tlm_phase& ph, sc_core::sc_time& d) {
+    // The header arrives at SystemC time + d: a calendar entry.
+    gp.acquire();
+    deliver(arrival_cycle(d), timer{0, 0, T_ARRIVE, 0, static_cast<uint16_t>(e), 0, 0, &gp});
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
+}
+
+void traffic_endpoints_tlm::accept(uint64_t t, uint16_t e, tlm::tlm_generic_payload& gp) {
+    const tlmm::ib_extension& p = ib_of(gp);
+    golden::credit_receiver& r = link_.rx(e, p.vl);
+    if (r.free_blocks() < p.blocks) {
+        throw invariant_error(fmt::format(
+            "cycle {}: endpoint {} VL {}: receive buffer over capacity: packet {} needs {} "
+            "blocks, {} free",
+            t, e, p.vl, p.id, p.blocks, r.free_blocks()));
+    }
+    r.on_receive(p.blocks);
+    gp.acquire();
+    schedule(t + p.beats, timer{0, 0, T_DELIVER, 0, e, 0, 0, &gp});
 }
 
 tlm::tlm_sync_enum traffic_endpoints_tlm::fc_out_bw(int, tlm::tlm_generic_payload&, tlm::tlm_phase&,
@@ -141,6 +142,15 @@ void traffic_endpoints_tlm::on_timer(uint64_t now, const timer& t) {
             break;
         case T_DELIVER:
             deliver(now, t.port, *t.gp);
+            break;
+        case T_ARRIVE:
+            accept(now, t.port, *t.gp);
+            t.gp->release();  // the arrival's reference
+            break;
+        case T_FC_ARRIVE:
+            link_.on_fccl(now, t.port, t.vl, t.a);
+            mark_tx(t.port);
+            request_eval();
             break;
         case T_RXFREE:
             link_.rx(t.port, t.vl).on_free(t.a);

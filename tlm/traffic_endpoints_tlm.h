@@ -61,6 +61,7 @@ protected:
 
 private:
     enum : uint8_t { T_GEN = 1, T_TXFREE, T_DELIVER, T_RXFREE, T_FC_FLUSH, T_WIN_START, T_WIN_END };
+    enum : uint8_t { T_ARRIVE = DELIVERY, T_FC_ARRIVE };  ///< from the links (deliver)
     struct endpoint {
         rng gen;
         std::vector<std::deque<tlm::tlm_generic_payload*>> queues;  ///< per VL
@@ -83,6 +84,9 @@ private:
     void try_send(uint64_t t, uint16_t e);
     void mark_tx(uint16_t e);
     void deliver(uint64_t t, uint16_t e, tlm::tlm_generic_payload& gp);
+    using timed_device::deliver;
+    /// A packet's header arrived at endpoint e at cycle t: into the receive buffer.
+    void accept(uint64_t t, uint16_t e, tlm::tlm_generic_payload& gp);
 
     common::timing tm_;
     uint32_t ports_;

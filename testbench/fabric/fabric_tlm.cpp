@@ -111,7 +111,6 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts)
         tlm::tlm_global_quantum::instance().set(hcas_->cycles(quantum_));
         hcas_->set_loosely_timed(quantum_);
         for (auto& sw : switches_) sw->set_loosely_timed(quantum_);
-        for (auto& w : wires_) w->set_loosely_timed(true);
     }
 }
 
