@@ -1,6 +1,7 @@
 // The per-device calendar of timed_device: timers in (cycle, insertion) order. A calendar wheel
-// of SLOTS one-cycle slots covers [base, base + SLOTS) (per-slot vectors in insertion order and
-// a bitmap of non-empty slots); timers further ahead wait in a heap and move into the wheel,
+// of SLOTS one-cycle slots covers [base, base + SLOTS) (per slot a FIFO list of nodes in one
+// shared pool, so memory follows the timers pending, not the busiest slot ever seen, and a
+// bitmap of non-empty slots); timers further ahead wait in a heap and move into the wheel,
 // in insertion order, as soon as the base comes within reach (before any later insertion can
 // land in their slot), so the order is exactly that of a (cycle, sequence) priority queue.
 #pragma once
@@ -38,20 +39,28 @@ public:
         if (at > limit) return false;
         if (at != base_) advance(at);
         slot& s = slots_[at & (SLOTS - 1)];
-        out = s.items[s.head++];
+        const uint32_t n = s.head;
+        out = nodes_[n].t;
+        s.head = nodes_[n].next;
+        nodes_[n].next = free_;
+        free_ = n;
         --count_;
-        if (s.head == s.items.size()) {
-            s.items.clear();
-            s.head = 0;
+        if (s.head == NIL) {
+            s.tail = NIL;
             bits_[(at & (SLOTS - 1)) >> 6] &= ~(uint64_t{1} << (at & 63));
         }
         return true;
     }
 
 private:
+    static constexpr uint32_t NIL = ~uint32_t{0};
+    struct node {
+        T t;
+        uint32_t next;
+    };
     struct slot {
-        std::vector<T> items;
-        std::size_t head = 0;
+        uint32_t head = NIL;
+        uint32_t tail = NIL;
     };
     struct entry {
         T t;
@@ -63,8 +72,22 @@ private:
         }
     };
     void put(const T& t) {
+        uint32_t n = free_;
+        if (n != NIL) {
+            free_ = nodes_[n].next;
+            nodes_[n] = node{t, NIL};
+        } else {
+            n = static_cast<uint32_t>(nodes_.size());
+            nodes_.push_back(node{t, NIL});
+        }
         const uint64_t i = t.at & (SLOTS - 1);
-        slots_[i].items.push_back(t);
+        slot& s = slots_[i];
+        if (s.tail == NIL) {
+            s.head = n;
+        } else {
+            nodes_[s.tail].next = n;
+        }
+        s.tail = n;
         bits_[i >> 6] |= uint64_t{1} << (i & 63);
         ++count_;
     }
@@ -91,6 +114,8 @@ private:
     }
 
     std::vector<slot> slots_;
+    std::vector<node> nodes_;
+    uint32_t free_ = NIL;  ///< free nodes, linked through next
     uint64_t bits_[SLOTS / 64] = {};
     std::size_t count_ = 0;
     uint64_t base_ = 0;

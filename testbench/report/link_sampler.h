@@ -76,6 +76,7 @@ public:
         for (std::size_t i = 0; i < f.links().size(); ++i) {
             series_[i].name = f.links()[i].name;
             series_[i].tier = f.links()[i].tier;
+            series_[i].utilisation.reserve(cap_);  // pages are touched as samples arrive
         }
     }
 
@@ -98,12 +99,10 @@ public:
             last_[i] = b;
         }
         if (series_.empty() || series_[0].utilisation.size() < cap_) return;
-        for (auto& l : series_) {  // merge pairs
-            std::vector<float> merged;
-            for (std::size_t k = 0; k + 1 < l.utilisation.size(); k += 2) {
-                merged.push_back((l.utilisation[k] + l.utilisation[k + 1]) / 2.0F);
-            }
-            l.utilisation.swap(merged);
+        for (auto& l : series_) {  // merge pairs in place (an odd last point is dropped)
+            std::vector<float>& u = l.utilisation;
+            for (std::size_t k = 0; k + 1 < u.size(); k += 2) u[k / 2] = (u[k] + u[k + 1]) / 2.0F;
+            u.resize(u.size() / 2);
         }
         interval_ *= 2;
     }
