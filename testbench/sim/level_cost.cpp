@@ -21,17 +21,19 @@ namespace {
 constexpr double CYCLE_PER_PACKET_HOP = 0.45e-6;
 constexpr double CYCLE_PER_HOST = 45e-6;
 constexpr double CYCLE_PER_SHARP_PACKET_HOP = 2.0e-6;
-// TLM level (sim.tlm_mode at): per transaction-hop (socket calls, the link's PEQ, the FC update
-// back), growing with the fabric as its state outgrows the caches (2.5 us at 64 hosts, 3.3 at
-// 256, 7 at 1,024), and per host (the fabric's SystemC objects: sockets, PEQs, names).
-constexpr double TLM_PER_TRANSACTION_HOP = 2.2e-6;
+// TLM level (sim.tlm_mode at): per transaction-hop (socket calls, the receiver's calendar, the
+// FC update back), growing with the fabric as its state outgrows the caches, and per host (the
+// fabric's SystemC objects: sockets, names). Session 19 (arrivals through the receiver's
+// calendar instead of a PEQ per link, pooled calendar nodes): 0.7-0.8 us x growth at 256 and
+// 1,024 hosts (ring 1 and 16 MiB), 2.2 us before; SHARP 3.2 us (4.3 before).
+constexpr double TLM_PER_TRANSACTION_HOP = 0.75e-6;
 constexpr double TLM_HOSTS_DOUBLING = 256.0;  ///< the cost grows by 1x per doubling of this
 constexpr double TLM_PER_HOST = 450e-6;
-constexpr double TLM_PER_SHARP_PACKET_HOP = 4.3e-6;
-// sim.tlm_mode lt runs the same transactions without PEQs or per-step SystemC activations:
-// 0.33-0.57x the AT cost per transaction measured, 0.74x for SHARP.
-constexpr double TLM_LT_FACTOR = 0.5;
-constexpr double TLM_LT_SHARP_FACTOR = 0.75;
+constexpr double TLM_PER_SHARP_PACKET_HOP = 3.2e-6;
+// sim.tlm_mode lt runs the same transactions without per-step SystemC activations: 0.77-0.82x
+// the AT cost measured in session 19 (trees, rhd), 0.85x for SHARP.
+constexpr double TLM_LT_FACTOR = 0.8;
+constexpr double TLM_LT_SHARP_FACTOR = 0.85;
 // The idle fabric, per simulated span (dgx-h100 ring allreduce of 8 B at 1,024 and 4,096 GPUs:
 // 2.6 and 10.4 ms simulated, almost all of the run). The cycle level delivers every forced FC
 // refresh (link.fc_refresh_period) on every one-way link and VL: an FCTBS and an FCCL event at
