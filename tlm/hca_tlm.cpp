@@ -64,10 +64,8 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const commo
         tx.back()->register_nb_transport_bw(this, &hca_tlm::tx_bw, id);
         fc_in.push_back(std::make_unique<target_socket>(fmt::format("fc_in_{}", h).c_str()));
         fc_in.back()->register_nb_transport_fw(this, &hca_tlm::fc_in_fw, id);
-        fc_in.back()->register_b_transport(this, &hca_tlm::no_b_transport, id);
         rx.push_back(std::make_unique<target_socket>(fmt::format("rx_{}", h).c_str()));
         rx.back()->register_nb_transport_fw(this, &hca_tlm::rx_fw, id);
-        rx.back()->register_b_transport(this, &hca_tlm::no_b_transport, id);
         fc_out.push_back(std::make_unique<initiator_socket>(fmt::format("fc_out_{}", h).c_str()));
         fc_out.back()->register_nb_transport_bw(this, &hca_tlm::fc_out_bw, id);
     }

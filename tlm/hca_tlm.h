@@ -37,9 +37,6 @@
 #include <memory>
 #include <vector>
 
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
-
 #include "burst_shape.h"
 #include "common/hca_host.h"
 #include "common/hca_iface.h"
@@ -59,6 +56,7 @@
 #include "golden/rc_psn_window.h"
 #include "golden/vl_arb.h"
 #include "ib_extension.h"
+#include "nb_sockets.h"
 #include "payload_pool.h"
 #include "timed_device.h"
 
@@ -66,8 +64,8 @@ namespace ndr::tlmm {
 
 class hca_tlm : public timed_device, public common::hca_iface {
 public:
-    using target_socket = tlm_utils::simple_target_socket_tagged<hca_tlm>;
-    using initiator_socket = tlm_utils::simple_initiator_socket_tagged<hca_tlm>;
+    using target_socket = nb_target_socket<hca_tlm>;
+    using initiator_socket = nb_initiator_socket<hca_tlm>;
     std::vector<std::unique_ptr<initiator_socket>> tx;
     std::vector<std::unique_ptr<target_socket>> fc_in;
     std::vector<std::unique_ptr<target_socket>> rx;

@@ -73,14 +73,12 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
         const int id = static_cast<int>(p);
         in.push_back(std::make_unique<target_socket>(fmt::format("in_{}", p).c_str()));
         in.back()->register_nb_transport_fw(this, &ib_switch_tlm::in_fw, id);
-        in.back()->register_b_transport(this, &ib_switch_tlm::no_b_transport, id);
         fc_out.push_back(std::make_unique<initiator_socket>(fmt::format("fc_out_{}", p).c_str()));
         fc_out.back()->register_nb_transport_bw(this, &ib_switch_tlm::fc_out_bw, id);
         out.push_back(std::make_unique<initiator_socket>(fmt::format("out_{}", p).c_str()));
         out.back()->register_nb_transport_bw(this, &ib_switch_tlm::out_bw, id);
         fc_in.push_back(std::make_unique<target_socket>(fmt::format("fc_in_{}", p).c_str()));
         fc_in.back()->register_nb_transport_fw(this, &ib_switch_tlm::fc_in_fw, id);
-        fc_in.back()->register_b_transport(this, &ib_switch_tlm::no_b_transport, id);
     }
 }
 

@@ -32,9 +32,6 @@
 #include <memory>
 #include <vector>
 
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
-
 #include "common/ar_router.h"
 #include "common/ib_cc_setup.h"
 #include "common/ib_port.h"
@@ -50,6 +47,7 @@
 #include "golden/sl2vl_ports.h"
 #include "golden/vl_arb.h"
 #include "ib_extension.h"
+#include "nb_sockets.h"
 #include "payload_pool.h"
 #include "sharp_an_tlm.h"
 #include "timed_device.h"
@@ -58,8 +56,8 @@ namespace ndr::tlmm {
 
 class ib_switch_tlm : public timed_device {
 public:
-    using target_socket = tlm_utils::simple_target_socket_tagged<ib_switch_tlm>;
-    using initiator_socket = tlm_utils::simple_initiator_socket_tagged<ib_switch_tlm>;
+    using target_socket = nb_target_socket<ib_switch_tlm>;
+    using initiator_socket = nb_initiator_socket<ib_switch_tlm>;
     /// Per port: data in (from the incoming link's rx) and FC out (into its fc_in).
     std::vector<std::unique_ptr<target_socket>> in;
     std::vector<std::unique_ptr<initiator_socket>> fc_out;

@@ -21,16 +21,9 @@ link_tlm::link_tlm(sc_core::sc_module_name name, uint32_t link_cycles, uint64_t 
       status_(status) {
     if (link_cycles == 0) throw std::invalid_argument("link_tlm: link_cycles must be >= 1");
     tx.register_nb_transport_fw(this, &link_tlm::tx_fw);
-    tx.register_b_transport(this, &link_tlm::no_b_transport);  // no b2nb thread per socket
-    fc_in.register_b_transport(this, &link_tlm::no_b_transport);
     rx.register_nb_transport_bw(this, &link_tlm::rx_bw);
     fc_in.register_nb_transport_fw(this, &link_tlm::fc_fw);
     fc_out.register_nb_transport_bw(this, &link_tlm::fc_bw);
-}
-
-void link_tlm::no_b_transport(tlm::tlm_generic_payload&, sc_core::sc_time&) {
-    throw std::logic_error(
-        fmt::format("{}: b_transport is not supported (nb_transport only)", name()));
 }
 
 void link_tlm::fail(std::exception_ptr e) {

@@ -21,10 +21,10 @@
 #pragma once
 #include <cstdint>
 
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
+
+#include "nb_sockets.h"
 
 #include "timed_device.h"
 
@@ -32,10 +32,10 @@ namespace ndr::tlmm {
 
 class link_tlm : public sc_core::sc_module {
 public:
-    tlm_utils::simple_target_socket<link_tlm> tx;
-    tlm_utils::simple_initiator_socket<link_tlm> rx;
-    tlm_utils::simple_target_socket<link_tlm> fc_in;
-    tlm_utils::simple_initiator_socket<link_tlm> fc_out;
+    nb_target_socket<link_tlm> tx;
+    nb_initiator_socket<link_tlm> rx;
+    nb_target_socket<link_tlm> fc_in;
+    nb_initiator_socket<link_tlm> fc_out;
 
     /// link_cycles: first beat sent -> first beat received, >= 1 (common::timing::link_cycles).
     link_tlm(sc_core::sc_module_name name, uint32_t link_cycles, uint64_t cycle_ps,
@@ -49,7 +49,6 @@ private:
     tlm::tlm_sync_enum fc_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
     tlm::tlm_sync_enum fc_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& d);
     void fail(std::exception_ptr e);
-    void no_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d);
 
     sc_core::sc_time latency_;
     sc_core::sc_time beat_;

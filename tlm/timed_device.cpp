@@ -127,11 +127,6 @@ void timed_device::lt_loop() {
     }
 }
 
-void timed_device::no_b_transport(int, tlm::tlm_generic_payload&, sc_core::sc_time&) {
-    throw std::logic_error(std::string(name()) +
-                           ": b_transport is not supported (nb_transport only)");
-}
-
 void timed_device::fail(std::exception_ptr e) {
     if (!status_.error) status_.error = e;
     sc_core::sc_stop();

@@ -79,11 +79,6 @@ protected:
     uint64_t arrival_cycle(const sc_core::sc_time& d) const;
     /// Delay to annotate on outgoing transactions: local time - SystemC time (0 in AT).
     sc_core::sc_time offset() const;
-    /// b_transport of every target socket: the models speak nb_transport only (AT, and LT with
-    /// annotated delays), so a blocking call is an error. Registering it also keeps
-    /// simple_target_socket from spawning a b_transport-to-nb_transport thread (with its own
-    /// stack) per socket: 32 k sockets and 2 GB on a 2,048-host fabric.
-    void no_b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d);
     virtual void on_timer(uint64_t now, const timer& t) = 0;
     virtual void evaluate(uint64_t now) = 0;
     /// Runs f; an exception is recorded in the run status and stops the simulation.

@@ -37,10 +37,8 @@ traffic_endpoints_tlm::traffic_endpoints_tlm(sc_core::sc_module_name name, const
         tx.back()->register_nb_transport_bw(this, &traffic_endpoints_tlm::tx_bw, id);
         fc_in.push_back(std::make_unique<target_socket>(fmt::format("fc_in_{}", e).c_str()));
         fc_in.back()->register_nb_transport_fw(this, &traffic_endpoints_tlm::fc_in_fw, id);
-        fc_in.back()->register_b_transport(this, &traffic_endpoints_tlm::no_b_transport, id);
         rx.push_back(std::make_unique<target_socket>(fmt::format("rx_{}", e).c_str()));
         rx.back()->register_nb_transport_fw(this, &traffic_endpoints_tlm::rx_fw, id);
-        rx.back()->register_b_transport(this, &traffic_endpoints_tlm::no_b_transport, id);
         fc_out.push_back(std::make_unique<initiator_socket>(fmt::format("fc_out_{}", e).c_str()));
         fc_out.back()->register_nb_transport_bw(this, &traffic_endpoints_tlm::fc_out_bw, id);
     }

@@ -11,9 +11,6 @@
 #include <memory>
 #include <vector>
 
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
-
 #include "common/endpoint_stats.h"
 #include "common/ib_port.h"
 #include "common/rng.h"
@@ -25,6 +22,7 @@
 #include "golden/sl2vl.h"
 #include "golden/vl_arb.h"
 #include "ib_extension.h"
+#include "nb_sockets.h"
 #include "payload_pool.h"
 #include "timed_device.h"
 
@@ -32,8 +30,8 @@ namespace ndr::tb {
 
 class traffic_endpoints_tlm : public tlmm::timed_device {
 public:
-    using target_socket = tlm_utils::simple_target_socket_tagged<traffic_endpoints_tlm>;
-    using initiator_socket = tlm_utils::simple_initiator_socket_tagged<traffic_endpoints_tlm>;
+    using target_socket = tlmm::nb_target_socket<traffic_endpoints_tlm>;
+    using initiator_socket = tlmm::nb_initiator_socket<traffic_endpoints_tlm>;
     std::vector<std::unique_ptr<initiator_socket>> tx;
     std::vector<std::unique_ptr<target_socket>> fc_in;
     std::vector<std::unique_ptr<target_socket>> rx;

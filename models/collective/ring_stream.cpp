@@ -40,14 +40,22 @@ ring_stream::ring_stream(const coll_params& p)
     base_.resize(channels_);
     size_.resize(channels_);
     uint64_t next = 0;
-    std::vector<uint64_t> pre;
+    pos_block_.resize(channels_);
+    cum_.resize(channels_);
+    const uint32_t n = p.nranks;
     for (uint32_t c = 0; c < channels_; ++c) {
         orders_[c] = ring_order(p.node_groups, c);
         base_[c] = next;
+        // Per ring position: the block of the rank there, and the running count of chunks.
+        pos_block_[c].resize(n);
+        cum_[c].assign(n + 1, 0);
+        for (uint32_t q = 0; q < n; ++q) {
+            pos_block_[c][q] = block(c, rank(c, q));
+            cum_[c][q + 1] = cum_[c][q] + detail::chunk_count(pos_block_[c][q].bytes, chunk_);
+        }
         // Every step of a channel sends each block's part once (the block is a bijection of
         // the position), so every level of the chain has the same size.
-        prefix(c, 0, pre);
-        size_[c] = pre.back();
+        size_[c] = cum_[c][n];
         next += uint64_t{steps_} * size_[c];
     }
     total_ = next;
@@ -57,14 +65,21 @@ bool ring_stream::reduces(uint32_t k) const {
     return p_.op == op_kind::reduce_scatter || (p_.op == op_kind::allreduce && k + 1 < p_.nranks);
 }
 
-uint32_t ring_stream::block_rank(uint32_t c, uint32_t k, uint32_t q) const {
+uint32_t ring_stream::shift(uint32_t k) const {
     const uint32_t n = p_.nranks;
     // The ring (ring.cpp file comment): reduce-scatter step k sends block (q - k - 1) mod n,
     // allgather step k block (q - k) mod n; an allreduce's allgather steps follow its n - 1
-    // reduce-scatter steps.
-    const uint32_t pos = reduces(k) ? (q + 2 * n - k - 1) % n
-                                    : (q + n - (p_.op == op_kind::allreduce ? k - (n - 1) : k)) % n;
-    return rank(c, pos);
+    // reduce-scatter steps. Position q sends the block of the rank at position (q + shift) mod n.
+    if (reduces(k)) return (2 * n - k - 1) % n;
+    return (n - (p_.op == op_kind::allreduce ? k - (n - 1) : k)) % n;
+}
+
+uint64_t ring_stream::first_of(uint32_t c, uint32_t s, uint32_t q) const {
+    // Chunks sent by positions 0 .. q-1 at a level of shift s: the blocks of positions s .. s+q-1
+    // (mod n).
+    const uint32_t n = p_.nranks;
+    const std::vector<uint64_t>& cum = cum_[c];
+    return s + q <= n ? cum[s + q] - cum[s] : cum[n] - cum[s] + cum[s + q - n];
 }
 
 byte_range ring_stream::block(uint32_t c, uint32_t owner) const {
@@ -74,27 +89,21 @@ byte_range ring_stream::block(uint32_t c, uint32_t owner) const {
     return byte_range{b.offset + part.offset, part.bytes};
 }
 
-void ring_stream::prefix(uint32_t c, uint32_t k, std::vector<uint64_t>& out) const {
-    const uint32_t n = p_.nranks;
-    out.assign(n + 1, 0);
-    for (uint32_t q = 0; q < n; ++q) {
-        out[q + 1] = out[q] + detail::chunk_count(block(c, block_rank(c, k, q)).bytes, chunk_);
-    }
-}
-
 void ring_stream::level(uint32_t c, uint32_t k, std::vector<xfer>& out) const {
     const uint32_t n = p_.nranks;
     out.clear();
     out.reserve(size_[c]);
-    std::vector<uint64_t> before;  // the level before: where position q's transfers start
-    if (k > 0) prefix(c, k - 1, before);
+    const uint32_t s = shift(k);
+    const uint32_t before = k > 0 ? shift(k - 1) : 0;  // the level before
     const uint64_t prev_first = k > 0 ? level_first(c, k - 1) : 0;
     const bool red = reduces(k);
     for (uint32_t q = 0; q < n; ++q) {
-        const byte_range b = block(c, block_rank(c, k, q));
+        const byte_range b = pos_block_[c][(q + s) % n];
         const uint32_t src = rank(c, q);
         const uint32_t dst = rank(c, (q + 1) % n);
         const uint64_t nc = detail::chunk_count(b.bytes, chunk_);
+        // Chunk i of the same block, sent into q by q - 1 one step before.
+        const uint64_t dep0 = k > 0 ? prev_first + first_of(c, before, (q + n - 1) % n) : 0;
         for (uint64_t i = 0; i < nc; ++i) {
             const byte_range piece = detail::chunk_of(b, chunk_, i);
             xfer x;
@@ -104,9 +113,7 @@ void ring_stream::level(uint32_t c, uint32_t k, std::vector<xfer>& out) const {
             x.src_offset = piece.offset;
             x.dst_offset = piece.offset;
             x.reduce = red;
-            // Chunk i of the same block, sent into q by q - 1 one step before.
-            if (k > 0)
-                x.deps.push_back(static_cast<uint32_t>(prev_first + before[(q + n - 1) % n] + i));
+            if (k > 0) x.deps.push_back(static_cast<uint32_t>(dep0 + i));
             out.push_back(std::move(x));
         }
     }

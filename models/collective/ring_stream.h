@@ -56,12 +56,13 @@ public:
     std::vector<uint64_t> events_per_rank() const;
 
 private:
-    /// Block (rank whose block it is) sent by position q at level k of chain c.
-    uint32_t block_rank(uint32_t c, uint32_t k, uint32_t q) const;
+    /// At level k, position q sends the block of the rank at position (q + shift(k)) mod n.
+    uint32_t shift(uint32_t k) const;
     bool reduces(uint32_t k) const;
     byte_range block(uint32_t c, uint32_t owner) const;
-    /// Per position: index of its first transfer in level k of chain c, relative to the level.
-    void prefix(uint32_t c, uint32_t k, std::vector<uint64_t>& out) const;
+    /// Index of position q's first transfer in a level of chain c with shift s, relative to
+    /// the level (O(1) from cum_).
+    uint64_t first_of(uint32_t c, uint32_t s, uint32_t q) const;
     uint32_t rank(uint32_t c, uint32_t pos) const {
         return orders_[c].empty() ? pos : orders_[c][pos];
     }
@@ -73,6 +74,8 @@ private:
     std::vector<std::vector<uint32_t>> orders_;  ///< per chain: position -> rank (empty: identity)
     std::vector<uint64_t> base_;                 ///< per chain: index of its first transfer
     std::vector<uint64_t> size_;                 ///< per chain: transfers per level
+    std::vector<std::vector<byte_range>> pos_block_;  ///< per chain, position: its rank's block
+    std::vector<std::vector<uint64_t>> cum_;  ///< per chain: chunks of positions 0 .. q-1
     uint64_t total_ = 0;
 };
 

@@ -39,9 +39,16 @@ public:
     cycle::packet_pool& pool() { return pool_; }
     const std::vector<link_ref>& links() const { return links_; }
     /// Beats sent so far on a link (cumulative).
-    uint64_t link_beats(const link_ref& l) const;
+    uint64_t link_beats(const link_ref& l) const {
+        if (l.from_host) return hcas_->stats().tx_beats[l.node];
+        return switches_[l.node]->total_out_beats(l.port);
+    }
     /// Of link_beats(l), those still to be sent at cycle `now` (counted when committed).
-    uint64_t link_beats_unsent(const link_ref& l, uint64_t now) const;
+    uint64_t link_beats_unsent(const link_ref& l, uint64_t now) const {
+        const uint64_t free =
+            l.from_host ? hcas_->tx_free(l.node) : switches_[l.node]->link_free(l.port);
+        return free > now ? free - now : 0;
+    }
     /// fault.link_down: the cables taken down and the reroutes (fabric_faults.h).
     const fault_plan& faults() const { return plan_.faults; }
     /// Packets lost on fault `x`'s cable (both directions) so far.

@@ -114,15 +114,4 @@ fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts)
     }
 }
 
-uint64_t fabric_tlm::link_beats_unsent(const link_ref& l, uint64_t now) const {
-    const uint64_t free =
-        l.from_host ? hcas_->tx_free(l.node) : switches_[l.node]->link_free(l.port);
-    return free > now ? free - now : 0;
-}
-
-uint64_t fabric_tlm::link_beats(const link_ref& l) const {
-    if (l.from_host) return hcas_->stats().tx_beats[l.node];
-    return switches_[l.node]->total_out_beats(l.port);
-}
-
 }  // namespace ndr::tb

@@ -33,9 +33,16 @@ public:
     std::vector<std::unique_ptr<tlmm::ib_switch_tlm>>& switches() { return switches_; }
     tlmm::run_status& status() { return status_; }
     const std::vector<link_ref>& links() const { return links_; }
-    uint64_t link_beats(const link_ref& l) const;
+    uint64_t link_beats(const link_ref& l) const {
+        if (l.from_host) return hcas_->stats().tx_beats[l.node];
+        return switches_[l.node]->total_out_beats(l.port);
+    }
     /// Of link_beats(l), those still to be sent at cycle `now` (counted when committed).
-    uint64_t link_beats_unsent(const link_ref& l, uint64_t now) const;
+    uint64_t link_beats_unsent(const link_ref& l, uint64_t now) const {
+        const uint64_t free =
+            l.from_host ? hcas_->tx_free(l.node) : switches_[l.node]->link_free(l.port);
+        return free > now ? free - now : 0;
+    }
     /// sim.tlm_mode=lt: the global quantum in cycles; 0 in AT.
     uint64_t quantum_cycles() const { return quantum_; }
 

@@ -76,7 +76,6 @@ public:
         for (std::size_t i = 0; i < f.links().size(); ++i) {
             series_[i].name = f.links()[i].name;
             series_[i].tier = f.links()[i].tier;
-            series_[i].utilisation.reserve(cap_);  // pages are touched as samples arrive
         }
     }
 
@@ -89,30 +88,70 @@ public:
     /// link never reads above 1 (a saturated one reads exactly 1). At the TLM level an express
     /// ACK rides between two packets of a burst without lengthening it (fidelity_tlm.md), so a
     /// full interval can hold a few beats more than cycles: those carry to the next sample.
+    /// Samples are held one row per take (all links side by side, written in order, in blocks
+    /// of BLOCK_ROWS rows) until finish() hands them to the series.
     void take(uint64_t now) {
-        for (std::size_t i = 0; i < f_.links().size(); ++i) {
+        const std::size_t links = f_.links().size();
+        if (links == 0) return;
+        if (rows_ % BLOCK_ROWS == 0) {
+            blocks_.emplace_back();
+            blocks_.back().reserve(BLOCK_ROWS * links);
+        }
+        std::vector<float>& blk = blocks_.back();
+        for (std::size_t i = 0; i < links; ++i) {
             const uint64_t total = f_.link_beats(f_.links()[i]);
             const uint64_t unsent = std::min(total, f_.link_beats_unsent(f_.links()[i], now));
             const uint64_t b = std::clamp(total - unsent, last_[i], last_[i] + interval_);
-            series_[i].utilisation.push_back(static_cast<float>(static_cast<double>(b - last_[i]) /
-                                                                static_cast<double>(interval_)));
+            blk.push_back(static_cast<float>(static_cast<double>(b - last_[i]) /
+                                             static_cast<double>(interval_)));
             last_[i] = b;
         }
-        if (series_.empty() || series_[0].utilisation.size() < cap_) return;
-        for (auto& l : series_) {  // merge pairs in place (an odd last point is dropped)
-            std::vector<float>& u = l.utilisation;
-            for (std::size_t k = 0; k + 1 < u.size(); k += 2) u[k / 2] = (u[k] + u[k + 1]) / 2.0F;
-            u.resize(u.size() / 2);
+        if (++rows_ < cap_) return;
+        // Merge pairs of rows in place (an odd last row is dropped), halving the resolution.
+        const std::size_t n = rows_ / 2;
+        for (std::size_t r = 0; r < n; ++r) {
+            const float* a = row(2 * r);
+            const float* b = row(2 * r + 1);
+            float* o = row(r);
+            for (std::size_t i = 0; i < links; ++i) o[i] = (a[i] + b[i]) / 2.0F;
         }
+        rows_ = n;
+        blocks_.resize((n + BLOCK_ROWS - 1) / BLOCK_ROWS);
+        if (n % BLOCK_ROWS != 0) blocks_.back().resize((n % BLOCK_ROWS) * links);
         interval_ *= 2;
     }
 
+    /// Moves the samples into the series (one per link, in time order), releasing each block
+    /// of rows once copied. Call once, after the last take().
+    void finish() {
+        const std::size_t links = f_.links().size();
+        for (std::size_t i = 0; i < links; ++i) series_[i].utilisation.reserve(rows_);
+        for (std::vector<float>& blk : blocks_) {
+            for (std::size_t r = 0; r * links < blk.size(); ++r) {
+                for (std::size_t i = 0; i < links; ++i) {
+                    series_[i].utilisation.push_back(blk[r * links + i]);
+                }
+            }
+            std::vector<float>().swap(blk);
+        }
+        blocks_.clear();
+        rows_ = 0;
+    }
+
 private:
+    static constexpr std::size_t BLOCK_ROWS = 32;
+    float* row(std::size_t r) {
+        return &blocks_[r / BLOCK_ROWS][(r % BLOCK_ROWS) * f_.links().size()];
+    }
+
     const Fabric& f_;
     std::vector<link_sample_series>& series_;
     uint64_t interval_;
     std::size_t cap_;
     std::vector<uint64_t> last_;
+    std::vector<std::vector<float>> blocks_;  ///< rows of samples: row r, link i at
+                                              ///< blocks_[r / BLOCK_ROWS][(r % BLOCK_ROWS) * links + i]
+    std::size_t rows_ = 0;
 };
 
 }  // namespace ndr::tb

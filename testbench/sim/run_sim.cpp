@@ -56,6 +56,7 @@ run_outcome run_trace(const cfg::config& c, const trace::trace& tr, const run_op
         out.pcap_records = capture->records();
     }
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    sampler.finish();
     out.sample_cycles = sampler.interval();
     out.collectives = rp.results();
     cycle_t end = 0;

@@ -48,6 +48,7 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     const auto t0 = std::chrono::steady_clock::now();
     const uint64_t now = run_replay_loop(rp, sampler, limit, run_until);
     out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    sampler.finish();
     out.sample_cycles = sampler.interval();
     out.collectives = rp.results();
     common::cycle_t end = 0;
