@@ -42,6 +42,7 @@ ring_stream::ring_stream(const coll_params& p)
     uint64_t next = 0;
     pos_block_.resize(channels_);
     cum_.resize(channels_);
+    sparse_.resize(channels_);
     const uint32_t n = p.nranks;
     for (uint32_t c = 0; c < channels_; ++c) {
         orders_[c] = ring_order(p.node_groups, c);
@@ -56,6 +57,12 @@ ring_stream::ring_stream(const coll_params& p)
         // Every step of a channel sends each block's part once (the block is a bijection of
         // the position), so every level of the chain has the same size.
         size_[c] = cum_[c][n];
+        // Positions whose block has transfers, if few (small messages: most blocks are empty).
+        std::vector<uint32_t> busy;
+        for (uint32_t q = 0; q < n && busy.size() <= n / 4; ++q) {
+            if (cum_[c][q + 1] != cum_[c][q]) busy.push_back(q);
+        }
+        if (busy.size() <= n / 4) sparse_[c] = std::move(busy);
         next += uint64_t{steps_} * size_[c];
     }
     total_ = next;
@@ -97,7 +104,17 @@ void ring_stream::level(uint32_t c, uint32_t k, std::vector<xfer>& out) const {
     const uint32_t before = k > 0 ? shift(k - 1) : 0;  // the level before
     const uint64_t prev_first = k > 0 ? level_first(c, k - 1) : 0;
     const bool red = reduces(k);
-    for (uint32_t q = 0; q < n; ++q) {
+    // With few busy blocks only their senders: q = (busy position - s) mod n, in index order.
+    std::vector<uint32_t> senders;
+    if (!sparse_[c].empty() || size_[c] == 0) {
+        senders.reserve(sparse_[c].size());
+        for (const uint32_t p : sparse_[c]) senders.push_back((p + n - s) % n);
+        std::sort(senders.begin(), senders.end());
+    }
+    const bool all = senders.empty() && size_[c] != 0;
+    const std::size_t m = all ? n : senders.size();
+    for (std::size_t j = 0; j < m; ++j) {
+        const uint32_t q = all ? static_cast<uint32_t>(j) : senders[j];
         const byte_range b = pos_block_[c][(q + s) % n];
         const uint32_t src = rank(c, q);
         const uint32_t dst = rank(c, (q + 1) % n);

@@ -76,6 +76,9 @@ private:
     std::vector<uint64_t> size_;                 ///< per chain: transfers per level
     std::vector<std::vector<byte_range>> pos_block_;  ///< per chain, position: its rank's block
     std::vector<std::vector<uint64_t>> cum_;  ///< per chain: chunks of positions 0 .. q-1
+    /// Per chain: the positions whose block has transfers, when at most a quarter do (else
+    /// empty, and every position is visited).
+    std::vector<std::vector<uint32_t>> sparse_;
     uint64_t total_ = 0;
 };
 
