@@ -93,7 +93,7 @@ public:
     void set_timer(common::cycle_t at, uint64_t token) override;
     uint32_t hosts() const override { return hosts_; }
     /// Cycle host `h`'s link is free (as cycle::hca_array::tx_free).
-    uint64_t tx_free(uint32_t h) const { return ports_[h].tx_free; }
+    const uint64_t& tx_free(uint32_t h) const { return ports_[h].tx_free; }
     const common::hca_stats& stats() const { return stats_; }
 
 protected:

@@ -99,9 +99,9 @@ public:
     /// Packets buffered in the switch (header arrived, crossbar transfer not finished).
     uint64_t packets_inside() const { return inside_; }
     /// Beats sent on output `port` since the start (whole run, for utilisation samples).
-    uint64_t total_out_beats(uint16_t port) const { return total_out_beats_[port]; }
+    const uint64_t& total_out_beats(uint16_t port) const { return total_out_beats_[port]; }
     /// Cycle output `port`'s link is free (as cycle::ib_switch::link_free).
-    uint64_t link_free(uint16_t port) const { return link_free_[port]; }
+    const uint64_t& link_free(uint16_t port) const { return link_free_[port]; }
     /// Turns on the SHARP aggregation node (sharp_an_tlm.h): packets of kind PK_SHARP_UP/DOWN
     /// arriving on `sharp_vl` go to it instead of the LFT and the crossbar. Returns the node
     /// for tree configuration (testbench/sharp_manager.h).

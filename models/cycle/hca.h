@@ -75,7 +75,7 @@ public:
     uint32_t hosts() const override { return hosts_; }
     /// Cycle host `h`'s link is free: beats of hca_stats::tx_beats still to be sent are those
     /// before it (link utilisation samples).
-    cycle_t tx_free(uint32_t h) const { return ports_[h].tx_free; }
+    const cycle_t& tx_free(uint32_t h) const { return ports_[h].tx_free; }
     /// Messages posted but not yet delivered and acknowledged.
     uint64_t busy_messages() const { return live_messages_; }
     /// RoCE: PFC state and statistics of the NIC ports (nullptr for IB or pfc.enabled false).

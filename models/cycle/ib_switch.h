@@ -69,10 +69,10 @@ public:
     const common::sharp_an* sharp() const { return an_.get(); }
     common::sharp_an* sharp() { return an_.get(); }
     /// Beats started on output port p's link since the start (all time, not windowed).
-    uint64_t total_out_beats(uint16_t p) const { return total_out_beats_[p]; }
+    const uint64_t& total_out_beats(uint16_t p) const { return total_out_beats_[p]; }
     /// Cycle output `p`'s link is free: the beats counted by total_out_beats but still to be
     /// sent are those before it (link utilisation samples).
-    uint64_t link_free(uint16_t p) const { return link_free_[p]; }
+    const uint64_t& link_free(uint16_t p) const { return link_free_[p]; }
     /// Schedules the first forced FC refresh round.
     void start(cycle_t now);
     const common::switch_stats& stats() const { return stats_; }

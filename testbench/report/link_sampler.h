@@ -73,9 +73,13 @@ public:
           cap_(sampler_cap(f.links().size(), period_ps != 0)),
           last_(f.links().size(), 0) {
         series_.resize(f.links().size());
+        beats_.reserve(f.links().size());
+        free_.reserve(f.links().size());
         for (std::size_t i = 0; i < f.links().size(); ++i) {
             series_[i].name = f.links()[i].name;
             series_[i].tier = f.links()[i].tier;
+            beats_.push_back(f.link_beats_at(f.links()[i]));
+            free_.push_back(f.link_free_at(f.links()[i]));
         }
     }
 
@@ -98,12 +102,17 @@ public:
             blocks_.back().reserve(BLOCK_ROWS * links);
         }
         std::vector<float>& blk = blocks_.back();
+        // Beats per interval are at most interval_ (< 2^63): exact through int64_t, cheaper to
+        // convert than an unsigned 64-bit value, the same double.
+        const auto iv = static_cast<double>(static_cast<int64_t>(interval_));
         for (std::size_t i = 0; i < links; ++i) {
-            const uint64_t total = f_.link_beats(f_.links()[i]);
-            const uint64_t unsent = std::min(total, f_.link_beats_unsent(f_.links()[i], now));
+            // Beats committed so far, less those whose wire time is still ahead of `now`.
+            const uint64_t total = *beats_[i];
+            const uint64_t free = *free_[i];
+            const uint64_t unsent = std::min(total, free > now ? free - now : 0);
             const uint64_t b = std::clamp(total - unsent, last_[i], last_[i] + interval_);
-            blk.push_back(static_cast<float>(static_cast<double>(b - last_[i]) /
-                                             static_cast<double>(interval_)));
+            blk.push_back(
+                static_cast<float>(static_cast<double>(static_cast<int64_t>(b - last_[i])) / iv));
             last_[i] = b;
         }
         if (++rows_ < cap_) return;
@@ -149,6 +158,8 @@ private:
     uint64_t interval_;
     std::size_t cap_;
     std::vector<uint64_t> last_;
+    std::vector<const uint64_t*> beats_;  ///< per link: f.link_beats_at
+    std::vector<const uint64_t*> free_;   ///< per link: f.link_free_at
     std::vector<std::vector<float>> blocks_;  ///< rows of samples: row r, link i at
                                               ///< blocks_[r / BLOCK_ROWS][(r % BLOCK_ROWS) * links + i]
     std::size_t rows_ = 0;

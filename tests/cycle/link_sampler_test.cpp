@@ -25,13 +25,14 @@ struct fake_link {
     uint32_t tier = 0;
 };
 
-/// Every link sends one beat per cycle (saturated) from cycle 0, nothing unsent.
+/// Every link sends one beat per cycle (saturated) from cycle 0, nothing unsent: every link's
+/// counters are `now` (beats) and `now` (wire free).
 struct fake_fabric {
     std::vector<fake_link> l;
     uint64_t now = 0;
     const std::vector<fake_link>& links() const { return l; }
-    uint64_t link_beats(const fake_link&) const { return now; }
-    uint64_t link_beats_unsent(const fake_link&, uint64_t) const { return 0; }
+    const uint64_t* link_beats_at(const fake_link&) const { return &now; }
+    const uint64_t* link_free_at(const fake_link&) const { return &now; }
 };
 
 struct walk {
@@ -92,25 +93,36 @@ TEST_CASE("link_sampler: the level estimate's sample count is the sampler's", "[
 }
 
 /// Link i has sent (now * (i + 1) + now / 7 * i) / (links + 1) beats by `now`, of which
-/// (i * 13) % 5 are not yet on the wire: loads from ~0 to ~1, different on every link.
+/// (i * 13) % 5 are not yet on the wire (its wire is free that many cycles after `now`): loads
+/// from ~0 to ~1, different on every link. advance() moves `now` and the counters.
 struct uneven_fabric {
     std::vector<fake_link> l;
     uint64_t now = 0;
+    std::vector<uint64_t> beats;
+    std::vector<uint64_t> free;
+    explicit uneven_fabric(std::size_t links) : l(links), beats(links, 0), free(links, 0) {}
     const std::vector<fake_link>& links() const { return l; }
-    uint64_t index(const fake_link& x) const { return static_cast<uint64_t>(&x - l.data()); }
-    uint64_t link_beats(const fake_link& x) const {
-        const uint64_t i = index(x);
-        return (now * (i + 1) + now / 7 * i) / (l.size() + 1);
+    std::size_t index(const fake_link& x) const { return static_cast<std::size_t>(&x - l.data()); }
+    const uint64_t* link_beats_at(const fake_link& x) const { return &beats[index(x)]; }
+    const uint64_t* link_free_at(const fake_link& x) const { return &free[index(x)]; }
+    static uint64_t sent(uint64_t now, std::size_t i, std::size_t links) {
+        return (now * (i + 1) + now / 7 * i) / (links + 1);
     }
-    uint64_t link_beats_unsent(const fake_link& x, uint64_t) const { return index(x) * 13 % 5; }
+    static uint64_t unsent(std::size_t i) { return i * 13 % 5; }
+    void advance(uint64_t t) {
+        now = t;
+        for (std::size_t i = 0; i < l.size(); ++i) {
+            beats[i] = sent(now, i, l.size());
+            free[i] = now + unsent(i);
+        }
+    }
 };
 
 TEST_CASE("link_sampler: uneven links get the per-link reference series", "[report]") {
     const std::size_t links = 5;
     const uint64_t first = 3;
     const std::size_t cap = tb::sampler_cap(links, true);  // fixed period: 1,000,000 points
-    uneven_fabric f;
-    f.l.resize(links);
+    uneven_fabric f(links);
     std::vector<tb::link_sample_series> series;
     tb::link_sampler<uneven_fabric> s(f, series, 1000, first * 1000);
     REQUIRE(s.interval() == first);
@@ -121,11 +133,11 @@ TEST_CASE("link_sampler: uneven links get the per-link reference series", "[repo
     std::vector<uint64_t> last(links, 0);
     const uint64_t takes = 1001;
     for (uint64_t t = 0; t < takes; ++t) {
-        f.now += first;
+        f.advance(f.now + first);
         s.take(f.now);
         for (std::size_t i = 0; i < links; ++i) {
-            const uint64_t total = f.link_beats(f.l[i]);
-            const uint64_t unsent = std::min(total, f.link_beats_unsent(f.l[i], f.now));
+            const uint64_t total = uneven_fabric::sent(f.now, i, links);
+            const uint64_t unsent = std::min(total, uneven_fabric::unsent(i));
             const uint64_t b = std::clamp(total - unsent, last[i], last[i] + first);
             ref[i].push_back(static_cast<float>(static_cast<double>(b - last[i]) /
                                                 static_cast<double>(first)));
@@ -148,19 +160,18 @@ TEST_CASE("link_sampler: halving merges each link's own pairs", "[report]") {
     const std::size_t links = 20'000;
     const std::size_t cap = tb::sampler_cap(links, false);
     REQUIRE(cap == 409);
-    uneven_fabric f;
-    f.l.resize(links);
+    uneven_fabric f(links);
     std::vector<tb::link_sample_series> series;
     tb::link_sampler<uneven_fabric> s(f, series, 1'000'000, 0);  // 1 cycle per automatic sample
     const uint64_t iv = s.interval();
     std::vector<std::vector<float>> ref(links);
     std::vector<uint64_t> last(links, 0);
     for (std::size_t t = 0; t < cap; ++t) {
-        f.now += iv;
+        f.advance(f.now + iv);
         s.take(f.now);
         for (std::size_t i = 0; i < links; ++i) {
-            const uint64_t total = f.link_beats(f.l[i]);
-            const uint64_t unsent = std::min(total, f.link_beats_unsent(f.l[i], f.now));
+            const uint64_t total = uneven_fabric::sent(f.now, i, links);
+            const uint64_t unsent = std::min(total, uneven_fabric::unsent(i));
             const uint64_t b = std::clamp(total - unsent, last[i], last[i] + iv);
             ref[i].push_back(static_cast<float>(static_cast<double>(b - last[i]) /
                                                 static_cast<double>(iv)));
