@@ -16,6 +16,7 @@
 #include "hca_tlm.h"
 #include "ib_switch_tlm.h"
 #include "link_tlm.h"
+#include "socket_teardown.h"
 #include "timed_device.h"
 
 namespace ndr::tb {
@@ -25,7 +26,7 @@ public:
     fabric_tlm(const cfg::config& c, uint32_t hosts);
     fabric_tlm(const fabric_tlm&) = delete;
     fabric_tlm& operator=(const fabric_tlm&) = delete;
-    /// SystemC objects newest first: wires, then switches, then the HCAs (socket_teardown.h).
+    /// SystemC objects newest first: the anchor, wires, switches, the HCAs (socket_teardown.h).
     ~fabric_tlm();
     tlmm::hca_tlm& hcas() { return *hcas_; }
     const common::timing& timing() const { return tm_; }
@@ -53,6 +54,7 @@ private:
     const common::timing& tm_;
     const golden::topology& topo_;
     tlmm::run_status status_;
+    std::unique_ptr<tlmm::teardown_anchor> anchor_;  ///< built first, destroyed first
     std::unique_ptr<tlmm::hca_tlm> hcas_;
     std::vector<std::unique_ptr<tlmm::ib_switch_tlm>> switches_;
     std::vector<std::unique_ptr<tlmm::link_tlm>> wires_;
