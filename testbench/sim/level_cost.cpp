@@ -20,7 +20,11 @@ namespace {
 // Cycle level: per packet-hop (0.28-0.82 us measured, congestion-free) and per host.
 constexpr double CYCLE_PER_PACKET_HOP = 0.45e-6;
 constexpr double CYCLE_PER_HOST = 45e-6;
-constexpr double CYCLE_PER_SHARP_PACKET_HOP = 2.0e-6;
+// SHARP packets (one per chunk, up and down a tree), without payload: 0.054 us per packet-hop
+// measured on a flat 1,024-host SHARP allreduce of 16 MiB with sharp.data off, 0.067 us on a
+// 1,024-GPU collnet_direct of 64 MiB (session 20). Before session 20 the estimate folded the
+// payload check into this constant (2.0 us), and sent large SHARP runs to the wrong level.
+constexpr double CYCLE_PER_SHARP_PACKET_HOP = 0.06e-6;
 // TLM level (sim.tlm_mode at): per transaction-hop (socket calls, the receiver's calendar, the
 // FC update back), growing with the fabric as its state outgrows the caches, and per host (the
 // fabric's SystemC objects: sockets, names). Session 19 (arrivals through the receiver's
@@ -29,7 +33,15 @@ constexpr double CYCLE_PER_SHARP_PACKET_HOP = 2.0e-6;
 constexpr double TLM_PER_TRANSACTION_HOP = 0.75e-6;
 constexpr double TLM_HOSTS_DOUBLING = 256.0;  ///< the cost grows by 1x per doubling of this
 constexpr double TLM_PER_HOST = 450e-6;
-constexpr double TLM_PER_SHARP_PACKET_HOP = 3.2e-6;
+// TLM, per SHARP packet-hop (no bursts: the aggregation node takes packets): 0.29 us (flat,
+// 16 MiB, sharp.data off) and 0.56 us (collnet_direct, 64 MiB) on 1,024 hosts (session 20).
+constexpr double TLM_PER_SHARP_PACKET_HOP = 0.4e-6;
+// SHARP payloads (sharp.data on, or auto up to 1 MiB): each member's input is made, copied
+// into its packets, reduced by the golden ALU in the tree's order and checked at every member.
+// The replay does that at both levels alike: 4.7-4.8 ns per byte of member input (a flat
+// 1,024-host SHARP allreduce of 1 MiB: 5.08 s with the check, 0.16 s without, cycle level;
+// 6.19 and 1.01 s at TLM).
+constexpr double SHARP_DATA_PER_BYTE = 4.7e-9;
 // sim.tlm_mode lt runs the same transactions without per-step SystemC activations: 0.77-0.82x
 // the AT cost measured in session 19 (trees, rhd), 0.85x for SHARP.
 constexpr double TLM_LT_FACTOR = 0.8;
@@ -70,6 +82,17 @@ double critical_steps(coll::op_kind op, coll::algo_kind algo, uint32_t n) {
     }
 }
 
+/// SHARP chunks one member sends (and receives) for `bytes` of input: low-latency OSTs of
+/// sharp.ost_bytes up to sharp.sat_threshold, streaming chunks of sharp.sat_chunk above, at most
+/// sharp.osts_per_tree OSTs of payload each (replay::start_sharp_job).
+double sharp_chunks(const cfg::config& c, double bytes) {
+    const bool sat = bytes > static_cast<double>(c.sharp.sat_threshold.count);
+    double cb = static_cast<double>(sat ? c.sharp.sat_chunk.count : c.sharp.ost_bytes.count);
+    cb = std::min(cb, static_cast<double>(c.sharp.osts_per_tree) *
+                          static_cast<double>(c.sharp.ost_bytes.count));
+    return std::max(1.0, std::ceil(bytes / std::max(1.0, cb)));
+}
+
 /// Payload bytes all transfers of one collective move: nccl-tests' bus bytes, ranks x
 /// coll::busbw_factor x S; a point-to-point op moves S once.
 double moved_bytes(coll::op_kind op, uint32_t n, double s) {
@@ -104,10 +127,21 @@ level_estimate estimate_replay(const cfg::config& c, const trace::trace& tr, uin
                 : ci.algo;
         coll_us[i] = critical_steps(ci.op, algo, n) * STEP_US +
                      moved_bytes(ci.op, n, s) / std::max<uint32_t>(n, 1) / link_bytes_per_us;
-        if (ci.algo == coll::algo_kind::sharp) {
-            const double chunk =
-                static_cast<double>(std::max<uint64_t>(1, c.sharp.sat_chunk.count));
-            k.sharp_packets += 2.0 * n * std::max(1.0, std::ceil(s / chunk));
+        // NCCL's CollNet and NVLS across nodes: one SHARP allreduce per rail, each member (a
+        // GPU's HCA) holding 1/gpus of the buffer; their NVLink phases inside the nodes are
+        // not counted.
+        const bool rails =
+            c.nccl.collnet && c.node.gpus > 1 && n > c.node.gpus &&
+            (ci.algo == coll::algo_kind::collnet_direct ||
+             ci.algo == coll::algo_kind::collnet_chain || ci.algo == coll::algo_kind::nvls);
+        if (ci.algo == coll::algo_kind::sharp || rails) {
+            const double member = rails ? std::ceil(s / c.node.gpus) : s;
+            k.sharp_packets += 2.0 * n * sharp_chunks(c, member);
+            const bool reduces =
+                ci.op == coll::op_kind::allreduce || ci.op == coll::op_kind::reduce;
+            if (reduces && (c.sharp.data == "on" || (c.sharp.data == "auto" && s <= (1U << 20)))) {
+                k.sharp_data_bytes += n * member;
+            }
             continue;
         }
         if (ci.algo == coll::algo_kind::nvls) continue;  // inside the nodes: no fabric packets
@@ -171,6 +205,7 @@ level_estimate estimate_replay(const cfg::config& c, const trace::trace& tr, uin
     const double h = k.path_links;
     e.cycle_cpu_s = CYCLE_PER_PACKET_HOP * k.packets * h + CYCLE_PER_HOST * hosts_d +
                     CYCLE_PER_SHARP_PACKET_HOP * k.sharp_packets * h +
+                    SHARP_DATA_PER_BYTE * k.sharp_data_bytes +
                     CYCLE_PER_FC_REFRESH * k.fc_refreshes +
                     CYCLE_PER_LINK_SAMPLE * k.links * k.samples;
     const bool lt = c.sim.tlm_mode == "lt";
@@ -179,7 +214,7 @@ level_estimate estimate_replay(const cfg::config& c, const trace::trace& tr, uin
         TLM_PER_TRANSACTION_HOP * (lt ? TLM_LT_FACTOR : 1.0) * scale * k.transactions * h +
         TLM_PER_HOST * hosts_d +
         TLM_PER_SHARP_PACKET_HOP * (lt ? TLM_LT_SHARP_FACTOR : 1.0) * k.sharp_packets * h +
-        TLM_PER_LINK_SAMPLE * k.links * k.samples;
+        SHARP_DATA_PER_BYTE * k.sharp_data_bytes + TLM_PER_LINK_SAMPLE * k.links * k.samples;
     return e;
 }
 

@@ -117,6 +117,7 @@ nlohmann::json level_choice_json(const level_choice& ch) {
                        {"packets", k.packets},
                        {"tlm_transactions", k.transactions},
                        {"sharp_packets", k.sharp_packets},
+                       {"sharp_data_bytes", k.sharp_data_bytes},
                        {"links", k.links},
                        {"span_us", k.span_us},
                        {"fc_refreshes", k.fc_refreshes},

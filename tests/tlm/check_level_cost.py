@@ -15,7 +15,8 @@ usage: check_level_cost.py NDRSIM WORKDIR
    (packet by packet) TLM 12.9 s -> cycle; 4,096 GPUs (512 dgx-h100 nodes, 3-level rail tree),
    8 B ring with host.stack nccl, a 10 ms latency-bound run whose cost is the idle fabric:
    TLM 4.8-5.0 s vs cycle 7.6-13.9 s user -> tlm (session 18, after the utilisation series
-   were bounded; before: TLM 6.6-8.1 s, cycle 13.3-22.3 s). These with sim.level_auto_cycle_below_s=0
+   were bounded; before: TLM 6.6-8.1 s, cycle 13.3-22.3 s); 1,024 GPUs (128 dgx-h100 nodes),
+   CollNet allreduce of 64 MiB (SHARP per rail): cycle 1.13 s vs TLM 9.86 s -> cycle. These with sim.level_auto_cycle_below_s=0
    (rank only); at the default (10 s) the 64-host run (estimated 0.5 s at the cycle level)
    stays at the cycle level and says why, the 2,048-host and 4,096-GPU ones still run at TLM.
    --which-level prints the choice without simulating.
@@ -85,6 +86,14 @@ subprocess.run([nd, "gen", "collective", "--op", "allreduce", "--nodes", "512", 
                 "8", "--bytes", "8", "--algo", "ring", "-o", dgx], check=True, capture_output=True)
 dgx_flags = ["--preset", "dgx-h100", "--set", "host.stack=nccl", "--set", "fabric.levels=3"]
 cases.append((dgx, dgx_flags, "tlm"))
+# 128 dgx-h100 nodes, CollNet (SHARP per rail) allreduce of 64 MiB: cycle 1.13 s vs TLM 9.86 s
+# user (session 20; the estimate counted it as a flat ring before and picked TLM).
+collnet = os.path.join(work, "ar_1024_64MiB_collnet.jsonl")
+subprocess.run([nd, "gen", "collective", "--op", "allreduce", "--nodes", "128", "--gpus-per-node",
+                "8", "--bytes", "64MiB", "--algo", "collnet_direct", "-o", collnet], check=True,
+               capture_output=True)
+collnet_flags = ["--preset", "dgx-h100", "--set", "host.stack=nccl", "--set", "nccl.collnet=true"]
+cases.append((collnet, collnet_flags, "cycle"))
 rank_only = ["--set", "sim.level_auto_cycle_below_s=0"]
 for path, flags, want in cases:
     ch = which(path, *flags, *rank_only)
@@ -96,6 +105,17 @@ for path, flags, want in cases:
         fail.append(f"{path}: estimates {est} disagree with the level")
     if "estimated CPU time" not in ch["reason"]:
         fail.append(f"{path}: reason {ch['reason']!r}")
+# SHARP counts: one chunk per sharp.sat_chunk (4 KiB) of each member's input, up and down; a
+# CollNet member (one GPU's HCA on its rail) holds 1/8 of the buffer. Payloads are carried and
+# checked up to 1 MiB (sharp.data auto): n x S bytes of member input on a flat tree.
+kc = which(collnet, *collnet_flags)["counts"]
+want_sp = 2 * 1024 * math.ceil((64 << 20) / 8 / 4096)
+if (kc["sharp_packets"], kc["sharp_data_bytes"]) != (want_sp, 0):
+    fail.append(f"collnet 64 MiB: sharp {kc['sharp_packets']}/{kc['sharp_data_bytes']}, "
+                f"want {want_sp}/0")
+kf = which(gen(256, "1MiB", "sharp"), "--topology", "fat_tree")["counts"]
+if (kf["sharp_packets"], kf["sharp_data_bytes"]) != (2 * 256 * 256, 256 * (1 << 20)):
+    fail.append(f"flat SHARP 1 MiB on 256 hosts: {kf}")
 # The default floor keeps small runs at the cycle level, not large ones.
 small = which(cases[0][0])
 if small["level"] != "cycle" or "below sim.level_auto_cycle_below_s 10 s" not in small["reason"]:
