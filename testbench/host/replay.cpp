@@ -112,7 +112,7 @@ replay::replay(const cfg::config& c, const trace::trace& tr, common::hca_iface& 
     issued_members_.assign(tr.collectives.size(), 0);
     running_of_inst_.assign(tr.collectives.size(), NONE);
     results_.resize(tr.collectives.size());
-    pair_bytes_.assign(std::size_t{hcas.hosts()} * hcas.hosts(), 0);
+    pair_bytes_ = pair_traffic(hcas.hosts());
     for (uint32_t i = 0; i < tr.collectives.size(); ++i) {
         results_[i].instance = i;
         for (uint32_t r : tr.collectives[i].records) {
@@ -464,8 +464,7 @@ void replay::on_delivered(cycle_t t, uint32_t dst, uint64_t tag) {
     const running& rr = runs_[run];
     const coll::xfer& xf = xfer_of(rr, x);
     (void)dst;
-    pair_bytes_[std::size_t{host_of(rr.ranks[xf.src])} * hcas_.hosts() +
-                host_of(rr.ranks[xf.dst])] += xf.bytes;
+    pair_bytes_.add(host_of(rr.ranks[xf.src]), host_of(rr.ranks[xf.dst]), xf.bytes);
     if (layout_.multi_gpu()) {  // the HCA writes the data into its GPU across the PCIe switch
         defer(t, t + pcie_cycles_, step::ib_arrive, run, x);
         return;

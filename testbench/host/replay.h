@@ -25,6 +25,7 @@
 #include "config/sim_config.h"
 #include "cycle/hca.h"
 #include "golden/reduce_op.h"
+#include "pair_traffic.h"
 #include "trace/trace.h"
 
 namespace ndr::tb {
@@ -104,7 +105,7 @@ public:
     const common::nvlink_fabric* nvlink() const { return nvl_.get(); }
     /// Payload bytes received per (source host, destination host) pair, for exactly-once
     /// checks: key src * hosts + dst.
-    const std::vector<uint64_t>& pair_bytes() const { return pair_bytes_; }
+    const pair_traffic& pair_bytes() const { return pair_bytes_; }
     /// Human-readable state of what is still running (for hang reports).
     std::string pending_summary() const;
 
@@ -398,7 +399,7 @@ private:
     std::vector<rank_slice> slices_;
     bool log_transfers_ = false;  ///< report.timeline is transfers or packets
     std::vector<transfer_slice> transfers_;
-    std::vector<uint64_t> pair_bytes_;
+    pair_traffic pair_bytes_;
     uint64_t records_done_ = 0;
     uint64_t bytes_posted_ = 0;
 };

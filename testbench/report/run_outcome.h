@@ -61,7 +61,7 @@ struct run_outcome {
     std::vector<link_sample_series> links;
     std::vector<link_fault_summary> link_faults;  ///< fault.link_down, in config order
     uint64_t sample_cycles = 0;                   ///< cycles per utilisation sample
-    std::vector<uint64_t> pair_bytes;             ///< payload per (src host, dst host)
+    pair_traffic pair_bytes;                      ///< payload per (src host, dst host)
     std::vector<std::string> sharp_trees;         ///< description per SHARP tree
     std::vector<sharp_node_summary> sharp_nodes;  ///< per switch aggregation node
     /// Node model (node.gpus > 1; empty otherwise): the layout and NVLink counters.

@@ -117,15 +117,27 @@ result run_fat_tree(const fabric_case& fc) {
         f << text;
         REQUIRE(f.good());
     }
-    const ndr::cfg::config c = ndr::cfg::load_config(
-        "",
-        {"fabric.topology=fat_tree", "fabric.levels=2", "switch.ports=" + std::to_string(fc.ports),
-         "link.rate=400Gbps", "switch.datapath_width=64B", "hca.tx_latency=250ns",
-         "hca.rx_latency=250ns", "hca.ack_latency=0ns", "hca.cqe_latency=0ns",
-         "link.fec_latency=100ns", "link.cable_length=3m",
-         "link.propagation_per_m=5ns", "fabric.tier1_cable_length=30m", "switch.latency=300ns",
-         "switch.cut_through=true", "hca.mtu=4096B", "hca.ack_coalesce=16", "collective.chunk=1MiB",
-         "sim.check_invariants=true", "fault.icrc_error_rate=0"});
+    const ndr::cfg::config c =
+        ndr::cfg::load_config("", {"fabric.topology=fat_tree",
+                                   "fabric.levels=2",
+                                   "switch.ports=" + std::to_string(fc.ports),
+                                   "link.rate=400Gbps",
+                                   "switch.datapath_width=64B",
+                                   "hca.tx_latency=250ns",
+                                   "hca.rx_latency=250ns",
+                                   "hca.ack_latency=0ns",
+                                   "hca.cqe_latency=0ns",
+                                   "link.fec_latency=100ns",
+                                   "link.cable_length=3m",
+                                   "link.propagation_per_m=5ns",
+                                   "fabric.tier1_cable_length=30m",
+                                   "switch.latency=300ns",
+                                   "switch.cut_through=true",
+                                   "hca.mtu=4096B",
+                                   "hca.ack_coalesce=16",
+                                   "collective.chunk=1MiB",
+                                   "sim.check_invariants=true",
+                                   "fault.icrc_error_rate=0"});
     const ndr::trace::trace tr = ndr::trace::load_trace(path);
     std::remove(path.c_str());
     result r;
@@ -160,7 +172,7 @@ result run_fat_tree(const fabric_case& fc) {
     for (uint32_t s = 0; s < n; ++s) {
         for (uint32_t d = 0; d < n; ++d) {
             const uint64_t want = d == (s + 1) % n ? steps * block : 0;
-            if (r.o.pair_bytes[std::size_t{s} * n + d] != want) ++wrong;
+            if (r.o.pair_bytes.get(s, d) != want) ++wrong;
         }
     }
     CHECK(wrong == 0);

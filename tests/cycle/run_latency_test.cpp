@@ -185,9 +185,9 @@ void check_common(const sim_run& r, const char* op, uint64_t bytes) {
     CHECK(r.out.hca.payload_bytes_delivered == bytes);
     CHECK(r.out.hca.retransmitted_packets == 0);
     CHECK(r.out.hca.acks_sent == 1);
-    REQUIRE(r.out.pair_bytes.size() == 4);
-    CHECK(r.out.pair_bytes[0 * 2 + 1] == bytes);
-    CHECK(r.out.pair_bytes[1 * 2 + 0] == 0);
+    REQUIRE(r.out.pair_bytes.hosts() == 2);
+    CHECK(r.out.pair_bytes.get(0, 1) == bytes);
+    CHECK(r.out.pair_bytes.get(1, 0) == 0);
 }
 
 void check_time(const sim_run& r, uint64_t expect_cycles) {

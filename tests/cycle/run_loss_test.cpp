@@ -111,7 +111,7 @@ ndr::tb::run_outcome run_lossy(const std::string& rate) {
     for (uint32_t s = 0; s < N; ++s) {
         for (uint32_t d = 0; d < N; ++d) {
             INFO("pair " << s << "->" << d);
-            CHECK(o.pair_bytes[s * N + d] == (d == (s + 1) % N ? STEPS * BLOCK : 0));
+            CHECK(o.pair_bytes.get(s, d) == (d == (s + 1) % N ? STEPS * BLOCK : 0));
         }
     }
     CHECK(h.payload_bytes_delivered == N * STEPS * BLOCK);

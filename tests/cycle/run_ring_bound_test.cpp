@@ -159,7 +159,7 @@ void run_ring_bound(const std::string& tag, uint64_t S, const std::string& model
         for (uint32_t d = 0; d < n; ++d) {
             const uint64_t want = d == (s + 1) % n ? 2ULL * (n - 1) * block : 0;
             INFO("pair " << s << "->" << d);
-            CHECK(o.pair_bytes[s * n + d] == want);
+            CHECK(o.pair_bytes.get(s, d) == want);
         }
     }
     CHECK(o.hca.payload_bytes_delivered == 2ULL * (n - 1) * block * n);
