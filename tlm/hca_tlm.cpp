@@ -38,9 +38,9 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const commo
       burst_max_(
           std::max<uint32_t>(1, static_cast<uint32_t>(std::min<uint64_t>(
                                     c.sim.tlm_burst.count / c.hca.mtu.count, uint64_t{1} << 14)))),
-      shared_max_(std::max<uint32_t>(
-          1, static_cast<uint32_t>(std::min<uint64_t>(c.sim.tlm_burst_shared.count / c.hca.mtu.count,
-                                                      burst_max_)))),
+      shared_max_(
+          std::max<uint32_t>(1, static_cast<uint32_t>(std::min<uint64_t>(
+                                    c.sim.tlm_burst_shared.count / c.hca.mtu.count, burst_max_)))),
       // A burst's charge must fit the credits a switch VL can always get back: its whole
       // buffer (static) or its reservation (shared; a bigger charge could wait for a window
       // that only the burst's own arrival would grow).
@@ -164,7 +164,7 @@ tlm::tlm_sync_enum hca_tlm::fc_in_fw(int h, tlm::tlm_generic_payload& gp, tlm::t
     const fc_extension& f = fc_of(gp);
     // The FC packet arrives at SystemC time + d: a calendar entry.
     deliver(arrival_cycle(d),
-                timer{0, 0, T_FC_ARRIVE, f.vl, static_cast<uint16_t>(h), 0, f.fccl, nullptr});
+            timer{0, 0, T_FC_ARRIVE, f.vl, static_cast<uint16_t>(h), 0, f.fccl, nullptr});
     return tlm::TLM_COMPLETED;
 }
 
@@ -185,14 +185,7 @@ tlm::tlm_sync_enum hca_tlm::rx_fw(int h, tlm::tlm_generic_payload& gp, tlm::tlm_
 
 void hca_tlm::accept(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
     const ib_extension& p = ib_of(gp);
-    golden::credit_receiver& r = link_.rx(h, p.vl);
-    if (r.free_blocks() < p.blocks) {
-        throw invariant_error(fmt::format(
-            "cycle {}: HCA {} VL {}: receive buffer over capacity: packet {} needs {} blocks, "
-            "{} free",
-            t, h, p.vl, p.id, p.blocks, r.free_blocks()));
-    }
-    r.on_receive(p.blocks);
+    link_.receive_at_endpoint(t, "HCA", h, p.vl, p.id, p.blocks);
     gp.acquire();
     schedule(t + p.beats, timer{0, 0, T_TAIL, 0, static_cast<uint16_t>(h), 0, 0, &gp});
 }

@@ -107,14 +107,7 @@ tlm::tlm_sync_enum traffic_endpoints_tlm::rx_fw(int e, tlm::tlm_generic_payload&
 
 void traffic_endpoints_tlm::accept(uint64_t t, uint16_t e, tlm::tlm_generic_payload& gp) {
     const tlmm::ib_extension& p = ib_of(gp);
-    golden::credit_receiver& r = link_.rx(e, p.vl);
-    if (r.free_blocks() < p.blocks) {
-        throw invariant_error(fmt::format(
-            "cycle {}: endpoint {} VL {}: receive buffer over capacity: packet {} needs {} "
-            "blocks, {} free",
-            t, e, p.vl, p.id, p.blocks, r.free_blocks()));
-    }
-    r.on_receive(p.blocks);
+    link_.receive_at_endpoint(t, "endpoint", e, p.vl, p.id, p.blocks);
     gp.acquire();
     schedule(t + p.beats, timer{0, 0, T_DELIVER, 0, e, 0, 0, &gp});
 }

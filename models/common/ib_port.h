@@ -30,9 +30,12 @@
 #include <stdexcept>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "common/credit_stalls.h"
 #include "common/cycles.h"
 #include "common/fc_pacer.h"
+#include "common/invariant_error.h"
 #include "common/timing.h"
 #include "common/wire_schedule.h"
 #include "config/sim_config.h"
@@ -134,6 +137,21 @@ public:
         for (RxState& r : rx_) r.set_capacity(reserved_blocks);
     }
     const golden::vl_buffer_pool& pool() const { return pool_; }
+    /// A packet of `blocks` arrives at an endpoint's port (an HCA's or a traffic endpoint's;
+    /// `who` names the kind, `packet` its id for the message): its sender held credits for it,
+    /// so the receive buffer of (port, vl) must have room (lossless: an invariant_error at cycle
+    /// t otherwise), and the packet takes its blocks.
+    void receive_at_endpoint(uint64_t t, const char* who, uint32_t port, uint32_t vl,
+                             uint64_t packet, uint32_t blocks) {
+        RxState& r = rx(port, vl);
+        if (r.free_blocks() < blocks) {
+            throw invariant_error(fmt::format(
+                "cycle {}: {} {} VL {}: receive buffer over capacity: packet {} needs {} blocks, "
+                "{} free",
+                t, who, port, vl, packet, blocks, r.free_blocks()));
+        }
+        r.on_receive(blocks);
+    }
     /// A packet of `blocks` was accepted into receive buffer k (its room checked by the device:
     /// rx(k).free_blocks()). With a shared pool, a VL that could claim more asks for an FC update
     /// (returns true: the device must run send_fc this cycle).

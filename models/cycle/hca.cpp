@@ -211,14 +211,7 @@ void hca_array::run_cycle(cycle_t t, const std::vector<event>& events) {
                 break;
             case EV_HDR: {
                 const packet& p = pool_[e.pkt];
-                golden::credit_receiver& rx = link_.rx(e.port, p.vl);
-                if (rx.free_blocks() < p.blocks) {
-                    throw invariant_error(fmt::format(
-                        "cycle {}: HCA {} VL {}: receive buffer over capacity: packet {} needs {} "
-                        "blocks, {} free",
-                        t, e.port, p.vl, p.id, p.blocks, rx.free_blocks()));
-                }
-                rx.on_receive(p.blocks);
+                link_.receive_at_endpoint(t, "HCA", e.port, p.vl, p.id, p.blocks);
                 if (pfc_) pfc_check(t, e.port, p.vl);
                 schedule(t + p.beats, event{EV_TAIL, 0, e.port, e.pkt, 0, 0});
                 break;

@@ -168,14 +168,7 @@ void traffic_endpoints::run_cycle(cycle_t t, const std::vector<event>& events) {
                     pool_.prefetch(events[i + 2 * PF_AHEAD].pkt);
                 }
                 const cycle::packet& p = pool_[e.pkt];
-                golden::credit_receiver& rx = link_.rx(e.port, p.vl);
-                if (rx.free_blocks() < p.blocks) {
-                    throw invariant_error(fmt::format(
-                        "cycle {}: endpoint {} VL {}: receive buffer over capacity: packet {} "
-                        "needs {} blocks, {} free",
-                        t, e.port, p.vl, p.id, p.blocks, rx.free_blocks()));
-                }
-                rx.on_receive(p.blocks);
+                link_.receive_at_endpoint(t, "endpoint", e.port, p.vl, p.id, p.blocks);
                 if (roce_) pfc_check(t, e.port, p.vl);
                 if (p.beats == 1) {  // tail next cycle: shared tick (see run_cycle)
                     deliver_next_.push_back(event{EV_DELIVER, 0, e.port, e.pkt, 0, 0});

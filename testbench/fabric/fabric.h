@@ -28,6 +28,20 @@ struct link_ref {
     uint16_t port = 0;  ///< sender's port (switches)
 };
 
+/// Where link l's counters live in a fabric's devices, for the utilisation sampler's pass over
+/// every link (link_sampler.h): the beats sent so far (counted when a packet is committed to
+/// the link) and the cycle its wire is free. The devices size them at construction, so the
+/// addresses hold for the fabric's life. Both fabrics (fabric, fabric_tlm) answer through these.
+template <class Hcas, class Switches>
+const uint64_t* link_beats_in(const link_ref& l, const Hcas& hcas, const Switches& switches) {
+    return l.from_host ? &hcas.stats().tx_beats[l.node]
+                       : &switches[l.node]->total_out_beats(l.port);
+}
+template <class Hcas, class Switches>
+const uint64_t* link_free_in(const link_ref& l, const Hcas& hcas, const Switches& switches) {
+    return l.from_host ? &hcas.tx_free(l.node) : &switches[l.node]->link_free(l.port);
+}
+
 class fabric {
 public:
     fabric(const cfg::config& c, uint32_t hosts);
@@ -40,16 +54,12 @@ public:
     const std::vector<link_ref>& links() const { return links_; }
     /// Beats sent so far on a link (cumulative).
     uint64_t link_beats(const link_ref& l) const { return *link_beats_at(l); }
-    /// Where link l's counters live, for the utilisation sampler's pass over every link
-    /// (link_sampler.h): the beats sent so far (counted when a packet is committed to the
-    /// link) and the cycle its wire is free (the devices size them at construction, so the
-    /// addresses hold for the fabric's life).
+    /// Link l's counters (link_beats_in, link_free_in).
     const uint64_t* link_beats_at(const link_ref& l) const {
-        return l.from_host ? &hcas_->stats().tx_beats[l.node]
-                           : &switches_[l.node]->total_out_beats(l.port);
+        return link_beats_in(l, *hcas_, switches_);
     }
     const uint64_t* link_free_at(const link_ref& l) const {
-        return l.from_host ? &hcas_->tx_free(l.node) : &switches_[l.node]->link_free(l.port);
+        return link_free_in(l, *hcas_, switches_);
     }
     /// fault.link_down: the cables taken down and the reroutes (fabric_faults.h).
     const fault_plan& faults() const { return plan_.faults; }

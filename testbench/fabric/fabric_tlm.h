@@ -35,16 +35,12 @@ public:
     tlmm::run_status& status() { return status_; }
     const std::vector<link_ref>& links() const { return links_; }
     uint64_t link_beats(const link_ref& l) const { return *link_beats_at(l); }
-    /// Where link l's counters live, for the utilisation sampler's pass over every link
-    /// (link_sampler.h): the beats sent so far (counted when a packet is committed to the
-    /// link) and the cycle its wire is free (the devices size them at construction, so the
-    /// addresses hold for the fabric's life).
+    /// Link l's counters (link_beats_in, link_free_in).
     const uint64_t* link_beats_at(const link_ref& l) const {
-        return l.from_host ? &hcas_->stats().tx_beats[l.node]
-                           : &switches_[l.node]->total_out_beats(l.port);
+        return link_beats_in(l, *hcas_, switches_);
     }
     const uint64_t* link_free_at(const link_ref& l) const {
-        return l.from_host ? &hcas_->tx_free(l.node) : &switches_[l.node]->link_free(l.port);
+        return link_free_in(l, *hcas_, switches_);
     }
     /// sim.tlm_mode=lt: the global quantum in cycles; 0 in AT.
     uint64_t quantum_cycles() const { return quantum_; }

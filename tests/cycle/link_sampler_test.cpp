@@ -118,6 +118,22 @@ struct uneven_fabric {
     }
 };
 
+/// The per-link reference: after one interval `iv` ending at f.now, each link's utilisation is
+/// the beats it put on the wire in that interval (sent less the not-yet-sent tail, never more
+/// than the interval holds, never backwards) over the interval, appended to ref[i].
+void reference_take(const uneven_fabric& f, uint64_t iv, std::vector<std::vector<float>>& ref,
+                    std::vector<uint64_t>& last) {
+    const std::size_t links = ref.size();
+    for (std::size_t i = 0; i < links; ++i) {
+        const uint64_t total = uneven_fabric::sent(f.now, i, links);
+        const uint64_t unsent = std::min(total, uneven_fabric::unsent(i));
+        const uint64_t b = std::clamp(total - unsent, last[i], last[i] + iv);
+        ref[i].push_back(
+            static_cast<float>(static_cast<double>(b - last[i]) / static_cast<double>(iv)));
+        last[i] = b;
+    }
+}
+
 TEST_CASE("link_sampler: uneven links get the per-link reference series", "[report]") {
     const std::size_t links = 5;
     const uint64_t first = 3;
@@ -135,14 +151,7 @@ TEST_CASE("link_sampler: uneven links get the per-link reference series", "[repo
     for (uint64_t t = 0; t < takes; ++t) {
         f.advance(f.now + first);
         s.take(f.now);
-        for (std::size_t i = 0; i < links; ++i) {
-            const uint64_t total = uneven_fabric::sent(f.now, i, links);
-            const uint64_t unsent = std::min(total, uneven_fabric::unsent(i));
-            const uint64_t b = std::clamp(total - unsent, last[i], last[i] + first);
-            ref[i].push_back(static_cast<float>(static_cast<double>(b - last[i]) /
-                                                static_cast<double>(first)));
-            last[i] = b;
-        }
+        reference_take(f, first, ref, last);
     }
     s.finish();
     REQUIRE(cap > takes);  // no halving in this run
@@ -169,14 +178,7 @@ TEST_CASE("link_sampler: halving merges each link's own pairs", "[report]") {
     for (std::size_t t = 0; t < cap; ++t) {
         f.advance(f.now + iv);
         s.take(f.now);
-        for (std::size_t i = 0; i < links; ++i) {
-            const uint64_t total = uneven_fabric::sent(f.now, i, links);
-            const uint64_t unsent = std::min(total, uneven_fabric::unsent(i));
-            const uint64_t b = std::clamp(total - unsent, last[i], last[i] + iv);
-            ref[i].push_back(static_cast<float>(static_cast<double>(b - last[i]) /
-                                                static_cast<double>(iv)));
-            last[i] = b;
-        }
+        reference_take(f, iv, ref, last);
     }
     CHECK(s.interval() == 2 * iv);
     s.finish();
