@@ -17,34 +17,58 @@
 
 namespace ndr::tlmm {
 
+/// The member function of M one socket forwards nb_transport to, with its id in the tagged
+/// form; both socket kinds hold one.
 template <typename M>
-class nb_target_socket final : public tlm::tlm_target_socket<32>,
-                               private tlm::tlm_fw_transport_if<> {
+class nb_callback {
 public:
     using tagged_fn = tlm::tlm_sync_enum (M::*)(int, tlm::tlm_generic_payload&, tlm::tlm_phase&,
-                                                 sc_core::sc_time&);
-    using plain_fn = tlm::tlm_sync_enum (M::*)(tlm::tlm_generic_payload&, tlm::tlm_phase&,
                                                 sc_core::sc_time&);
-
-    explicit nb_target_socket(const char* name) : tlm::tlm_target_socket<32>(name) {
-        tlm::tlm_target_socket<32>::bind(static_cast<tlm::tlm_fw_transport_if<>&>(*this));
-    }
-    void register_nb_transport_fw(M* owner, tagged_fn fn, int id) {
+    using plain_fn = tlm::tlm_sync_enum (M::*)(tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                               sc_core::sc_time&);
+    void set(M* owner, tagged_fn fn, int id) {
         owner_ = owner;
         tagged_ = fn;
         id_ = id;
     }
-    void register_nb_transport_fw(M* owner, plain_fn fn) {
+    void set(M* owner, plain_fn fn) {
         owner_ = owner;
         plain_ = fn;
+    }
+    /// Calls the registered function; `socket` and `what` name the socket and the call in the
+    /// error when none was registered.
+    tlm::tlm_sync_enum operator()(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                  sc_core::sc_time& d, const char* socket, const char* what) {
+        if (tagged_ != nullptr) return (owner_->*tagged_)(id_, gp, ph, d);
+        if (plain_ != nullptr) return (owner_->*plain_)(gp, ph, d);
+        throw std::logic_error(std::string(socket) + ": no " + what + " registered");
+    }
+
+private:
+    M* owner_ = nullptr;
+    tagged_fn tagged_ = nullptr;
+    plain_fn plain_ = nullptr;
+    int id_ = 0;
+};
+
+template <typename M>
+class nb_target_socket final : public tlm::tlm_target_socket<32>,
+                               private tlm::tlm_fw_transport_if<> {
+public:
+    explicit nb_target_socket(const char* name) : tlm::tlm_target_socket<32>(name) {
+        tlm::tlm_target_socket<32>::bind(static_cast<tlm::tlm_fw_transport_if<>&>(*this));
+    }
+    void register_nb_transport_fw(M* owner, typename nb_callback<M>::tagged_fn fn, int id) {
+        fw_.set(owner, fn, id);
+    }
+    void register_nb_transport_fw(M* owner, typename nb_callback<M>::plain_fn fn) {
+        fw_.set(owner, fn);
     }
 
 private:
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                        sc_core::sc_time& d) override {
-        if (tagged_ != nullptr) return (owner_->*tagged_)(id_, gp, ph, d);
-        if (plain_ != nullptr) return (owner_->*plain_)(gp, ph, d);
-        throw std::logic_error(std::string(name()) + ": no nb_transport_fw registered");
+        return fw_(gp, ph, d, name(), "nb_transport_fw");
     }
     void b_transport(tlm::tlm_generic_payload&, sc_core::sc_time&) override {
         throw std::logic_error(std::string(name()) +
@@ -53,47 +77,31 @@ private:
     bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
     unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
 
-    M* owner_ = nullptr;
-    tagged_fn tagged_ = nullptr;
-    plain_fn plain_ = nullptr;
-    int id_ = 0;
+    nb_callback<M> fw_;
 };
 
 template <typename M>
 class nb_initiator_socket final : public tlm::tlm_initiator_socket<32>,
                                   private tlm::tlm_bw_transport_if<> {
 public:
-    using tagged_fn = tlm::tlm_sync_enum (M::*)(int, tlm::tlm_generic_payload&, tlm::tlm_phase&,
-                                                 sc_core::sc_time&);
-    using plain_fn = tlm::tlm_sync_enum (M::*)(tlm::tlm_generic_payload&, tlm::tlm_phase&,
-                                                sc_core::sc_time&);
-
     explicit nb_initiator_socket(const char* name) : tlm::tlm_initiator_socket<32>(name) {
         tlm::tlm_initiator_socket<32>::bind(static_cast<tlm::tlm_bw_transport_if<>&>(*this));
     }
-    void register_nb_transport_bw(M* owner, tagged_fn fn, int id) {
-        owner_ = owner;
-        tagged_ = fn;
-        id_ = id;
+    void register_nb_transport_bw(M* owner, typename nb_callback<M>::tagged_fn fn, int id) {
+        bw_.set(owner, fn, id);
     }
-    void register_nb_transport_bw(M* owner, plain_fn fn) {
-        owner_ = owner;
-        plain_ = fn;
+    void register_nb_transport_bw(M* owner, typename nb_callback<M>::plain_fn fn) {
+        bw_.set(owner, fn);
     }
 
 private:
     tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                        sc_core::sc_time& d) override {
-        if (tagged_ != nullptr) return (owner_->*tagged_)(id_, gp, ph, d);
-        if (plain_ != nullptr) return (owner_->*plain_)(gp, ph, d);
-        throw std::logic_error(std::string(name()) + ": no nb_transport_bw registered");
+        return bw_(gp, ph, d, name(), "nb_transport_bw");
     }
     void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
 
-    M* owner_ = nullptr;
-    tagged_fn tagged_ = nullptr;
-    plain_fn plain_ = nullptr;
-    int id_ = 0;
+    nb_callback<M> bw_;
 };
 
 }  // namespace ndr::tlmm
