@@ -104,7 +104,7 @@ public:
     /// The NVLink fabric of the nodes, or nullptr with node.gpus = 1.
     const common::nvlink_fabric* nvlink() const { return nvl_.get(); }
     /// Payload bytes received per (source host, destination host) pair, for exactly-once
-    /// checks: key src * hosts + dst.
+    /// checks (sparse: only pairs that carried a transfer).
     const pair_traffic& pair_bytes() const { return pair_bytes_; }
     /// Human-readable state of what is still running (for hang reports).
     std::string pending_summary() const;

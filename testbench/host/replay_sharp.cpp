@@ -12,6 +12,7 @@
 
 #include "golden/float_formats.h"
 #include "replay.h"
+#include "sharp_chunking.h"
 #include "sharp_manager.h"
 
 namespace ndr::tb {
@@ -152,17 +153,13 @@ bool replay::start_sharp_job(cycle_t t, uint32_t inst, uint32_t comm,
     job.bytes = bytes;
     job.hosts = hosts;
     const uint64_t elem = ci.op == coll::op_kind::barrier ? 1 : coll::dtype_bytes(rec.dt);
-    bool sat = bytes > cfg_.sharp.sat_threshold.count;
+    bool sat = sharp_wants_sat(cfg_.sharp, bytes);
     // A rail of a hierarchical collective cannot wait for a slot alone (its phase runs on):
     // without one it runs in low-latency chunks.
     std::string busy;
     const bool hier_sat = hier && sat && sharp_->sat_acquire(tree->id, busy);
     if (hier) sat = hier_sat;
-    uint64_t cb = sat ? cfg_.sharp.sat_chunk.count : cfg_.sharp.ost_bytes.count;
-    // A chunk fits the tree's OSTs in a node: larger requests are pipelined over several
-    // OSTs (docs/domain.md §7), so a chunk is at most sharp.osts_per_tree OSTs of payload.
-    cb = std::min<uint64_t>(cb, uint64_t{cfg_.sharp.osts_per_tree} * cfg_.sharp.ost_bytes.count);
-    cb = std::max<uint64_t>(elem, cb / elem * elem);
+    const uint64_t cb = sharp_chunk_bytes(cfg_.sharp, sat, elem);
     // Chunk ids are 32-bit per tree, shared by its collectives: a message whose chunks do not
     // fit the ids left (a 2^48-element allreduce wrapped to 0 chunks and never finished) runs
     // on a host algorithm instead, and the report says why.
@@ -208,8 +205,7 @@ bool replay::start_sharp_job(cycle_t t, uint32_t inst, uint32_t comm,
     }
     job.members_left = n;
     // auto: collectives of up to 1 MiB (a rail of a larger hierarchical one carries none).
-    job.data = (ci.op == coll::op_kind::allreduce || ci.op == coll::op_kind::reduce) &&
-               (cfg_.sharp.data == "on" || (cfg_.sharp.data == "auto" && ci.bytes <= (1U << 20)));
+    job.data = sharp_carries_data(cfg_.sharp, ci.op, ci.bytes);
     if (job.data) {
         for (uint32_t m = 0; m < n; ++m) {
             job.inputs.push_back(

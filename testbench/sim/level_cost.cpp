@@ -9,6 +9,7 @@
 #include "common/node_layout.h"
 #include "common/timing.h"
 #include "link_sampler.h"
+#include "sharp_chunking.h"
 
 namespace ndr::tb {
 
@@ -82,15 +83,11 @@ double critical_steps(coll::op_kind op, coll::algo_kind algo, uint32_t n) {
     }
 }
 
-/// SHARP chunks one member sends (and receives) for `bytes` of input: low-latency OSTs of
-/// sharp.ost_bytes up to sharp.sat_threshold, streaming chunks of sharp.sat_chunk above, at most
-/// sharp.osts_per_tree OSTs of payload each (replay::start_sharp_job).
-double sharp_chunks(const cfg::config& c, double bytes) {
-    const bool sat = bytes > static_cast<double>(c.sharp.sat_threshold.count);
-    double cb = static_cast<double>(sat ? c.sharp.sat_chunk.count : c.sharp.ost_bytes.count);
-    cb = std::min(cb, static_cast<double>(c.sharp.osts_per_tree) *
-                          static_cast<double>(c.sharp.ost_bytes.count));
-    return std::max(1.0, std::ceil(bytes / std::max(1.0, cb)));
+/// SHARP chunks one member sends (and receives) for `bytes` of input, as the replay cuts them
+/// (sharp_chunking.h; rails of a hierarchical collective assumed to get their SAT slot).
+double sharp_chunks(const cfg::sharp_config& s, uint64_t bytes) {
+    const uint64_t cb = sharp_chunk_bytes(s, sharp_wants_sat(s, bytes), 1);
+    return std::max(1.0, std::ceil(static_cast<double>(bytes) / static_cast<double>(cb)));
 }
 
 /// Payload bytes all transfers of one collective move: nccl-tests' bus bytes, ranks x
@@ -135,12 +132,10 @@ level_estimate estimate_replay(const cfg::config& c, const trace::trace& tr, uin
             (ci.algo == coll::algo_kind::collnet_direct ||
              ci.algo == coll::algo_kind::collnet_chain || ci.algo == coll::algo_kind::nvls);
         if (ci.algo == coll::algo_kind::sharp || rails) {
-            const double member = rails ? std::ceil(s / c.node.gpus) : s;
-            k.sharp_packets += 2.0 * n * sharp_chunks(c, member);
-            const bool reduces =
-                ci.op == coll::op_kind::allreduce || ci.op == coll::op_kind::reduce;
-            if (reduces && (c.sharp.data == "on" || (c.sharp.data == "auto" && s <= (1U << 20)))) {
-                k.sharp_data_bytes += n * member;
+            const uint64_t member = rails ? (ci.bytes + c.node.gpus - 1) / c.node.gpus : ci.bytes;
+            k.sharp_packets += 2.0 * n * sharp_chunks(c.sharp, member);
+            if (sharp_carries_data(c.sharp, ci.op, ci.bytes)) {
+                k.sharp_data_bytes += static_cast<double>(n) * static_cast<double>(member);
             }
             continue;
         }

@@ -111,6 +111,7 @@ TEST_CASE("run alltoall: 16 ranks x 64 KiB per pair: every byte exactly once", "
     CHECK(cj["transfers"].get<uint64_t>() == n * (n - 1));
 
     REQUIRE(o.pair_bytes.hosts() == n);
+    CHECK(o.pair_bytes.pairs() == n * (n - 1));  // every ordered pair of distinct ranks, no self
     uint64_t wrong = 0;
     for (uint32_t s = 0; s < n; ++s) {
         for (uint32_t d = 0; d < n; ++d) {

@@ -107,7 +107,8 @@ ndr::tb::run_outcome run_lossy(const std::string& rate) {
     CHECK(h.icrc_drops > 0);
     CHECK(h.retransmitted_packets > 0);
     CHECK(h.messages_delivered == h.messages_posted);
-    // Exactly-once: the loss-free byte accounting holds exactly.
+    // Exactly-once: the loss-free byte accounting holds exactly; a ring touches N pairs.
+    CHECK(o.pair_bytes.pairs() == N);
     for (uint32_t s = 0; s < N; ++s) {
         for (uint32_t d = 0; d < N; ++d) {
             INFO("pair " << s << "->" << d);
