@@ -68,62 +68,77 @@ void nvlink_fabric::progress(node_state& n, cycle_t now) const {
     n.last = now;
 }
 
-void nvlink_fabric::share(node_state& n) const {
+void nvlink_fabric::share(node_state& n) {
     // Progressive filling over 2 * gpus resources: egress of GPU g = g, ingress = gpus + g.
     // A one-way flow (NO_GPU end) uses one resource; its missing one is the index nr (none).
     const std::size_t nr = std::size_t{2} * gpus_;
+    const std::size_t nf = n.flows.size();
     const auto egress = [&](const flow& f) { return f.src == NO_GPU ? nr : std::size_t{f.src}; };
     const auto ingress = [&](const flow& f) {
         return f.dst == NO_GPU ? nr : std::size_t{gpus_} + f.dst;
     };
-    std::vector<double> cap(nr + 1, bpc_);
-    std::vector<uint32_t> users(nr + 1, 0);
-    std::vector<char> fixed(n.flows.size(), 0);
+    cap_.assign(nr + 1, bpc_);
+    users_.assign(nr + 1, 0);
+    fixed_.assign(nf, 0);
+    // The flows of each resource, in start order: by_res_[first_[r] .. first_[r + 1]).
+    first_.assign(nr + 2, 0);
+    bool any_capped = false;
     for (const flow& f : n.flows) {
-        ++users[egress(f)];
-        ++users[ingress(f)];
+        ++users_[egress(f)];
+        ++users_[ingress(f)];
+        any_capped = any_capped || f.cap < bpc_;
     }
-    std::size_t left = n.flows.size();
+    for (std::size_t r = 0; r <= nr; ++r) first_[r + 1] = first_[r] + users_[r];
+    by_res_.resize(first_[nr + 1]);
+    fill_.assign(first_.begin(), first_.end() - 1);
+    for (std::size_t i = 0; i < nf; ++i) {
+        by_res_[fill_[egress(n.flows[i])]++] = static_cast<uint32_t>(i);
+        by_res_[fill_[ingress(n.flows[i])]++] = static_cast<uint32_t>(i);
+    }
+    const auto fix = [&](std::size_t i, double rate) {
+        flow& f = n.flows[i];
+        fixed_[i] = 1;
+        f.rate = rate;
+        cap_[egress(f)] -= rate;
+        cap_[ingress(f)] -= rate;
+        --users_[egress(f)];
+        --users_[ingress(f)];
+    };
+    std::size_t left = nf;
     while (left > 0) {
         std::size_t best = nr;
         double share_of_best = 0;
         for (std::size_t r = 0; r < nr; ++r) {
-            if (users[r] == 0) continue;
-            const double s = cap[r] / users[r];
+            if (users_[r] == 0) continue;
+            const double s = cap_[r] / users_[r];
             if (best == nr || s < share_of_best) {
                 best = r;
                 share_of_best = s;
             }
         }
         // A flow whose own cap is below every fair share it would get is fixed at its cap
-        // first (a resource of its own, one user); the others then share what it leaves.
-        std::size_t capped = n.flows.size();
-        for (std::size_t i = 0; i < n.flows.size(); ++i) {
-            const flow& f = n.flows[i];
-            if (fixed[i] || f.cap >= share_of_best) continue;
-            if (capped == n.flows.size() || f.cap < n.flows[capped].cap) capped = i;
+        // first (a resource of its own, one user); the others then share what it leaves. A
+        // fair share is never above B, so only flows capped below B can be (any_capped).
+        if (any_capped) {
+            std::size_t capped = nf;
+            for (std::size_t i = 0; i < nf; ++i) {
+                const flow& f = n.flows[i];
+                if (fixed_[i] || f.cap >= share_of_best) continue;
+                if (capped == nf || f.cap < n.flows[capped].cap) capped = i;
+            }
+            if (capped != nf) {
+                fix(capped, n.flows[capped].cap);
+                --left;
+                continue;
+            }
         }
-        if (capped != n.flows.size()) {
-            flow& f = n.flows[capped];
-            fixed[capped] = 1;
+        // Every flow of `best` gets the same share, so the order they are fixed in leaves the
+        // same capacities behind.
+        for (std::size_t j = first_[best]; j < first_[best + 1]; ++j) {
+            const uint32_t i = by_res_[j];
+            if (fixed_[i]) continue;
+            fix(i, share_of_best);
             --left;
-            f.rate = f.cap;
-            cap[egress(f)] -= f.cap;
-            cap[ingress(f)] -= f.cap;
-            --users[egress(f)];
-            --users[ingress(f)];
-            continue;
-        }
-        for (std::size_t i = 0; i < n.flows.size(); ++i) {
-            flow& f = n.flows[i];
-            if (fixed[i] || (egress(f) != best && ingress(f) != best)) continue;
-            fixed[i] = 1;
-            --left;
-            f.rate = share_of_best;
-            cap[egress(f)] -= share_of_best;
-            cap[ingress(f)] -= share_of_best;
-            --users[egress(f)];
-            --users[ingress(f)];
         }
     }
     n.next = NEVER;

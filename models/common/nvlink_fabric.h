@@ -74,12 +74,19 @@ private:
         cycle_t next = NEVER;     ///< cached next_finish
     };
     void progress(node_state& n, cycle_t now) const;
-    void share(node_state& n) const;  ///< max-min fair rates, then the next finish
+    void share(node_state& n);  ///< max-min fair rates, then the next finish
 
     uint32_t gpus_;
     double bpc_;
     std::vector<node_state> nodes_;
     std::vector<nvlink_gpu_stats> stats_;
+    // share()'s scratch, kept between calls (it runs at every flow start and finish).
+    std::vector<double> cap_;
+    std::vector<uint32_t> users_;
+    std::vector<char> fixed_;
+    std::vector<std::size_t> first_;
+    std::vector<std::size_t> fill_;
+    std::vector<uint32_t> by_res_;
 };
 
 }  // namespace ndr::common
