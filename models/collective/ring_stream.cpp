@@ -98,8 +98,10 @@ byte_range ring_stream::block(uint32_t c, uint32_t owner) const {
 
 void ring_stream::level(uint32_t c, uint32_t k, std::vector<xfer>& out) const {
     const uint32_t n = p_.nranks;
-    out.clear();
+    // The transfers overwrite out's own, keeping their deps' storage (a replay hands back the
+    // vector of a level it dropped).
     out.reserve(size_[c]);
+    std::size_t used = 0;
     const uint32_t s = shift(k);
     const uint32_t before = k > 0 ? shift(k - 1) : 0;  // the level before
     const uint64_t prev_first = k > 0 ? level_first(c, k - 1) : 0;
@@ -123,17 +125,19 @@ void ring_stream::level(uint32_t c, uint32_t k, std::vector<xfer>& out) const {
         const uint64_t dep0 = k > 0 ? prev_first + first_of(c, before, (q + n - 1) % n) : 0;
         for (uint64_t i = 0; i < nc; ++i) {
             const byte_range piece = detail::chunk_of(b, chunk_, i);
-            xfer x;
+            if (used == out.size()) out.emplace_back();
+            xfer& x = out[used++];
             x.src = src;
             x.dst = dst;
             x.bytes = piece.bytes;
             x.src_offset = piece.offset;
             x.dst_offset = piece.offset;
             x.reduce = red;
+            x.deps.clear();
             if (k > 0) x.deps.push_back(static_cast<uint32_t>(dep0 + i));
-            out.push_back(std::move(x));
         }
     }
+    out.resize(used);
 }
 
 ring_stream::place ring_stream::locate(uint64_t x) const {

@@ -349,6 +349,10 @@ private:
     };
     std::vector<deferred> deferred_;
     std::vector<uint32_t> free_deferred_;
+    /// Streamed runs: the storage of dropped levels, for unfold() to reuse (at most
+    /// MAX_SPARE_LEVELS kept).
+    std::vector<level_window> spare_levels_;
+    static constexpr std::size_t MAX_SPARE_LEVELS = 8;
     std::vector<uint64_t> node_gen_;   ///< per node: generation of its armed finish timer
     std::vector<cycle_t> node_armed_;  ///< per node: cycle of its armed finish timer
     /// NVLS collectives: instance -> members still running.

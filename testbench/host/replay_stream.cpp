@@ -92,13 +92,20 @@ void replay::unfold(running& rr, uint32_t c, uint32_t level) {
     std::deque<level_window>& win = rr.win[c];
     while (rr.win_lo[c] + win.size() <= level) {
         const auto k = static_cast<uint32_t>(rr.win_lo[c] + win.size());
+        // A dropped level's storage is reused: a level is as large as the ring (one transfer
+        // per rank and chunk) and a long run unfolds thousands.
         level_window lw;
+        if (!spare_levels_.empty()) {
+            lw = std::move(spare_levels_.back());
+            spare_levels_.pop_back();
+        }
         lw.first = rr.stream->level_first(c, k);
         rr.stream->level(c, k, lw.xfers);
         const std::size_t n = lw.xfers.size();
-        lw.xs.resize(n);
+        lw.xs.assign(n, xfer_state{});
+        for (std::vector<dependent>& d : lw.dependents) d.clear();
         lw.dependents.resize(n);
-        if (log_transfers_) lw.posted_at.resize(n);
+        if (log_transfers_) lw.posted_at.assign(n, 0);
         lw.left = n;
         rr.held += n;
         rr.held_peak = std::max(rr.held_peak, rr.held);
@@ -133,6 +140,7 @@ void replay::drop_complete(running& rr, uint32_t c) {
     std::deque<level_window>& win = rr.win[c];
     while (!win.empty() && win.front().left == 0) {
         rr.held -= win.front().xfers.size();
+        if (spare_levels_.size() < MAX_SPARE_LEVELS) spare_levels_.push_back(std::move(win.front()));
         win.pop_front();
         ++rr.win_lo[c];
     }
