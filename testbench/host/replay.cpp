@@ -325,17 +325,16 @@ void replay::start_run(cycle_t t, running run, cycle_t launch) {
     }
     const std::size_t nx = run.sched.xfers.size();
     run.total = nx;
-    run.xs.resize(nx);
+    run.slots.resize(nx);
     if (log_transfers_) run.posted_at.resize(nx);
-    run.dependents.resize(nx);
     run.pending_per_rank.assign(members, 0);
     for (uint32_t x = 0; x < nx; ++x) {
         const coll::xfer& xf = run.sched.xfers[x];
-        run.xs[x].waiting = static_cast<uint32_t>(xf.deps.size());
+        run.slots[x].st.waiting = static_cast<uint32_t>(xf.deps.size());
         for (uint32_t d : xf.deps) {
             const coll::xfer& dep = run.sched.xfers[d];
             const bool on_ack = dep.dst != xf.src && dep.src == xf.src;
-            run.dependents[d].push_back(dependent{x, on_ack});
+            run.slots[d].deps.push_back(dependent{x, on_ack});
         }
         for (const bool ack : {false, true}) {
             const uint32_t m = member_of(run.sched, x, ack);
@@ -347,11 +346,12 @@ void replay::start_run(cycle_t t, running run, cycle_t launch) {
         // Local steps complete when posted: they may have posted their dependents, or ended
         // the run (which drops its transfers).
         if (runs_[idx].members_left == 0) break;
-        if (runs_[idx].xs[x].waiting != 0 || runs_[idx].xs[x].posted) continue;
+        const xfer_state& st = runs_[idx].slots[x].st;
+        if (st.waiting != 0 || st.posted) continue;
         if (launch == 0) {
             post_xfer(t, idx, x);
         } else {
-            runs_[idx].xs[x].posted = true;
+            runs_[idx].slots[x].st.posted = true;
             defer(t, t + launch, step::launch, idx, x);
         }
     }
@@ -549,10 +549,8 @@ void replay::member_done(cycle_t t, uint32_t run, uint32_t comm_rank) {
         if (rr.stream) res.held_peak = rr.held_peak;
         rr.sched.xfers.clear();
         rr.sched.xfers.shrink_to_fit();
-        rr.dependents.clear();
-        rr.dependents.shrink_to_fit();
-        rr.xs.clear();
-        rr.xs.shrink_to_fit();
+        rr.slots.clear();
+        rr.slots.shrink_to_fit();
         rr.posted_at.clear();
         rr.posted_at.shrink_to_fit();
         rr.win.clear();

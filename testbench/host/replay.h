@@ -24,6 +24,7 @@
 #include "common/nvlink_fabric.h"
 #include "config/sim_config.h"
 #include "cycle/hca.h"
+#include "first_inline_list.h"
 #include "golden/reduce_op.h"
 #include "pair_traffic.h"
 #include "trace/trace.h"
@@ -127,13 +128,17 @@ private:
         uint32_t xfer = 0;
         bool on_ack = false;  ///< satisfied by the dependency's ACK, not its arrival
     };
+    /// A transfer's state and the transfers waiting for it, side by side.
+    struct xfer_slot {
+        xfer_state st;
+        first_inline_list<dependent> deps;
+    };
     /// One unfolded level of a streamed run (coll::ring_stream): its transfers and their state.
     struct level_window {
         uint64_t first = 0;  ///< index of its first transfer
         uint64_t left = 0;   ///< transfers not yet both arrived and acknowledged
         std::vector<coll::xfer> xfers;
-        std::vector<xfer_state> xs;
-        std::vector<std::vector<dependent>> dependents;
+        std::vector<xfer_slot> slots;
         std::vector<cycle_t> posted_at;  ///< when transfers are logged (else empty)
     };
     struct running {
@@ -144,7 +149,7 @@ private:
         /// A ring reduce_scatter, allgather or allreduce unfolds level by level (issue #19 item
         /// 2): level k+1 of a chain is made before the first completion of level k is handled,
         /// a level is dropped once it and every level before it completed, so the run holds
-        /// the levels in flight (xs, dependents and posted_at below stay empty).
+        /// the levels in flight (slots and posted_at below stay empty).
         std::unique_ptr<coll::ring_stream> stream;
         std::vector<std::deque<level_window>> win;  ///< per chain: its levels held
         std::vector<uint32_t> win_lo;               ///< per chain: level of win[c].front()
@@ -156,8 +161,7 @@ private:
         /// communicator (schedule::relay_ranks).
         std::vector<uint32_t> ranks;
         uint64_t relayed = 0;  ///< transfers PXN sends through a relay (collective/pxn.h)
-        std::vector<xfer_state> xs;
-        std::vector<std::vector<dependent>> dependents;  ///< per xfer
+        std::vector<xfer_slot> slots;  ///< per xfer
         std::vector<uint32_t> pending_per_rank;          ///< comm rank -> unfinished xfers
         std::vector<cycle_t> posted_at;  ///< per xfer, when transfers are logged (else empty)
         uint32_t members_left = 0;
@@ -271,7 +275,7 @@ private:
     struct xref {
         const coll::xfer* xf = nullptr;
         xfer_state* st = nullptr;
-        std::vector<dependent>* deps = nullptr;
+        first_inline_list<dependent>* deps = nullptr;
         cycle_t* posted = nullptr;
         level_window* level = nullptr;
         uint32_t chain = 0;  ///< streamed: x's chain and level number

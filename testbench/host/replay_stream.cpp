@@ -31,7 +31,7 @@ void replay::start_streamed(cycle_t t, running run, cycle_t launch) {
         for (uint64_t x = first; x < first + rr.stream->level_size(c); ++x) {
             held_at h;
             if (!held(rr, static_cast<uint32_t>(x), h)) continue;
-            xfer_state& st = rr.win[h.chain][h.index].xs[h.offset];
+            xfer_state& st = rr.win[h.chain][h.index].slots[h.offset].st;
             if (st.waiting != 0 || st.posted) continue;
             if (launch == 0) {
                 post_xfer(t, idx, static_cast<uint32_t>(x));
@@ -73,14 +73,14 @@ const coll::xfer& replay::xfer_of(const running& rr, uint32_t x) const {
 
 replay::xref replay::ref_of(running& rr, uint32_t x) {
     if (!rr.stream) {
-        return xref{&rr.sched.xfers[x], &rr.xs[x], &rr.dependents[x],
+        return xref{&rr.sched.xfers[x], &rr.slots[x].st, &rr.slots[x].deps,
                     rr.posted_at.empty() ? nullptr : &rr.posted_at[x], nullptr};
     }
     const held_at h = held_or_throw(rr, x);
     level_window& w = rr.win[h.chain][h.index];
     return xref{&w.xfers[h.offset],
-                &w.xs[h.offset],
-                &w.dependents[h.offset],
+                &w.slots[h.offset].st,
+                &w.slots[h.offset].deps,
                 w.posted_at.empty() ? nullptr : &w.posted_at[h.offset],
                 &w,
                 h.chain,
@@ -102,9 +102,11 @@ void replay::unfold(running& rr, uint32_t c, uint32_t level) {
         lw.first = rr.stream->level_first(c, k);
         rr.stream->level(c, k, lw.xfers);
         const std::size_t n = lw.xfers.size();
-        lw.xs.assign(n, xfer_state{});
-        for (std::vector<dependent>& d : lw.dependents) d.clear();
-        lw.dependents.resize(n);
+        for (xfer_slot& sl : lw.slots) {
+            sl.st = xfer_state{};
+            sl.deps.clear();
+        }
+        lw.slots.resize(n);
         if (log_transfers_) lw.posted_at.assign(n, 0);
         lw.left = n;
         rr.held += n;
@@ -121,8 +123,9 @@ void replay::unfold(running& rr, uint32_t c, uint32_t level) {
                 level_window& dw = rr.win[h.chain][h.index];
                 const coll::xfer& dep = dw.xfers[h.offset];
                 const bool on_ack = dep.dst != xf.src && dep.src == xf.src;
-                if (on_ack ? dw.xs[h.offset].acked : dw.xs[h.offset].arrived) continue;
-                dw.dependents[h.offset].push_back(dependent{x, on_ack});
+                xfer_slot& ds = dw.slots[h.offset];
+                if (on_ack ? ds.st.acked : ds.st.arrived) continue;
+                ds.deps.push_back(dependent{x, on_ack});
                 ++waiting;
             }
             // Level k > 0 unfolds before the first completion of level k - 1 is handled, so
@@ -131,7 +134,7 @@ void replay::unfold(running& rr, uint32_t c, uint32_t level) {
                 throw std::logic_error(fmt::format(
                     "transfer {} of collective {} was ready before it unfolded", x, rr.instance));
             }
-            nw.xs[i].waiting = waiting;
+            nw.slots[i].st.waiting = waiting;
         }
     }
 }
