@@ -582,6 +582,21 @@ std::string replay::pending_summary() const {
                          shown ? "; " : "", coll::name(ci.op), ci.comm, ci.seq,
                          tr_.records[ci.records[0] != NONE ? ci.records[0] : ci.records[1]].line,
                          rr.total - rr.complete, rr.total);
+        if (rr.stream && !rr.win.empty()) {
+            // Which ring steps are unfolded and not yet dropped (a step stays held until it
+            // and every step before it completed).
+            uint32_t lo = UINT32_MAX;
+            uint32_t hi = 0;
+            for (std::size_t c = 0; c < rr.win.size(); ++c) {
+                if (rr.win[c].empty()) continue;
+                lo = std::min(lo, rr.win_lo[c]);
+                hi = std::max(hi, static_cast<uint32_t>(rr.win_lo[c] + rr.win[c].size() - 1));
+            }
+            if (lo != UINT32_MAX) {
+                s += fmt::format(" ({} held, steps {} to {} of {})", rr.held, lo, hi,
+                                 rr.stream->levels());
+            }
+        }
         if (++shown == 3) break;
     }
     if (!s.empty()) return s;
