@@ -24,7 +24,7 @@
 #include "common/nvlink_fabric.h"
 #include "config/sim_config.h"
 #include "cycle/hca.h"
-#include "first_inline_list.h"
+#include "common/first_inline_list.h"
 #include "golden/reduce_op.h"
 #include "pair_traffic.h"
 #include "trace/trace.h"
@@ -131,7 +131,7 @@ private:
     /// A transfer's state and the transfers waiting for it, side by side.
     struct xfer_slot {
         xfer_state st;
-        first_inline_list<dependent> deps;
+        common::first_inline_list<dependent> deps;
     };
     /// One unfolded level of a streamed run (coll::ring_stream): its transfers and their state.
     struct level_window {
@@ -275,7 +275,7 @@ private:
     struct xref {
         const coll::xfer* xf = nullptr;
         xfer_state* st = nullptr;
-        first_inline_list<dependent>* deps = nullptr;
+        common::first_inline_list<dependent>* deps = nullptr;
         cycle_t* posted = nullptr;
         level_window* level = nullptr;
         uint32_t chain = 0;  ///< streamed: x's chain and level number

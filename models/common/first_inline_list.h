@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace ndr::tb {
+namespace ndr::common {
 
 template <class T>
 class first_inline_list {
@@ -34,4 +34,4 @@ private:
     std::vector<T> rest_;
 };
 
-}  // namespace ndr::tb
+}  // namespace ndr::common
