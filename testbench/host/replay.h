@@ -20,11 +20,11 @@
 #include "collective/ring_stream.h"
 #include "collective/schedule.h"
 #include "common/endpoint_stack.h"
+#include "common/first_inline_list.h"
 #include "common/node_layout.h"
 #include "common/nvlink_fabric.h"
 #include "config/sim_config.h"
 #include "cycle/hca.h"
-#include "common/first_inline_list.h"
 #include "golden/reduce_op.h"
 #include "pair_traffic.h"
 #include "trace/trace.h"
@@ -160,9 +160,9 @@ private:
         /// Schedule rank -> global rank: the instance's ranks, then its PXN relays outside the
         /// communicator (schedule::relay_ranks).
         std::vector<uint32_t> ranks;
-        uint64_t relayed = 0;  ///< transfers PXN sends through a relay (collective/pxn.h)
+        uint64_t relayed = 0;          ///< transfers PXN sends through a relay (collective/pxn.h)
         std::vector<xfer_slot> slots;  ///< per xfer
-        std::vector<uint32_t> pending_per_rank;          ///< comm rank -> unfinished xfers
+        std::vector<uint32_t> pending_per_rank;  ///< comm rank -> unfinished xfers
         std::vector<cycle_t> posted_at;  ///< per xfer, when transfers are logged (else empty)
         uint32_t members_left = 0;
         bool hier = false;   ///< a phase of a hierarchical collective (replay_hier.cpp)

@@ -143,7 +143,8 @@ void replay::drop_complete(running& rr, uint32_t c) {
     std::deque<level_window>& win = rr.win[c];
     while (!win.empty() && win.front().left == 0) {
         rr.held -= win.front().xfers.size();
-        if (spare_levels_.size() < MAX_SPARE_LEVELS) spare_levels_.push_back(std::move(win.front()));
+        if (spare_levels_.size() < MAX_SPARE_LEVELS)
+            spare_levels_.push_back(std::move(win.front()));
         win.pop_front();
         ++rr.win_lo[c];
     }
