@@ -54,6 +54,7 @@ struct ib_extension : tlm::tlm_extension<ib_extension> {
         uint8_t in_port = 0;
         uint8_t out_port = 0;
         uint8_t out_vl = 0;
+        bool part = false;  ///< a part this switch split off a burst (split_burst)
     } hop;
 
     tlm::tlm_extension_base* clone() const override;

@@ -39,6 +39,7 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
                                         c.sw.sl2vl_ports, c.sw.ports, c.sw.vls)),
       link_(common::switch_ports(c, tm)),
       xbar_(tm.speedup, c.sw.ports),
+      mtu_(static_cast<uint32_t>(c.hca.mtu.count)),
       prio_blocks_(c.sw.xbar_priority_blocks) {
     if (ports_ > 64) throw std::invalid_argument("ib_switch_tlm: at most 64 ports");
     if (c.sw.queueing != "voq") {
@@ -129,6 +130,17 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
             fmt::format("cycle {}: switch input port {}: no LFT route for DLID {} (packet {})", t,
                         i, e.dst + 1U, e.id));
     }
+    uint64_t th = t;  // this transaction's first header
+    if (ar_ && !to_an && e.count > 1 && e.pkt_blocks != 0 && e.kind == common::PK_DATA &&
+        ar_->group_size(o) > 1 && !out_pace_.empty()) {
+        // Only where one port cannot carry the burst's packets back to back (its credit loop,
+        // credit_pacer.h): there the cycle level's packets spread over the group.
+        const uint8_t vl = sl2vl_.vl(i, o, e.sl);
+        credit_pacer& pace = out_pace_[std::size_t{o} * vls_ + (vl < vls_ ? vl : 0)];
+        if (pace.enabled() && !pace.line_rate(e.pkt_blocks, e.pkt_beats)) {
+            th = t + split_burst(t, i, o, gp);
+        }
+    }
     if (ar_ && !to_an) {  // one choice per transaction (a burst goes one way)
         o = ar_->route(o, e.dst, e.blocks, [&](uint32_t p) {
             const uint8_t vl = sl2vl_.vl(i, p, e.sl);
@@ -151,7 +163,7 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
     rx.occ.update(t, rx.occupied());
     if (grow) request_eval();  // the shared buffer grants more: an FC update this step
     ++inside_;
-    e.hop = ib_extension::hop_state{t, static_cast<uint8_t>(i), o, sl2vl_.vl(i, o, e.sl)};
+    e.hop = ib_extension::hop_state{th, static_cast<uint8_t>(i), o, sl2vl_.vl(i, o, e.sl)};
     gp.acquire();  // upstream hop: released after the crossbar read it out
     gp.acquire();  // downstream hop: released when the next device is done with it
     if (e.id == drop_id_) {
@@ -166,7 +178,7 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
         return;
     }
     const uint64_t pipe = tm_.ingress_cycles;  // switch.latency_split
-    const uint64_t elig = cut_through_ ? t + pipe : t + (e.beats - 1U) + pipe;
+    const uint64_t elig = cut_through_ ? th + pipe : th + (e.beats - 1U) + pipe;
     if (e.express && !to_an && express(elig, i, gp)) {
         unqueue();
         return;
@@ -246,6 +258,10 @@ void ib_switch_tlm::on_timer(uint64_t now, const timer& t) {
             break;
         case T_BUF_FREE:
             free_input_blocks(now, t.port, t.vl, t.a);
+            break;
+        case T_PART_DONE:
+            in_busy_ &= ~bit(t.port);
+            out_busy_ &= ~bit(t.port2);
             break;
         case T_EXPRESS_DONE:
             free_input_blocks(now, t.port, t.vl, t.a);
@@ -328,6 +344,56 @@ bool ib_switch_tlm::express(uint64_t elig, uint32_t i, tlm::tlm_generic_payload&
     flow_express_at_[flow] = at;
     schedule(at + tm_.egress_cycles, timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, &gp});
     return true;
+}
+
+uint64_t ib_switch_tlm::split_burst(uint64_t t, uint32_t i, uint8_t lft,
+                                    tlm::tlm_generic_payload& gp) {
+    ib_extension& e = ib_of(gp);
+    const uint32_t count = e.count;
+    const uint32_t m = std::min(count, ar_->group_size(lft));
+    const uint64_t per = e.beats / count;  // beats per packet as it arrives
+    const uint32_t hdr = (e.wire_bytes - e.payload_bytes) / count;  // header bytes per packet
+    const uint64_t pipe = tm_.ingress_cycles;
+    uint32_t k0 = 0;
+    for (uint32_t j = 0; j + 1 < m; ++j) {
+        const uint32_t cnt = count / m + (j < count % m ? 1U : 0U);
+        tlm::tlm_generic_payload& p = split_pool_.allocate();
+        p.acquire();  // released when the next device is done with it
+        ib_extension& x = ib_of(p);
+        x = e;
+        x.id = e.id + k0;
+        x.psn = e.psn + k0;
+        x.index = e.index + k0;
+        x.count = cnt;
+        x.payload_bytes = cnt * mtu_;
+        x.wire_bytes = cnt * (mtu_ + hdr);
+        x.beats = static_cast<uint32_t>(cnt * per);
+        x.ack_req = false;
+        p.set_data_length(x.wire_bytes);
+        p.set_streaming_width(x.wire_bytes);
+        const uint64_t th = t + k0 * per;
+        const uint8_t o = ar_->route(lft, x.dst, x.blocks, [&](uint32_t q) {
+            const uint8_t vl = sl2vl_.vl(i, q, x.sl);
+            return vl == golden::SL2VL_DROP ? 0U : link_.tx(q, vl).available();
+        });
+        stats_.ar_moved = ar_->moved();
+        x.hop = ib_extension::hop_state{th, static_cast<uint8_t>(i), o, sl2vl_.vl(i, o, x.sl)};
+        x.hop.part = true;
+        ++flow_queued_[std::size_t{o} * ports_ + i];
+        const uint64_t elig = cut_through_ ? th + pipe : th + (x.beats - 1U) + pipe;
+        schedule(elig, timer{0, 0, T_ELIG, 0, static_cast<uint16_t>(i), 0, 0, &p});
+        k0 += cnt;
+    }
+    e.id += k0;
+    e.psn += k0;
+    e.index += k0;
+    e.count -= k0;
+    e.payload_bytes -= k0 * mtu_;
+    e.wire_bytes -= k0 * (mtu_ + hdr);
+    e.beats -= static_cast<uint32_t>(k0 * per);
+    gp.set_data_length(e.wire_bytes);
+    gp.set_streaming_width(e.wire_bytes);
+    return k0 * per;
 }
 
 uint32_t ib_switch_tlm::xbar_cycles(uint32_t beats) const {
@@ -526,7 +592,8 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     }
     uint32_t freed = 0;
     // A burst holds its credit charge (hca_tlm.h) until its tail is read out.
-    for (uint32_t end = CREDIT_RETURN_CHUNK; e.count == 1 && end < n; end += CREDIT_RETURN_CHUNK) {
+    for (uint32_t end = CREDIT_RETURN_CHUNK; e.count == 1 && !e.hop.part && end < n;
+         end += CREDIT_RETURN_CHUNK) {
         const uint32_t end_beats = std::min<uint32_t>(
             beats, (end * golden::CREDIT_BLOCK_BYTES + tm_.block_bytes - 1) / tm_.block_bytes);
         const uint64_t at = xbar_.read_by(xt, end_beats);
@@ -535,9 +602,12 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
         freed += CREDIT_RETURN_CHUNK;
     }
     // A priority packet's end frees its blocks only, as an express packet's.
-    schedule(xbar_end,
-             timer{0, 0, Prio ? T_EXPRESS_DONE : T_XBAR_DONE, in_vl, static_cast<uint16_t>(in_port),
-                   static_cast<uint16_t>(o), n - freed, gp});
+    schedule(xbar_end, timer{0, 0,
+                             Prio               ? T_EXPRESS_DONE
+                             : e.hop.part       ? T_PART_DONE
+                                                : T_XBAR_DONE,
+                             in_vl, static_cast<uint16_t>(in_port), static_cast<uint16_t>(o),
+                             n - freed, gp});
     // IB CC marks at a root of congestion: a link busy with earlier packets, and busy most of
     // the recent time (golden/ib_cc_marker.h).
     if (cc_ && cc_->dequeued(std::size_t{o} * vls_ + vl, n,

@@ -128,6 +128,7 @@ private:
         T_SHARP_OUT,
         T_EXPRESS_DONE,
         T_SL2VL_DROP,  ///< a packet its SL2VL entry maps to VL15 fully arrived: dropped
+        T_PART_DONE,   ///< a split part crossed: frees the crossbar ports only
         T_ARRIVE = DELIVERY,
         T_FC_ARRIVE
     };
@@ -156,6 +157,12 @@ private:
     void set_priority(uint32_t in, uint32_t o, uint32_t vl, bool on);
     bool express(uint64_t elig, uint32_t in_port, tlm::tlm_generic_payload& gp);
     uint32_t xbar_cycles(uint32_t beats) const;
+    /// A data burst whose LFT port has an adaptive-routing group of g >= 2 ports arrives on
+    /// input i at t: its first packets leave as up to g - 1 parts of their own (routed, queued
+    /// and sent as separate transactions), as the cycle level routes the packets of a message
+    /// one by one; `gp` keeps the last part (and the input buffer's charge). Returns the
+    /// cycles from t to the last part's first header.
+    uint64_t split_burst(uint64_t t, uint32_t i, uint8_t lft, tlm::tlm_generic_payload& gp);
     void free_input_blocks(uint64_t t, uint32_t port, uint32_t vl, uint32_t blocks);
     void respond_upstream(uint16_t port, tlm::tlm_generic_payload& gp);
     void send_fc(uint64_t t);
@@ -179,6 +186,8 @@ private:
     common::ib_ports<common::rx_buffer> link_;
     common::xbar_clock xbar_;  ///< crossbar time at switch.speedup, fractions carried per port
     payload_pool fc_pool_;
+    payload_pool split_pool_;  ///< parts of bursts split at adaptive-routing choices
+    uint32_t mtu_ = 4096;      ///< hca.mtu: payload of every packet of a message but its last
     egress_observer observer_;
     uint64_t drop_id_ = ~uint64_t{0};
 
