@@ -197,7 +197,7 @@ tlm::tlm_sync_enum ib_switch_tlm::fc_in_fw(int port, tlm::tlm_generic_payload& g
     const fc_extension& f = fc_of(gp);
     // The FC packet arrives at SystemC time + d: a calendar entry.
     deliver(arrival_cycle(d),
-                timer{0, 0, T_FC_ARRIVE, f.vl, static_cast<uint16_t>(port), 0, f.fccl, nullptr});
+            timer{0, 0, T_FC_ARRIVE, f.vl, static_cast<uint16_t>(port), 0, f.fccl, nullptr});
     return tlm::TLM_COMPLETED;
 }
 
@@ -602,12 +602,12 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
         freed += CREDIT_RETURN_CHUNK;
     }
     // A priority packet's end frees its blocks only, as an express packet's.
-    schedule(xbar_end, timer{0, 0,
-                             Prio               ? T_EXPRESS_DONE
-                             : e.hop.part       ? T_PART_DONE
-                                                : T_XBAR_DONE,
-                             in_vl, static_cast<uint16_t>(in_port), static_cast<uint16_t>(o),
-                             n - freed, gp});
+    schedule(xbar_end,
+             timer{0, 0,
+                   Prio         ? T_EXPRESS_DONE
+                   : e.hop.part ? T_PART_DONE
+                                : T_XBAR_DONE,
+                   in_vl, static_cast<uint16_t>(in_port), static_cast<uint16_t>(o), n - freed, gp});
     // IB CC marks at a root of congestion: a link busy with earlier packets, and busy most of
     // the recent time (golden/ib_cc_marker.h).
     if (cc_ && cc_->dequeued(std::size_t{o} * vls_ + vl, n,

@@ -22,9 +22,12 @@
 // Bursts (ib_extension::count > 1, `ndrsim run` with sim.tlm_burst): allocated like one packet
 // whose beats are the burst's wire span; the egress staging check uses one packet's beats; the
 // input buffer holds the blocks of one packet (the sender's credit charge) until the burst's
-// tail has crossed. Express packets (ACKs while bursts are on) go from the header straight to
-// the output after the pipeline latency, past busy crossbar ports and links, if the output VL
-// has credits (else they queue like any packet).
+// tail has crossed. A data burst whose LFT port has an adaptive-routing group of two or more
+// ports, and whose credit loop on that port cannot carry its packets back to back, is split
+// into parts routed one by one (split_burst; docs/fidelity_tlm.md). Express packets (ACKs
+// while bursts are on) go from the header straight to the output after the pipeline latency,
+// past busy crossbar ports and links, if the output VL has credits (else they queue like any
+// packet).
 #pragma once
 #include <cstdint>
 #include <deque>

@@ -70,8 +70,9 @@ public:
     }
     /// Ports of the AR group of LFT port `lft_port` (1: no choice).
     uint32_t group_size(uint8_t lft_port) const {
-        return lft_port < groups_.size() ? static_cast<uint32_t>(__builtin_popcountll(groups_[lft_port]))
-                                         : 1U;
+        return lft_port < groups_.size()
+                   ? static_cast<uint32_t>(__builtin_popcountll(groups_[lft_port]))
+                   : 1U;
     }
     /// The packet routed to `out` crossed the crossbar (or left the switch otherwise).
     void dequeued(uint8_t out, uint32_t blocks) { queued_[out] -= blocks; }

@@ -65,37 +65,18 @@ int run(const run_cli_options& o) {
     }
     if (jobs && c.jobs.baseline) run_baselines(*jobs, choice.level);
     const run_outcome out = run_trace_at(choice.level, c, tr, ro);
-    // Bursts are exact on uncontended paths only (docs/fidelity_tlm.md "Where bursts differ"):
-    // a multi-switch alltoall congests the fabric, where they finish early (up to 13 %); on a
-    // 3-level adaptive fabric a message faster than one spine-core cable's credit loop carries
-    // takes one port as a burst where the cycle level's adaptive routing spreads its packets,
-    // so a ring slows down (-22 % busbw on 2,048 GPUs).
-    const bool bursts = tlm && c.sim.tlm_burst.count / c.hca.mtu.count > 1;
-    std::vector<std::string> burst_notes;
-    if (bursts && out.switches > 1 &&
-        std::any_of(tr.collectives.begin(), tr.collectives.end(),
-                    [](const trace::collective_instance& ci) {
-                        return ci.op == coll::op_kind::alltoall;
-                    })) {
-        burst_notes.emplace_back(
-            "alltoall on a multi-switch fabric with TLM bursts: completion times are optimistic "
-            "under fabric congestion (docs/fidelity_tlm.md); --set sim.tlm_burst=0 for "
-            "packet-by-packet timing");
-    }
-    if (bursts && c.fabric.levels == 3 && c.fabric.topology != "single_switch" &&
-        c.routing.mode == "adaptive" && c.fabric.technology == "ib") {
-        burst_notes.emplace_back(
-            "3-level adaptive-routing fabric with TLM bursts: a burst takes one spine-core port "
-            "where the cycle level spreads its packets, so flows that need more than one long "
-            "cable's credit loop run slower (docs/fidelity_tlm.md); --level cycle or --set "
-            "sim.tlm_burst=0 for packet-level routing");
-    }
-    const bool burst_note = !burst_notes.empty();
-    std::string note;
-    for (const std::string& n : burst_notes) {
-        fmt::print(stderr, "ndrsim run: note: {}\n", n);
-        note += (note.empty() ? "" : "; ") + n;
-    }
+    const bool burst_note =
+        tlm && out.switches > 1 && c.sim.tlm_burst.count / c.hca.mtu.count > 1 &&
+        std::any_of(
+            tr.collectives.begin(), tr.collectives.end(),
+            [](const trace::collective_instance& ci) { return ci.op == coll::op_kind::alltoall; });
+    // Bursts are exact on uncontended paths only; a multi-switch alltoall congests the fabric,
+    // where they finish early (docs/fidelity_tlm.md: up to 13 %).
+    const std::string note =
+        "alltoall on a multi-switch fabric with TLM bursts: completion times are optimistic "
+        "under fabric congestion (docs/fidelity_tlm.md); --set sim.tlm_burst=0 for "
+        "packet-by-packet timing";
+    if (burst_note) fmt::print(stderr, "ndrsim run: note: {}\n", note);
     // `-q` without `--out` writes nothing: no table, no report (the run's checks are inside
     // run_trace_at).
     if (o.quiet && o.out.empty()) return 0;

@@ -111,23 +111,7 @@ def mode_counts(argv):
                  f"{shown.get(shown_key)!r}")
     if "cores" in fab:
         fail(f"2-level report.json fabric has cores: {fab}")
-    # TLM bursts on a 3-level adaptive-routing fabric (dgx-h100 routes adaptively) carry a
-    # note on stderr and in report.json (docs/fidelity_tlm.md); 2 levels and packet-level TLM
-    # runs do not.
-    t16 = os.path.join(out, "ar16.jsonl")
-    run(ndrsim, ["gen", "collective", "--op", "allreduce", "--nodes", "2", "--gpus-per-node", "8",
-                 "--bytes", "1MiB", "--algo", "ring", "-o", t16])
-    for levels, more, want in (("3", [], True), ("2", [], False),
-                               ("3", ["--set", "sim.tlm_burst=0"], False)):
-        d = os.path.join(out, f"note{levels}{len(more)}")
-        p = run(ndrsim, ["run", t16, "--preset", "dgx-h100", "--set", "switch.ports=8", "--set",
-                         f"fabric.levels={levels}", *more, "--level", "tlm", "--out", d, "-q"])
-        with open(os.path.join(d, "report.json")) as f:
-            note = json.load(f)["sim"].get("tlm_burst_note", "")
-        got = ("3-level adaptive-routing fabric" in note, "note: 3-level" in p.stderr)
-        if got != (want, want):
-            fail(f"{levels} levels {more}: burst note in report, on stderr = {got}, want {want}")
-    print("OK: config show counts = hand-derived = report.json fabric; 3-level burst note")
+    print("OK: config show counts = hand-derived = report.json fabric")
 
 
 def mode_import(argv):

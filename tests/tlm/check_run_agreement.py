@@ -47,6 +47,12 @@ CASES = {
 # bursts' credit pacer does not model: ring, fat_ring, alltoall). Their burst-level times are
 # printed for the fidelity table, not checked.
 PER_PACKET = {"verbs_read", "fat_alltoall", "ring", "fat_ring", "alltoall"}
+# Cases whose messages take several paths (bursts split where adaptive routing has a choice):
+# their parts can arrive at a merge point in the same cycle from different inputs, which AT
+# (SystemC's delta order) and LT (quanta) may take in either order, so LT is checked within
+# 0.01 % of AT rather than exactly; and the receivers' ACK counts follow the order packets
+# arrive in (an out-of-order packet ends a coalesced run), which differs per level.
+MULTIPATH = {"rail3_ring"}
 gen, extra = CASES[case]
 tlm_extra = ["--set", "sim.tlm_burst=0"] if case in PER_PACKET else []
 os.makedirs(outdir, exist_ok=True)
@@ -125,15 +131,19 @@ def results(x):
 
 
 for a, b in zip(rep["tlm"]["collectives"], rep["lt"]["collectives"]):
-    if a["time_ns"] != b["time_ns"] or a["start_ns"] != b["start_ns"]:
+    exact = a["time_ns"] == b["time_ns"] and a["start_ns"] == b["start_ns"]
+    close = abs(b["time_ns"] - a["time_ns"]) <= 1e-4 * a["time_ns"]
+    if not (exact or (case in MULTIPATH and close)):
         fail.append(f"{a['op']} {a['bytes']} B: lt {b['time_ns']} ns vs at {a['time_ns']} ns")
-if results(rep["lt"]) != results(rep["tlm"]):
+if case not in MULTIPATH and results(rep["lt"]) != results(rep["tlm"]):
     fail.append("lt and at reports differ (beyond wall-clock fields and config)")
 sw_c = [(s["switch"], s["level"]) for s in rc.get("switches", [])]
 sw_t = [(s["switch"], s["level"]) for s in rt.get("switches", [])]
 if not sw_t or sw_c != sw_t:
     fail.append(f"switches[]: {len(sw_c)} at cycle level, {len(sw_t)} at TLM level")
 for k in ("payload_bytes_delivered", "messages_delivered", "data_packets_sent", "acks_sent"):
+    if k == "acks_sent" and case in MULTIPATH:
+        continue
     a, b = rc.get("hca", {}).get(k), rt.get("hca", {}).get(k)
     if a != b:
         fail.append(f"hca.{k}: {a} vs {b}")
