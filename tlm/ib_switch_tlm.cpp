@@ -141,13 +141,7 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
             th = t + split_burst(t, i, o, gp);
         }
     }
-    if (ar_ && !to_an) {  // one choice per transaction (a burst goes one way)
-        o = ar_->route(o, e.dst, e.blocks, [&](uint32_t p) {
-            const uint8_t vl = sl2vl_.vl(i, p, e.sl);
-            return vl == golden::SL2VL_DROP ? 0U : link_.tx(p, vl).available();
-        });
-        stats_.ar_moved = ar_->moved();
-    }
+    if (ar_ && !to_an) o = ar_route(i, o, e);  // one choice per transaction
     // Packets that leave the switch other than through the crossbar stop counting as queued.
     const auto unqueue = [&] {
         if (ar_ && !to_an) ar_->dequeued(o, e.blocks);
@@ -346,6 +340,15 @@ bool ib_switch_tlm::express(uint64_t elig, uint32_t i, tlm::tlm_generic_payload&
     return true;
 }
 
+uint8_t ib_switch_tlm::ar_route(uint32_t i, uint8_t lft, const ib_extension& e) {
+    const uint8_t o = ar_->route(lft, e.dst, e.blocks, [&](uint32_t p) {
+        const uint8_t vl = sl2vl_.vl(i, p, e.sl);
+        return vl == golden::SL2VL_DROP ? 0U : link_.tx(p, vl).available();
+    });
+    stats_.ar_moved = ar_->moved();
+    return o;
+}
+
 uint64_t ib_switch_tlm::split_burst(uint64_t t, uint32_t i, uint8_t lft,
                                     tlm::tlm_generic_payload& gp) {
     ib_extension& e = ib_of(gp);
@@ -372,11 +375,7 @@ uint64_t ib_switch_tlm::split_burst(uint64_t t, uint32_t i, uint8_t lft,
         p.set_data_length(x.wire_bytes);
         p.set_streaming_width(x.wire_bytes);
         const uint64_t th = t + k0 * per;
-        const uint8_t o = ar_->route(lft, x.dst, x.blocks, [&](uint32_t q) {
-            const uint8_t vl = sl2vl_.vl(i, q, x.sl);
-            return vl == golden::SL2VL_DROP ? 0U : link_.tx(q, vl).available();
-        });
-        stats_.ar_moved = ar_->moved();
+        const uint8_t o = ar_route(i, lft, x);
         x.hop = ib_extension::hop_state{th, static_cast<uint8_t>(i), o, sl2vl_.vl(i, o, x.sl)};
         x.hop.part = true;
         ++flow_queued_[std::size_t{o} * ports_ + i];

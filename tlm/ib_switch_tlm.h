@@ -166,6 +166,9 @@ private:
     /// one by one; `gp` keeps the last part (and the input buffer's charge). Returns the
     /// cycles from t to the last part's first header.
     uint64_t split_burst(uint64_t t, uint32_t i, uint8_t lft, tlm::tlm_generic_payload& gp);
+    /// Adaptive routing's output for transaction `e` from input i whose LFT port is `lft`
+    /// (counted as queued there), by the free credits of each candidate on its output VL.
+    uint8_t ar_route(uint32_t i, uint8_t lft, const ib_extension& e);
     void free_input_blocks(uint64_t t, uint32_t port, uint32_t vl, uint32_t blocks);
     void respond_upstream(uint16_t port, tlm::tlm_generic_payload& gp);
     void send_fc(uint64_t t);
