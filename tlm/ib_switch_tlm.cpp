@@ -135,10 +135,17 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
         ar_->group_size(o) > 1 && !out_pace_.empty()) {
         // Only where one port cannot carry the burst's packets back to back (its credit loop,
         // credit_pacer.h): there the cycle level's packets spread over the group.
+        // Not where the SL maps to VL15 on some port (its packets are dropped, not split).
+        bool drops = false;
+        for_each_bit(ar_->group(o), [&](uint32_t p) {
+            drops = drops || sl2vl_.vl(i, p, e.sl) == golden::SL2VL_DROP;
+        });
         const uint8_t vl = sl2vl_.vl(i, o, e.sl);
-        credit_pacer& pace = out_pace_[std::size_t{o} * vls_ + (vl < vls_ ? vl : 0)];
-        if (pace.enabled() && !pace.line_rate(e.pkt_blocks, e.pkt_beats)) {
-            th = t + split_burst(t, i, o, gp);
+        if (!drops) {
+            credit_pacer& pace = out_pace_[std::size_t{o} * vls_ + vl];
+            if (pace.enabled() && !pace.line_rate(e.pkt_blocks, e.pkt_beats)) {
+                th = t + split_burst(t, i, o, gp);
+            }
         }
     }
     if (ar_ && !to_an) o = ar_route(i, o, e);  // one choice per transaction

@@ -68,11 +68,13 @@ public:
         faulty_ = true;
         by_dest_ = std::move(by_dest);
     }
-    /// Ports of the AR group of LFT port `lft_port` (1: no choice).
+    /// The AR group of LFT port `lft_port` (bit q = port q; 0: none).
+    uint64_t group(uint8_t lft_port) const {
+        return lft_port < groups_.size() ? groups_[lft_port] : 0;
+    }
+    /// Ports of that group (0 or 1: no choice).
     uint32_t group_size(uint8_t lft_port) const {
-        return lft_port < groups_.size()
-                   ? static_cast<uint32_t>(__builtin_popcountll(groups_[lft_port]))
-                   : 1U;
+        return static_cast<uint32_t>(__builtin_popcountll(group(lft_port)));
     }
     /// The packet routed to `out` crossed the crossbar (or left the switch otherwise).
     void dequeued(uint8_t out, uint32_t blocks) { queued_[out] -= blocks; }
