@@ -61,8 +61,7 @@ void credit_pacer::record(uint64_t at, uint32_t blocks, uint32_t beats) {
     push_returns(at, blocks, beats);
 }
 
-bool credit_pacer::line_rate(uint32_t blocks, uint32_t beats) {
-    const uint32_t key = blocks << 16 | beats;
+bool credit_pacer::line_rate_of(uint32_t key, uint32_t blocks, uint32_t beats) {
     const auto it = line_rate_.find(key);
     if (it != line_rate_.end()) return it->second;
     const loop_key lk{loop_.capacity,

@@ -39,11 +39,19 @@ public:
     /// A packet sent at `at` whatever the loop says (its real credits were checked).
     void record(uint64_t at, uint32_t blocks, uint32_t beats);
     /// True if back-to-back packets of this size never wait for credits on this loop.
-    bool line_rate(uint32_t blocks, uint32_t beats);
+    bool line_rate(uint32_t blocks, uint32_t beats) {
+        const uint32_t key = blocks << 16 | beats;
+        if (key != last_key_) {  // a port sees one or two packet sizes: the last answer first
+            last_ok_ = line_rate_of(key, blocks, beats);
+            last_key_ = key;
+        }
+        return last_ok_;
+    }
     bool enabled() const { return loop_.capacity != 0; }
 
 private:
     void push_returns(uint64_t s, uint32_t blocks, uint32_t beats);
+    bool line_rate_of(uint32_t key, uint32_t blocks, uint32_t beats);
     uint64_t xbar(uint32_t beats) const { return xbar_.cycles(beats); }
 
     credit_loop loop_;
@@ -51,6 +59,8 @@ private:
     int64_t avail_ = 0;
     std::deque<std::pair<uint64_t, uint32_t>> back_;  ///< (cycle the credits are back, blocks)
     std::unordered_map<uint32_t, bool> line_rate_;    ///< by blocks << 16 | beats
+    uint32_t last_key_ = ~uint32_t{0};                ///< the last line_rate question
+    bool last_ok_ = false;
 };
 
 }  // namespace ndr::tlmm

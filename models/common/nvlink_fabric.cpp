@@ -13,7 +13,14 @@ constexpr double DONE_BYTES = 0.5;
 }  // namespace
 
 nvlink_fabric::nvlink_fabric(uint32_t nodes, uint32_t gpus, double bytes_per_cycle)
-    : gpus_(gpus), bpc_(bytes_per_cycle), nodes_(nodes), stats_(std::size_t{nodes} * gpus) {
+    : gpus_(gpus),
+      bpc_(bytes_per_cycle),
+      nodes_(nodes),
+      stats_(std::size_t{nodes} * gpus),
+      cap_(std::size_t{2} * gpus + 1),
+      users_(std::size_t{2} * gpus + 1),
+      first_(std::size_t{2} * gpus + 2),
+      fill_(std::size_t{2} * gpus + 1) {
     if (!(bytes_per_cycle > 0)) throw std::invalid_argument("nvlink_fabric: bandwidth must be > 0");
 }
 
@@ -77,11 +84,13 @@ void nvlink_fabric::share(node_state& n) {
     const auto ingress = [&](const flow& f) {
         return f.dst == NO_GPU ? nr : std::size_t{gpus_} + f.dst;
     };
-    cap_.assign(nr + 1, bpc_);
-    users_.assign(nr + 1, 0);
-    fixed_.assign(nf, 0);
+    // The scratch of the resources is sized once (constructor); fixed_ grows with the flows.
+    std::fill(cap_.begin(), cap_.end(), bpc_);
+    std::fill(users_.begin(), users_.end(), 0U);
+    if (fixed_.size() < nf) fixed_.resize(nf);
+    std::fill_n(fixed_.begin(), nf, char{0});
     // The flows of each resource, in start order: by_res_[first_[r] .. first_[r + 1]).
-    first_.assign(nr + 2, 0);
+    first_[0] = 0;
     bool any_capped = false;
     for (const flow& f : n.flows) {
         ++users_[egress(f)];
@@ -90,7 +99,7 @@ void nvlink_fabric::share(node_state& n) {
     }
     for (std::size_t r = 0; r <= nr; ++r) first_[r + 1] = first_[r] + users_[r];
     by_res_.resize(first_[nr + 1]);
-    fill_.assign(first_.begin(), first_.end() - 1);
+    std::copy(first_.begin(), first_.end() - 1, fill_.begin());
     for (std::size_t i = 0; i < nf; ++i) {
         by_res_[fill_[egress(n.flows[i])]++] = static_cast<uint32_t>(i);
         by_res_[fill_[ingress(n.flows[i])]++] = static_cast<uint32_t>(i);
