@@ -3,14 +3,20 @@
 // sc_export_registry::remove in SystemC 2.3), so destroying N sockets oldest-first costs O(N^2):
 // 2.5 s of a 2,048-host fat tree's 3.4 s at the TLM level. Destroying them newest-first makes
 // every removal find its entry at the end at once.
-// Top-level objects are the other way round: SystemC's list of them is searched from the oldest
-// entry and the hole filled with the newest (sc_simcontext::remove_child_object), so
-// newest-first teardown costs O(N) per module there. A teardown_anchor built before a fabric's
-// modules and destroyed before them holds the first slot; once it is gone, the newest module
-// moves into that slot, then the next newest, and so on: each removal finds its entry at once
-// (44 M instructions less on a 1,024-GPU TLM fabric, docs/performance.md session 19). The
-// module registry's removal still scans (about 51 M instructions there): measured, not
-// explained by the same rule.
+// Modules are the other way round: SystemC's list of top-level objects
+// (sc_simcontext::remove_child_object) and its module registry (sc_module_registry::remove)
+// are searched from the oldest entry and the hole filled with the newest, so newest-first
+// teardown costs O(N) per module there. Two teardown_anchors built before a fabric's modules
+// and destroyed before them, first then second, fix both lists:
+// - The module registry ends with a module of SystemC's own, made at sc_start after every
+//   fabric module and destroyed at exit (the hidden method invoker): the first anchor's slot
+//   takes that one, the second's the newest fabric module, and from then on every removal
+//   finds its module in slot 1, the newest left having moved there.
+// - The list of top-level objects (the hidden module is not in it) ends with the newest fabric
+//   module: the first anchor's slot takes it, the second's the next newest, and the removals
+//   alternate between slots 0 and 1.
+// With one anchor the registry's removals each scanned the whole registry (O(N^2): 1.8 s of
+// the 16,384-GPU fabric's teardown, docs/performance.md session 22).
 #pragma once
 #include <algorithm>
 #include <cstddef>
@@ -21,7 +27,8 @@
 
 namespace ndr::tlmm {
 
-/// An empty module that holds the registries' first slot for a fabric's teardown (above).
+/// An empty module that holds one of the registries' first two slots for a fabric's teardown
+/// (above).
 class teardown_anchor : public sc_core::sc_module {
 public:
     explicit teardown_anchor(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {}

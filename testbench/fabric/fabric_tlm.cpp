@@ -13,7 +13,7 @@
 namespace ndr::tb {
 
 fabric_tlm::~fabric_tlm() {
-    anchor_.reset();  // first: the newest module takes its registry slots (socket_teardown.h)
+    for (auto& a : anchors_) a.reset();  // first, in order: socket_teardown.h
     tlmm::destroy_newest_first(wires_);
     tlmm::destroy_newest_first(switches_);
     hcas_.reset();
@@ -22,7 +22,8 @@ fabric_tlm::~fabric_tlm() {
 fabric_tlm::fabric_tlm(const cfg::config& c, uint32_t hosts)
     : plan_(plan_fabric(c, hosts)), tm_(plan_.tm), topo_(plan_.topo) {
     const uint32_t radix = c.sw.ports;
-    anchor_ = std::make_unique<tlmm::teardown_anchor>("teardown_anchor");
+    anchors_[0] = std::make_unique<tlmm::teardown_anchor>("teardown_anchor");
+    anchors_[1] = std::make_unique<tlmm::teardown_anchor>("teardown_anchor2");
     hcas_ = std::make_unique<tlmm::hca_tlm>("hcas", c, tm_, hosts, status_);
     for (std::size_t s = 0; s < topo_.switches.size(); ++s) {
         switches_.push_back(std::make_unique<tlmm::ib_switch_tlm>(fmt::format("sw{}", s).c_str(), c,

@@ -4,6 +4,7 @@
 // closed by a loopback link (never used: no route and no SHARP tree leads there). Construct
 // during elaboration (before sc_start).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -50,7 +51,8 @@ private:
     const common::timing& tm_;
     const golden::topology& topo_;
     tlmm::run_status status_;
-    std::unique_ptr<tlmm::teardown_anchor> anchor_;  ///< built first, destroyed first
+    /// Built first, destroyed first, in that order (socket_teardown.h).
+    std::array<std::unique_ptr<tlmm::teardown_anchor>, 2> anchors_;
     std::unique_ptr<tlmm::hca_tlm> hcas_;
     std::vector<std::unique_ptr<tlmm::ib_switch_tlm>> switches_;
     std::vector<std::unique_ptr<tlmm::link_tlm>> wires_;
