@@ -25,7 +25,7 @@ void credit_pacer::push_returns(uint64_t s, uint32_t blocks, uint32_t beats) {
     const uint64_t hdr = s + loop_.link_cycles;
     const uint64_t fc = loop_.fc_proc + loop_.link_cycles;
     if (!loop_.to_switch) {
-        back_.emplace_back(hdr + beats + loop_.rx_proc + fc, blocks);
+        back_.push_back({hdr + beats + loop_.rx_proc + fc, blocks});
         return;
     }
     // As ib_switch_tlm::commit at zero load: granted when eligible, 1 KiB chunks freed as read.
@@ -34,10 +34,10 @@ void credit_pacer::push_returns(uint64_t s, uint32_t blocks, uint32_t beats) {
     for (uint32_t end = CHUNK; end < blocks; end += CHUNK) {
         const uint32_t eb =
             std::min<uint32_t>(beats, (end * 64 + loop_.block_bytes - 1) / loop_.block_bytes);
-        back_.emplace_back(std::max(elig + xbar(eb), hdr + eb) + fc, CHUNK);
+        back_.push_back({std::max(elig + xbar(eb), hdr + eb) + fc, CHUNK});
         freed += CHUNK;
     }
-    back_.emplace_back(std::max(elig + xbar(beats), hdr + beats) + fc, blocks - freed);
+    back_.push_back({std::max(elig + xbar(beats), hdr + beats) + fc, blocks - freed});
 }
 
 uint64_t credit_pacer::send(uint64_t at, uint32_t blocks, uint32_t beats) {

@@ -7,10 +7,10 @@
 // per size) nothing is tracked. SystemC-free.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <unordered_map>
 #include <utility>
 
+#include "common/lazy_fifo.h"
 #include "common/xbar_clock.h"
 
 namespace ndr::tlmm {
@@ -57,9 +57,11 @@ private:
     credit_loop loop_;
     common::xbar_clock xbar_{1.0, 0};  ///< the per-packet crossbar rule at loop_.speedup
     int64_t avail_ = 0;
-    std::deque<std::pair<uint64_t, uint32_t>> back_;  ///< (cycle the credits are back, blocks)
-    std::unordered_map<uint32_t, bool> line_rate_;    ///< by blocks << 16 | beats
-    uint32_t last_key_ = ~uint32_t{0};                ///< the last line_rate question
+    /// (cycle the credits are back, blocks); allocates nothing until used (one pacer per
+    /// switch port and VL: a std::deque took 576 bytes each, unused or not).
+    common::lazy_fifo<std::pair<uint64_t, uint32_t>> back_;
+    std::unordered_map<uint32_t, bool> line_rate_;  ///< by blocks << 16 | beats
+    uint32_t last_key_ = ~uint32_t{0};              ///< the last line_rate question
     bool last_ok_ = false;
 };
 

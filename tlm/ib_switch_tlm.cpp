@@ -59,7 +59,7 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
     flow_queued_.assign(std::size_t{ports_} * ports_, 0);
     flow_last_start_.assign(std::size_t{ports_} * ports_, 0);
     flow_express_at_.assign(std::size_t{ports_} * ports_, 0);
-    voqs_.resize(pv * ports_);
+    voq_rows_.resize(std::size_t{ports_} * ports_);
     req_.assign(pv, 0);
     out_req_vls_.assign(ports_, 0);
     prio_req_.assign(pv, 0);
@@ -237,11 +237,11 @@ void ib_switch_tlm::on_timer(uint64_t now, const timer& t) {
     switch (t.kind) {
         case T_ELIG: {
             const ib_extension& e = ib_of(*t.gp);
-            const uint32_t q = voq(t.port, e.hop.out_port, e.hop.out_vl);
-            voqs_[q].push_back(t.gp);
+            voq_fifo& q = voq_made(t.port, e.hop.out_port, e.hop.out_vl);
+            q.push_back(t.gp);
             if (cc_) cc_->enqueued(std::size_t{e.hop.out_port} * vls_ + e.hop.out_vl, e.blocks);
             const uint32_t o = e.hop.out_port;
-            if (prio_blocks_ != 0 && voqs_[q].size() == 1) {
+            if (prio_blocks_ != 0 && q.size() == 1) {
                 set_priority(t.port, o, e.hop.out_vl,
                              golden::is_priority_packet(e.blocks, prio_blocks_));
             }
@@ -402,6 +402,12 @@ uint64_t ib_switch_tlm::split_burst(uint64_t t, uint32_t i, uint8_t lft,
     return k0 * per;
 }
 
+ib_switch_tlm::voq_fifo& ib_switch_tlm::voq_made(uint32_t i, uint32_t o, uint32_t vl) {
+    std::unique_ptr<voq_fifo[]>& row = voq_rows_[std::size_t{i} * ports_ + o];
+    if (!row) row = std::make_unique<voq_fifo[]>(vls_);
+    return row[vl];
+}
+
 uint32_t ib_switch_tlm::xbar_cycles(uint32_t beats) const {
     return xbar_.cycles(beats);
 }
@@ -467,7 +473,7 @@ bool ib_switch_tlm::output_grant(uint64_t t, uint32_t o, uint64_t avail, uint32_
         uint64_t best_hdr = NEVER;
         uint64_t best_id = NEVER;
         for_each_bit(m, [&](uint32_t i) {
-            const ib_extension& e = ib_of(*voqs_[voq(i, o, vl)].front());
+            const ib_extension& e = ib_of(*voq(i, o, vl).front());
             const uint32_t stage = e.count > 1 ? e.pkt_beats : e.beats;  // a burst: one packet
             if (backlog + stage > tm_.outbuf_beats) {
                 backlog_wake_ =
@@ -505,7 +511,7 @@ uint32_t ib_switch_tlm::xbar_eligible(uint64_t t, uint32_t o, uint64_t avail) co
         o, out_req_vls_[o], backlog, tm_.outbuf_beats,
         [&](uint32_t vl) { return req_[o * vls_ + vl] & avail; },
         [&](uint32_t i, uint32_t vl) {
-            const ib_extension& e = ib_of(*voqs_[voq(i, o, vl)].front());
+            const ib_extension& e = ib_of(*voq(i, o, vl).front());
             return std::pair<uint32_t, uint32_t>(e.count > 1 ? e.pkt_beats : e.beats, e.blocks);
         });
 }
@@ -564,15 +570,15 @@ void ib_switch_tlm::allocate(uint64_t t) {
 
 template <bool Prio>
 void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl) {
-    const uint32_t q = voq(in_port, o, vl);
-    tlm::tlm_generic_payload* gp = voqs_[q].front();
-    voqs_[q].pop_front();
+    voq_fifo& q = voq(in_port, o, vl);
+    tlm::tlm_generic_payload* gp = q.front();
+    q.pop_front();
     if (prio_blocks_ != 0) {
-        set_priority(in_port, o, vl,
-                     !voqs_[q].empty() &&
-                         golden::is_priority_packet(ib_of(*voqs_[q].front()).blocks, prio_blocks_));
+        set_priority(
+            in_port, o, vl,
+            !q.empty() && golden::is_priority_packet(ib_of(*q.front()).blocks, prio_blocks_));
     }
-    if (voqs_[q].empty()) {
+    if (q.empty()) {
         uint64_t& m = req_[o * vls_ + vl];
         m &= ~bit(in_port);
         if (m == 0) {

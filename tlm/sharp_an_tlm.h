@@ -8,11 +8,11 @@
 // switch; common::ib_ports::local_wins).
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include <tlm>
 
+#include "common/lazy_fifo.h"
 #include "common/sharp_an.h"
 #include "common/timing.h"
 #include "ib_extension.h"
@@ -36,7 +36,7 @@ public:
     /// Emit `slot` is due at cycle t: builds its packet (reference held for the downstream hop)
     /// and queues it on its output port.
     void emit(uint64_t t, uint32_t slot);
-    std::deque<tlm::tlm_generic_payload*>& queue(uint16_t port) { return queues_[port]; }
+    common::lazy_fifo<tlm::tlm_generic_payload*>& queue(uint16_t port) { return queues_[port]; }
     /// Output ports with queued result packets (bit per port).
     uint64_t pending = 0;
 
@@ -45,7 +45,8 @@ private:
     uint8_t vl_;
     common::timing tm_;
     payload_pool pool_;
-    std::vector<std::deque<tlm::tlm_generic_payload*>> queues_;
+    /// Per output port; no storage until used (a std::deque took 576 bytes per port).
+    std::vector<common::lazy_fifo<tlm::tlm_generic_payload*>> queues_;
     std::vector<common::sharp_emit> emits_;
     std::vector<uint32_t> free_emits_;
     std::vector<common::sharp_emit> scratch_;
