@@ -370,8 +370,11 @@ uint32_t replay::enlist(cycle_t t, running run) {
 }
 
 void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
+    post_xfer(t, run, x, ref_of(runs_[run], x));
+}
+
+void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x, const xref& r) {
     running& rr = runs_[run];
-    const xref r = ref_of(rr, x);
     r.st->posted = true;
     if (r.posted != nullptr) *r.posted = t;
     const coll::xfer& xf = *r.xf;
@@ -394,12 +397,11 @@ void replay::post_xfer(cycle_t t, uint32_t run, uint32_t x) {
         defer(t, at, step::host_post, run, x);
         return;
     }
-    post_now(t, run, x);
+    post_now(t, run, x, xf);
 }
 
-void replay::post_now(cycle_t t, uint32_t run, uint32_t x) {
+void replay::post_now(cycle_t t, uint32_t run, uint32_t x, const coll::xfer& xf) {
     const running& rr = runs_[run];
-    const coll::xfer& xf = xfer_of(rr, x);
     if (layout_.multi_gpu()) {
         // Node path: GPUs of one node talk over NVLink (after its latency), the others through
         // their HCAs, after a PCIe crossing from the GPU to its HCA.
@@ -519,7 +521,8 @@ void replay::xfer_event(cycle_t t, uint32_t run, uint32_t x, bool ack) {
     for (std::size_t i = 0; i < r.deps->size(); ++i) {
         const dependent d = (*r.deps)[i];
         if (d.on_ack != ack) continue;
-        if (--ref_of(rr, d.xfer).st->waiting == 0) post_xfer(t, run, d.xfer);
+        const xref dr = ref_of(rr, d.xfer);
+        if (--dr.st->waiting == 0) post_xfer(t, run, d.xfer, dr);
     }
     const uint32_t cr = rr.stream ? member_of(*r.xf, ack) : member_of(rr.sched, x, ack);
     if (xs.arrived && xs.acked) {

@@ -246,8 +246,11 @@ private:
     void sharp_member_done(cycle_t t, uint32_t job, uint32_t member);
     /// Transfer x is ready: local steps run, others pass the endpoint software (host.stack).
     void post_xfer(cycle_t t, uint32_t run, uint32_t x);
-    /// Transfer x leaves the host: over NVLink or to its HCA.
-    void post_now(cycle_t t, uint32_t run, uint32_t x);
+    /// Transfer x (whose record is xf) leaves the host: over NVLink or to its HCA.
+    void post_now(cycle_t t, uint32_t run, uint32_t x, const coll::xfer& xf);
+    void post_now(cycle_t t, uint32_t run, uint32_t x) {
+        post_now(t, run, x, xfer_of(runs_[run], x));
+    }
     /// Transfer x's data is in the receiver's memory: the receiver's software, then arrival.
     void host_arrive(cycle_t t, uint32_t run, uint32_t x);
     void xfer_event(cycle_t t, uint32_t run, uint32_t x, bool ack);
@@ -282,6 +285,8 @@ private:
         uint32_t k = 0;
     };
     xref ref_of(running& rr, uint32_t x);
+    /// post_xfer with x's state already looked up (ref_of).
+    void post_xfer(cycle_t t, uint32_t run, uint32_t x, const xref& r);
     /// Streamed run: unfolds the levels of chain c up to `level` (registering each new transfer
     /// with the dependencies it still waits for).
     void unfold(running& rr, uint32_t c, uint32_t level);
