@@ -61,9 +61,7 @@ void credit_pacer::record(uint64_t at, uint32_t blocks, uint32_t beats) {
     push_returns(at, blocks, beats);
 }
 
-bool credit_pacer::line_rate_of(uint32_t key, uint32_t blocks, uint32_t beats) {
-    const auto it = line_rate_.find(key);
-    if (it != line_rate_.end()) return it->second;
+bool credit_pacer::line_rate_of(uint32_t blocks, uint32_t beats) const {
     const loop_key lk{loop_.capacity,
                       loop_.link_cycles,
                       loop_.fc_proc,
@@ -76,10 +74,7 @@ bool credit_pacer::line_rate_of(uint32_t key, uint32_t blocks, uint32_t beats) {
                       blocks,
                       beats};
     const auto known = line_rate_memo().find(lk);
-    if (known != line_rate_memo().end()) {
-        line_rate_.emplace(key, known->second);
-        return known->second;
-    }
+    if (known != line_rate_memo().end()) return known->second;
     // Back-to-back packets on an empty loop for a few round trips: the returns then repeat with
     // the same offsets, so no wait here means none ever.
     const uint64_t loop = 2ULL * loop_.link_cycles + loop_.fc_proc + loop_.elig_cycles +
@@ -88,7 +83,6 @@ bool credit_pacer::line_rate_of(uint32_t key, uint32_t blocks, uint32_t beats) {
     credit_pacer p(loop_);
     bool ok = true;
     for (uint64_t j = 0; j < n && ok; ++j) ok = p.send(j * beats, blocks, beats) == j * beats;
-    line_rate_.emplace(key, ok);
     line_rate_memo().emplace(lk, ok);
     return ok;
 }

@@ -7,7 +7,6 @@
 // per size) nothing is tracked. SystemC-free.
 #pragma once
 #include <cstdint>
-#include <unordered_map>
 #include <utility>
 
 #include "common/lazy_fifo.h"
@@ -42,7 +41,7 @@ public:
     bool line_rate(uint32_t blocks, uint32_t beats) {
         const uint32_t key = blocks << 16 | beats;
         if (key != last_key_) {  // a port sees one or two packet sizes: the last answer first
-            last_ok_ = line_rate_of(key, blocks, beats);
+            last_ok_ = line_rate_of(blocks, beats);
             last_key_ = key;
         }
         return last_ok_;
@@ -51,7 +50,8 @@ public:
 
 private:
     void push_returns(uint64_t s, uint32_t blocks, uint32_t beats);
-    bool line_rate_of(uint32_t key, uint32_t blocks, uint32_t beats);
+    /// line_rate worked out once per process for each loop and packet size (the memo).
+    bool line_rate_of(uint32_t blocks, uint32_t beats) const;
     uint64_t xbar(uint32_t beats) const { return xbar_.cycles(beats); }
 
     credit_loop loop_;
@@ -60,8 +60,7 @@ private:
     /// (cycle the credits are back, blocks); allocates nothing until used (one pacer per
     /// switch port and VL: a std::deque took 576 bytes each, unused or not).
     common::lazy_fifo<std::pair<uint64_t, uint32_t>> back_;
-    std::unordered_map<uint32_t, bool> line_rate_;  ///< by blocks << 16 | beats
-    uint32_t last_key_ = ~uint32_t{0};              ///< the last line_rate question
+    uint32_t last_key_ = ~uint32_t{0};  ///< the last line_rate question
     bool last_ok_ = false;
 };
 
