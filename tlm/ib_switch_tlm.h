@@ -30,7 +30,6 @@
 // packet).
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <vector>
