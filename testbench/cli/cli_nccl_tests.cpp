@@ -237,6 +237,8 @@ int run(const nccl_tests_opts& o) {
                                      o.root, nranks - 1));
     }
     const uint64_t minb = size_arg("-b", o.minbytes), maxb = size_arg("-e", o.maxbytes);
+    if (minb == 0) flag_error("-b", "the smallest size must be at least 1 byte");
+    if (maxb < minb) flag_error("-e", fmt::format("{} B is below -b {} B", maxb, minb));
     const bool by_factor = o.stepfactor > 1;
     const uint64_t step = by_factor ? o.stepfactor : size_arg("-i", o.stepbytes);
     std::vector<uint64_t> sizes;

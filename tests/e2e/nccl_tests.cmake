@@ -24,7 +24,7 @@ ndr_nccl_tests_py(nccl_tests_err_op error ${NDR_NT_BIN} 2 "-o: unsupported reduc
   nccl-tests all_reduce_perf -g 2 -o all)
 ndr_nccl_tests_py(nccl_tests_err_size error ${NDR_NT_BIN} 2 "-e: '8X' is not a size" --
   nccl-tests all_reduce_perf -g 2 -b 8 -e 8X)
-ndr_nccl_tests_py(nccl_tests_err_order error ${NDR_NT_BIN} 2 "-f: size sweep: MAX 8 is below MIN 16" --
+ndr_nccl_tests_py(nccl_tests_err_order error ${NDR_NT_BIN} 2 "-e: 8 B is below -b 16 B" --
   nccl-tests all_reduce_perf -g 2 -b 16 -e 8 -f 2)
 ndr_nccl_tests_py(nccl_tests_err_root error ${NDR_NT_BIN} 2 "-r: 4 out of range \\(0\\.\\.3" --
   nccl-tests broadcast_perf -g 4 -r 4)
