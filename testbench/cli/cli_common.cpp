@@ -16,7 +16,8 @@ void flag_error(const std::string& flag, const std::string& reason) {
 
 void config_options::add_to(CLI::App& app) {
     app.add_option("--preset", preset,
-                   "named config preset: ndr, hdr, xdr, edr (`ndrsim config presets`)");
+                   "named config preset: ndr, hdr, xdr, edr, dgx-h100, dgx-a100, roce-400g "
+                   "(`ndrsim config presets`)");
     app.add_option("--config", file,
                    "YAML config file (defaults < --preset < file < --set < flags)");
     app.add_option("--set", sets, "override one config key: --set switch.ports=16 (repeatable)")

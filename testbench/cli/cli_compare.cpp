@@ -259,7 +259,8 @@ void add_compare_command(CLI::App& app, command_action& action) {
         "several traces: run each job alone on its hosts too and report its slowdown per "
         "preset (= --set jobs.baseline=true)");
     cmd->add_option("--preset", o->presets,
-                    "preset to run (repeatable, the first is the baseline): ndr, hdr, xdr, edr")
+                    "preset to run (repeatable, the first is the baseline; `ndrsim config presets` "
+                    "lists them)")
         ->required()
         ->allow_extra_args(false);
     cmd->add_option("--config", o->cfg.file, "YAML config file applied on top of every preset");
