@@ -56,9 +56,7 @@ ib_switch_tlm::ib_switch_tlm(sc_core::sc_module_name name, const cfg::config& c,
             for (std::size_t q = 0; q < pv; ++q) cc_->set_victim_mask(q);
         }
     }
-    flow_queued_.assign(std::size_t{ports_} * ports_, 0);
-    flow_last_start_.assign(std::size_t{ports_} * ports_, 0);
-    flow_express_at_.assign(std::size_t{ports_} * ports_, 0);
+    flow_rows_.resize(ports_);
     voq_rows_.resize(std::size_t{ports_} * ports_);
     req_.assign(pv, 0);
     out_req_vls_.assign(ports_, 0);
@@ -189,7 +187,7 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
                  timer{0, 0, T_SHARP_IN, e.vl, static_cast<uint16_t>(i), 0, 0, &gp});
         return;
     }
-    ++flow_queued_[std::size_t{o} * ports_ + i];
+    ++flow(o, i).queued;
     schedule(elig, timer{0, 0, T_ELIG, 0, static_cast<uint16_t>(i), 0, 0, &gp});
 }
 
@@ -322,8 +320,8 @@ bool ib_switch_tlm::express(uint64_t elig, uint32_t i, tlm::tlm_generic_payload&
     const uint32_t o = e.hop.out_port;
     const uint8_t vl = e.hop.out_vl;
     if (!link_.can_send(o, vl, e.blocks)) return false;  // queued like any packet
-    const std::size_t flow = std::size_t{o} * ports_ + i;
-    if (flow_queued_[flow] > 0) return false;  // behind an older packet of its flow
+    flow_state& fl = flow(o, i);
+    if (fl.queued > 0) return false;  // behind an older packet of its flow
     link_.sent(elig, o, vl, e.blocks, e.wire_bytes, false);
     total_out_beats_[o] += e.beats;
     schedule(elig + xbar_cycles(e.beats),
@@ -341,8 +339,8 @@ bool ib_switch_tlm::express(uint64_t elig, uint32_t i, tlm::tlm_generic_payload&
     at += static_cast<uint64_t>(__builtin_popcountll(waiting & ~bit(i))) * pkt;
     // After its flow's last granted packet and not before its last express one (same cycle:
     // the calendar keeps insertion order).
-    at = std::max({at, flow_last_start_[flow] + 1, flow_express_at_[flow]});
-    flow_express_at_[flow] = at;
+    at = std::max({at, fl.last_start + 1, fl.express_at});
+    fl.express_at = at;
     schedule(at + tm_.egress_cycles, timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, &gp});
     return true;
 }
@@ -385,7 +383,7 @@ uint64_t ib_switch_tlm::split_burst(uint64_t t, uint32_t i, uint8_t lft,
         const uint8_t o = ar_route(i, lft, x);
         x.hop = ib_extension::hop_state{th, static_cast<uint8_t>(i), o, sl2vl_.vl(i, o, x.sl)};
         x.hop.part = true;
-        ++flow_queued_[std::size_t{o} * ports_ + i];
+        ++flow(o, i).queued;
         const uint64_t elig = cut_through_ ? th + pipe : th + (x.beats - 1U) + pipe;
         schedule(elig, timer{0, 0, T_ELIG, 0, static_cast<uint16_t>(i), 0, 0, &p});
         k0 += cnt;
@@ -648,9 +646,9 @@ void ib_switch_tlm::commit(uint64_t t, uint32_t in_port, uint32_t o, uint32_t vl
     link_free_[o] = link_start + span;
     link_.booked(o, t, link_start, span, e.count > 1 ? e.pkt_beats : beats);
     out_start_[o] = link_start;
-    const std::size_t flow = std::size_t{o} * ports_ + in_port;
-    --flow_queued_[flow];
-    flow_last_start_[flow] = link_start;
+    flow_state& fl = flow(o, in_port);
+    --fl.queued;
+    fl.last_start = link_start;
     out_pkt_[o] = e.count > 1 ? e.pkt_beats : beats;
     total_out_beats_[o] += beats;
     link_.sent(t, o, vl, n, e.wire_bytes, check_);

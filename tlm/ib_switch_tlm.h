@@ -208,17 +208,26 @@ private:
     std::vector<uint64_t> link_free_;
     std::vector<uint64_t> out_start_;  ///< first beat of the last transaction on the output
     std::vector<uint32_t> out_pkt_;    ///< beats of one of its packets
-    /// [out*ports + in]: packets from `in` to `out` accepted on the normal path and not yet
-    /// granted, and the first beat of the last one granted. An express packet keeps the order
-    /// of its (input, output) flow: it never passes one of these (IB keeps a VL's packets in
-    /// order from one input to one output).
-    std::vector<uint32_t> flow_queued_;
-    std::vector<uint64_t> flow_last_start_;
-    /// [out*ports + in]: the cycle the flow's last express packet leaves (express()). A later
-    /// express packet of the flow does not leave before it: an express packet's slot counts
-    /// the other inputs waiting when it arrives, so one arriving later, when fewer wait, would
-    /// otherwise pass it (an ACK overtaking an older ACK of its QP).
-    std::vector<uint64_t> flow_express_at_;
+    /// The order state of one (input, output) flow. An express packet keeps the order of its
+    /// flow: it never passes a packet of the flow accepted on the normal path and not yet
+    /// granted (IB keeps a VL's packets in order from one input to one output).
+    struct flow_state {
+        uint64_t last_start = 0;  ///< first beat of the flow's last granted packet
+        /// The cycle the flow's last express packet leaves (express()). A later express packet
+        /// of the flow does not leave before it: an express packet's slot counts the other
+        /// inputs waiting when it arrives, so one arriving later, when fewer wait, would
+        /// otherwise pass it (an ACK overtaking an older ACK of its QP).
+        uint64_t express_at = 0;
+        uint32_t queued = 0;  ///< packets accepted on the normal path, not yet granted
+    };
+    /// The flow from input i to output o; its output's row is made on first use (three dense
+    /// ports x ports arrays took 80 KiB per switch, 105 MB on 1,280 switches).
+    flow_state& flow(uint32_t o, uint32_t i) {
+        std::unique_ptr<flow_state[]>& row = flow_rows_[o];
+        if (!row) row = std::make_unique<flow_state[]>(ports_);
+        return row[i];
+    }
+    std::vector<std::unique_ptr<flow_state[]>> flow_rows_;  ///< [out][in]
     /// [i * ports + o]: the VOQs of one input-output pair, one per VL, made on the pair's first
     /// packet (a fabric of 1,280 switches of 64 ports used 335 MB of VOQs made up front, most
     /// never used).
