@@ -6,10 +6,7 @@
 #include <cstdlib>
 #include <new>
 #include <string>
-#include <string_view>
 #include <systemc>
-
-#include <unistd.h>
 
 #include "cli.h"
 #include "clip_text.h"
@@ -21,29 +18,6 @@ namespace {
 /// One error line, at most 500 characters; the cut is marked.
 std::string one_line(const char* what) {
     return ndr::tb::clip_text(what, 500);
-}
-
-/// Runs the process again with glibc's malloc backing its heap by transparent huge pages
-/// (GLIBC_TUNABLES glibc.malloc.hugetlb=1; glibc reads tunables only at start-up). A large
-/// fabric's state is spread over a gigabyte of heap that every event touches somewhere, so TLB
-/// misses are a large part of a run: the 16,384-GPU ring ran 20 % less user CPU per simulated
-/// microsecond with it (docs/performance.md, "Huge pages"). Results do not change. Skipped when
-/// NDRSIM_THP=0, when GLIBC_TUNABLES already sets it, and under valgrind (its tools follow no
-/// exec unless told to). If exec fails the run goes on as it is.
-void reexec_with_huge_pages(char* argv[]) {
-    const char* thp = std::getenv("NDRSIM_THP");
-    if (thp != nullptr && std::string_view(thp) == "0") return;
-    const char* tun = std::getenv("GLIBC_TUNABLES");
-    if (tun != nullptr &&
-        std::string_view(tun).find("glibc.malloc.hugetlb") != std::string_view::npos)
-        return;
-    const char* pre = std::getenv("LD_PRELOAD");
-    if (pre != nullptr && std::string_view(pre).find("vgpreload") != std::string_view::npos) return;
-    const std::string v = tun != nullptr && *tun != '\0'
-                              ? std::string(tun) + ":glibc.malloc.hugetlb=1"
-                              : std::string("glibc.malloc.hugetlb=1");
-    if (::setenv("GLIBC_TUNABLES", v.c_str(), 1) != 0) return;
-    ::execv("/proc/self/exe", argv);
 }
 
 }  // namespace
@@ -96,7 +70,6 @@ extern "C" int sc_main(int argc, char* argv[]) {
 }
 
 int main(int argc, char* argv[]) {
-    reexec_with_huge_pages(argv);
     ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
     return sc_core::sc_elab_and_sim(argc, argv);
 }
