@@ -53,12 +53,26 @@ op_record compute_record(uint32_t rank, uint64_t ns) {
     return r;
 }
 
-/// The checks every size sweep shares (the op's own ones are its generator's).
-void check_sweep(const collective_sweep& p) {
+/// The checks every size sweep shares (the op's own ones are its generator's);
+/// `per_rank`: records each rank gets per (algo, size, iteration).
+void check_sweep(const collective_sweep& p, uint64_t per_rank) {
     if (p.sizes.empty() && p.op != coll::op_kind::barrier) bad("bytes: no sizes given");
     if (p.algos.empty()) bad("algo: no algorithm given");
     if (p.iters < 1 || p.iters > 1'000'000)
         bad(fmt::format("iters: {} out of range (1..1000000)", p.iters));
+    // Each factor is below 2^32 and per_rank is at most 2: the product fits in a double exactly
+    // enough to compare with the limit.
+    const uint64_t sizes = p.op == coll::op_kind::barrier ? 1 : p.sizes.size();
+    const double records = static_cast<double>(p.algos.size()) * static_cast<double>(sizes) *
+                           static_cast<double>(p.iters) * static_cast<double>(p.nranks) *
+                           static_cast<double>(per_rank);
+    if (records > static_cast<double>(max_generated_records)) {
+        bad(fmt::format(
+            "records: {} algorithm(s) x {} size(s) x {} iteration(s) x {} rank(s){} "
+            "= {:.0f} records, more than the {} a generated trace may hold",
+            p.algos.size(), sizes, p.iters, p.nranks,
+            per_rank > 1 ? fmt::format(" x {}", per_rank) : "", records, max_generated_records));
+    }
 }
 
 /// The API count of size `s` in sweep `p`; throws when it is 0 (but for a barrier) or too big.
@@ -125,14 +139,14 @@ trace gen_collective(const collective_sweep& p) {
                         coll::name(p.op)));
     }
     trace t = world(p.nranks, p.name);
-    check_sweep(p);
+    check_sweep(p, 1);
     for (const coll::algo_kind algo : p.algos) {
         // A host algorithm that cannot build the op would be refused by ndrsim run.
         const coll::algo_info* a = coll::find_algo(algo);
         if (a != nullptr && a->where == coll::algo_class::host &&
             !coll::algo_supported(p.op, algo)) {
-            bad(fmt::format("algo: {} does not fit {} (use {})", coll::name(algo),
-                            coll::name(p.op), coll::supported_list(p.op)));
+            bad(fmt::format("algo: {} does not fit {} (use {})", coll::name(algo), coll::name(p.op),
+                            coll::supported_list(p.op)));
         }
     }
     if (has_root(p.op) && p.root >= p.nranks) {
@@ -168,7 +182,7 @@ trace gen_collective(const collective_sweep& p) {
 trace gen_sendrecv_ring(const collective_sweep& p) {
     if (p.op != coll::op_kind::send) bad("op: a send/recv ring needs op send");
     trace t = world(p.nranks, p.name);
-    check_sweep(p);
+    check_sweep(p, 2);  // a send and a recv
     builder b(t);
     uint64_t seq = 0;
     // Each rank's send and recv of one iteration wait for both of its previous pair (ids 2k-2,
@@ -307,6 +321,15 @@ trace gen_ddp(const ddp_params& p) {
     const uint64_t grad = m.params * es;
     const std::vector<uint64_t> buckets =
         ddp_buckets(grad, p.first_bucket_bytes, p.bucket_cap_bytes);
+    // Per step and rank: forward, a backward slice and an allreduce per bucket, optimizer.
+    const double records = static_cast<double>(p.steps) * static_cast<double>(p.nranks) *
+                           (2.0 + 2.0 * static_cast<double>(buckets.size()));
+    if (records > static_cast<double>(max_generated_records)) {
+        bad(
+            fmt::format("records: {} step(s) x {} rank(s) x {} per step = {:.0f} records, more "
+                        "than the {} a generated trace may hold",
+                        p.steps, p.nranks, 2 + 2 * buckets.size(), records, max_generated_records));
+    }
     // Backward slice k ends when the bytes of buckets 0..k are produced: cumulative rounding
     // keeps the slices summing to bwd_ns exactly.
     std::vector<uint64_t> slice_ns;

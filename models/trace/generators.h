@@ -24,6 +24,11 @@ std::vector<uint64_t> linear_sizes(uint64_t min_bytes, uint64_t max_bytes, uint6
 /// rank; alltoall: total elements each rank sends, a multiple of n: (S/size/n)*n; barrier: 0.
 uint64_t count_for_bytes(coll::op_kind op, uint64_t bytes, coll::dtype dt, uint32_t nranks);
 
+/// The most records a generator makes (about 120 bytes each in memory before the replay's own
+/// state): a sweep or training run asking for more is refused up front, naming the product,
+/// rather than filling the machine's memory.
+inline constexpr uint64_t max_generated_records = 50'000'000;
+
 /// `ndrsim gen collective`: every rank runs, one after another (default deps), for each algo,
 /// for each size, `iters` times, one collective on communicator 0 = all ranks.
 struct collective_sweep {

@@ -207,7 +207,10 @@ int run(const nccl_tests_opts& o) {
     const nccl_binary& bin = binary_arg(o.binary);
     const coll::dtype dt = dtype_arg(o.dtype);
     const coll::redop rop = redop_arg(o.op);
-    if (o.iters < 1) flag_error("-n", "at least 1 iteration");
+    if (o.iters < 1 || o.iters > 1'000'000)
+        flag_error("-n", fmt::format("{} iterations out of range (1..1000000)", o.iters));
+    if (o.warmup > 1'000'000)
+        flag_error("-w", fmt::format("{} iterations out of range (0..1000000)", o.warmup));
     if (o.check > 1) flag_error("-c", fmt::format("{}: 0 or 1", o.check));
     if (o.nodes < 1) flag_error("--nodes", "at least 1");
     config_options co = o.cfg;
@@ -247,6 +250,15 @@ int run(const nccl_tests_opts& o) {
                           : trace::linear_sizes(minb, maxb, step);
     } catch (const std::invalid_argument& e) {
         flag_error(by_factor ? "-f" : "-i", e.what());
+    }
+    // Out of place and in place: one untimed and -n timed runs per size each; -w warm-ups at
+    // the largest and the smallest size.
+    const double calls = static_cast<double>(sizes.size()) * 2.0 * (1.0 + o.iters) + 2.0 * o.warmup;
+    if (calls * static_cast<double>(nranks) > static_cast<double>(trace::max_generated_records)) {
+        flag_error("-n", fmt::format("{:.0f} collectives ({} sizes, -n {}, -w {}) on {} ranks "
+                                     "are more than the {} records a generated trace may hold",
+                                     calls, sizes.size(), o.iters, o.warmup, nranks,
+                                     trace::max_generated_records));
     }
     const schedule s = make_schedule(sizes, maxb, o.iters, o.warmup);
     const auto n = static_cast<uint32_t>(nranks);

@@ -32,6 +32,11 @@ ndr_nccl_tests_py(nccl_tests_err_one_rank error ${NDR_NT_BIN} 2 "--nodes: 1 node
   nccl-tests all_reduce_perf)
 ndr_nccl_tests_py(nccl_tests_err_gpus error ${NDR_NT_BIN} 2 "node\\.gpus" --
   nccl-tests all_reduce_perf -g 65)
+ndr_nccl_tests_py(nccl_tests_err_iters error ${NDR_NT_BIN} 2 "-n: 4000000000 iterations out of range \\(1\\.\\.1000000\\)" --
+  nccl-tests all_reduce_perf -g 2 -b 8 -e 8 -n 4000000000)
+# 28 sizes x 2 passes x 201 + 2 x 5 = 11,266 collectives x 16,384 ranks > 50,000,000 records.
+ndr_nccl_tests_py(nccl_tests_err_records error ${NDR_NT_BIN} 2 "-n: 11266 collectives \\(28 sizes, -n 200, -w 5\\) on 16384 ranks" --
+  nccl-tests all_reduce_perf -g 8 --nodes 2048 -b 8 -e 1G -f 2 -n 200)
 ndr_nccl_tests_py(nccl_tests_err_unknown_flag error ${NDR_NT_BIN} 2 "-z" --
   nccl-tests all_reduce_perf -g 2 -z 1)
 

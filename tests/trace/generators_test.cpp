@@ -226,3 +226,35 @@ TEST_CASE("gen ddp: BERT-Large bf16 halves the gradient bytes", "[trace]") {
     // 1 MiB + ceil((680e6 - 1 MiB) / 25 MiB) = 1 + ceil(25.90) = 27 buckets.
     CHECK(t.collectives.size() == 27);
 }
+
+TEST_CASE("generators refuse more records than a generated trace may hold", "[trace]") {
+    // 16,384 ranks x 4 sizes x 763 iterations = 50,003,968 records: just over the limit;
+    // 762 iterations (49,938,432) would be allowed. Checked before anything is built.
+    ndr::trace::collective_sweep p;
+    p.op = op_kind::allreduce;
+    p.nranks = 16384;
+    p.sizes = {8, 16, 32, 64};
+    p.iters = 763;
+    std::string what;
+    try {
+        ndr::trace::gen_collective(p);
+    } catch (const std::invalid_argument& e) {
+        what = e.what();
+    }
+    CHECK(what ==
+          "records: 1 algorithm(s) x 4 size(s) x 763 iteration(s) x 16384 rank(s) = 50003968 "
+          "records, more than the 50000000 a generated trace may hold");
+    // A send/recv ring gives each rank two records per iteration: 381 iterations x 2 =
+    // 49,938,432 fit, 382 do not.
+    p.op = op_kind::send;
+    p.iters = 382;
+    what.clear();
+    try {
+        ndr::trace::gen_sendrecv_ring(p);
+    } catch (const std::invalid_argument& e) {
+        what = e.what();
+    }
+    CHECK(what ==
+          "records: 1 algorithm(s) x 4 size(s) x 382 iteration(s) x 16384 rank(s) x 2 = "
+          "50069504 records, more than the 50000000 a generated trace may hold");
+}
