@@ -25,6 +25,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
     try {
         ndr::trace::nccl_import imp = ndr::trace::import_nccl_log(in, log_path);
+        // An excerpt replays on every rank of its communicator ([nranks=N], up to 65,536): a
+        // few lines of a large one make a trace of 10^5 records, whose text round trip takes
+        // seconds in this instrumented build (a 2.6 KB input with [nranks=21024] took 9.9 s,
+        // libFuzzer's timeout is 10). The import itself ran; the round trip is checked on
+        // traces up to 20,000 records.
+        if (imp.t.records.size() > 20'000) return 0;
         std::istringstream text(ndr::trace::to_jsonl(imp.t, imp.comments));
         const ndr::trace::trace back = ndr::trace::parse_trace(text, trace_path);
         // The importer's trace carries no line numbers and no collectives (parse_trace derives

@@ -5,7 +5,7 @@
 #         inputs earlier runs kept in WORK/corpus; new inputs go to WORK/corpus, a crashing
 #         input to WORK/crash-* (or leak-*, timeout-*, oom-*).
 # Either fails on any finding: a crash, an uncaught exception, a sanitizer report, a leak, an
-# input running longer than 10 s or allocating more than 2 GiB.
+# input running longer than 30 s or allocating more than 2 GiB.
 foreach(v FUZZER SEEDS CORPUS WORK MODE)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "run_fuzz.cmake: -D${v}=... missing")
@@ -16,7 +16,7 @@ file(MAKE_DIRECTORY ${WORK}/corpus)
 if(NOT DEFINED ENV{UBSAN_OPTIONS})
   set(ENV{UBSAN_OPTIONS} "print_stacktrace=1")
 endif()
-set(limits -timeout=10 -rss_limit_mb=2048 -artifact_prefix=${WORK}/)
+set(limits -timeout=30 -rss_limit_mb=2048 -artifact_prefix=${WORK}/)
 
 if(MODE STREQUAL "corpus")
   file(READ ${SEEDS} seed_text)
