@@ -137,12 +137,19 @@ struct schedule {
     std::vector<uint64_t> ip_at;   ///< per row: first timed in-place seq
 };
 
+/// Collectives make_schedule lays out: -w warm-ups at the largest and at the smallest size, then
+/// per size and pass (out of place, in place) one untimed call and n timed ones.
+uint64_t schedule_length(std::size_t sizes, uint32_t n, uint32_t w) {
+    return 2 * uint64_t{w} + sizes * 2 * (1 + uint64_t{n});
+}
+
 /// nccl-tests 2.13's order (TimeTest, BenchTime): -w warm-ups at maxbytes, -w at minbytes,
 /// then per size one untimed synchronising call and n timed ones out of place, the same in
 /// place.
 schedule make_schedule(const std::vector<uint64_t>& sizes, uint64_t maxb, uint32_t n, uint32_t w) {
     schedule s;
     s.sizes = sizes;
+    s.seq.reserve(schedule_length(sizes.size(), n, w));
     s.seq.insert(s.seq.end(), w, maxb);
     s.seq.insert(s.seq.end(), w, sizes.front());
     for (uint64_t b : sizes) {
@@ -251,11 +258,11 @@ int run(const nccl_tests_opts& o) {
     } catch (const std::invalid_argument& e) {
         flag_error(by_factor ? "-f" : "-i", e.what());
     }
-    // Out of place and in place: one untimed and -n timed runs per size each; -w warm-ups at
-    // the largest and the smallest size.
-    const double calls = static_cast<double>(sizes.size()) * 2.0 * (1.0 + o.iters) + 2.0 * o.warmup;
-    if (calls * static_cast<double>(nranks) > static_cast<double>(trace::max_generated_records)) {
-        flag_error("-n", fmt::format("{:.0f} collectives ({} sizes, -n {}, -w {}) on {} ranks "
+    // Checked before the schedule is laid out (-n and -w are at most 10^6, so `calls` cannot
+    // overflow; the product with the ranks is compared by division).
+    const uint64_t calls = schedule_length(sizes.size(), o.iters, o.warmup);
+    if (calls > trace::max_generated_records / nranks) {
+        flag_error("-n", fmt::format("{} collectives ({} sizes, -n {}, -w {}) on {} ranks "
                                      "are more than the {} records a generated trace may hold",
                                      calls, sizes.size(), o.iters, o.warmup, nranks,
                                      trace::max_generated_records));
