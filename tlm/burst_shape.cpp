@@ -3,7 +3,13 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "golden/credit_fc.h"
+
 namespace ndr::tlmm {
+
+uint32_t burst_buffer_blocks(const common::timing& tm) {
+    return std::min({tm.sw_credit_blocks, tm.ep_buffer_blocks, golden::FC_MAX_OUTSTANDING});
+}
 
 void burst_shape::add(const kind& k) {
     if (k.n == 0 || nk_ == 3) throw std::logic_error("burst_shape: empty kind or a fourth kind");

@@ -6,9 +6,15 @@
 #pragma once
 #include <cstdint>
 
+#include "common/timing.h"
 #include "credit_pacer.h"
 
 namespace ndr::tlmm {
+
+/// The bound of a burst's credit charge (burst_shape::charge): the credits a switch VL can
+/// always get back, its whole buffer (static) or its reservation (shared; a bigger charge could
+/// wait for a window that only the burst's own arrival would grow), and the endpoints' buffer.
+uint32_t burst_buffer_blocks(const common::timing& tm);
 
 class burst_shape {
 public:
@@ -25,6 +31,7 @@ public:
     uint32_t max_beats() const { return beats_; }    ///< largest packet, beats
     uint64_t payload_bytes() const { return payload_sum_; }
     uint64_t wire_bytes() const { return wire_sum_; }
+    uint64_t beats() const { return beats_sum_; }  ///< all packets back to back
     uint32_t last_dma() const { return kinds_[nk_ - 1].dma; }
 
     /// Credit charge of the burst at every hop: up to half of the smallest buffer

@@ -12,6 +12,7 @@
 #include "config/config_error.h"
 #include "golden/ib_packet.h"
 #include "golden/sl2vl.h"
+#include "sharp_an_tlm.h"
 #include "socket_teardown.h"
 
 namespace ndr::tlmm {
@@ -41,11 +42,8 @@ hca_tlm::hca_tlm(sc_core::sc_module_name name, const cfg::config& c, const commo
       shared_max_(
           std::max<uint32_t>(1, static_cast<uint32_t>(std::min<uint64_t>(
                                     c.sim.tlm_burst_shared.count / c.hca.mtu.count, burst_max_)))),
-      // A burst's charge must fit the credits a switch VL can always get back: its whole
-      // buffer (static) or its reservation (shared; a bigger charge could wait for a window
-      // that only the burst's own arrival would grow).
-      burst_buffer_(
-          std::min({tm.sw_credit_blocks, tm.ep_buffer_blocks, golden::FC_MAX_OUTSTANDING})),
+      burst_buffer_(burst_buffer_blocks(tm)),  // a burst's charge fits what a VL gets back
+      sharp_burst_(c.sim.tlm_sharp_burst.count),
       link_(c, tm, hosts, tm.ep_buffer_blocks, common::HCA_PORT_NAMES) {
     if (c.fault.icrc_error_rate > 0.0) {
         throw cfg::config_error(cfg::config_source::merged(), "fault.icrc_error_rate",
@@ -125,16 +123,19 @@ void hca_tlm::post(common::cycle_t now, common::verb v, uint32_t src, uint32_t d
     schedule(ready, timer{0, 0, T_MSG_READY, 0, 0, 0, m, nullptr});
 }
 
-void hca_tlm::sharp_send(common::cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk,
-                         uint32_t bytes, uint32_t root_host, uint32_t data) {
+void hca_tlm::sharp_send(common::cycle_t now, uint32_t h, const common::sharp_contribution& c) {
     tlm::tlm_generic_payload& gp =
-        new_packet(now, h, h, sharp_vl_, bytes, common::sharp_wire_bytes(bytes));
+        new_packet(now, h, h, sharp_vl_, c.bytes, common::sharp_wire_bytes(c.bytes));
     ib_extension& p = ib_of(gp);
+    // One packet, or a burst of consecutive chunks (sim.tlm_sharp_burst): sizes and charge.
+    sharp_an_tlm::shape(p, c.bytes, c.packets, c.packet_bytes, tm_.block_bytes, burst_buffer_);
+    gp.set_data_length(p.wire_bytes);
+    gp.set_streaming_width(p.wire_bytes);
     p.kind = common::PK_SHARP_UP;
-    p.msg = tree;
-    p.index = chunk;
-    p.psn = root_host;
-    p.qp = data;
+    p.msg = c.tree;
+    p.index = c.chunk;
+    p.psn = c.root_host;
+    p.qp = c.data;
     ++sharp_in_flight_;
     schedule(now + tx_cycles_, timer{0, 0, T_SHARP_READY, 0, static_cast<uint16_t>(h), 0, 0, &gp});
 }

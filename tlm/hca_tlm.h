@@ -88,8 +88,9 @@ public:
 
     void post(common::cycle_t now, common::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
               uint64_t tag) override;
-    void sharp_send(common::cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t bytes,
-                    uint32_t root_host, uint32_t data) override;
+    void sharp_send(common::cycle_t now, uint32_t h, const common::sharp_contribution& c) override;
+    /// sim.tlm_sharp_burst; 0 while IB CC is on (its delays space packets one by one).
+    uint64_t sharp_burst_bytes() const override { return cc_on_ ? 0 : sharp_burst_; }
     void set_timer(common::cycle_t at, uint64_t token) override;
     uint32_t hosts() const override { return hosts_; }
     /// Cycle host `h`'s link is free (as cycle::hca_array::tx_free).
@@ -223,7 +224,9 @@ private:
     /// there are any, no bursts: a burst holds a switch output for its whole span, and SHARP
     /// results compete for the output packet by packet through VL arbitration.
     uint64_t sharp_in_flight_ = 0;
-    uint32_t burst_buffer_;  ///< smallest receive buffer (switch or HCA), blocks
+    uint32_t burst_buffer_;
+    uint64_t sharp_burst_;  ///< sim.tlm_sharp_burst (bytes)  ///< smallest receive buffer (switch
+                            ///< or HCA), blocks
     common::hca_host* host_ = nullptr;
 
     std::vector<host_port> ports_;

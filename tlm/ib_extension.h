@@ -45,6 +45,8 @@ struct ib_extension : tlm::tlm_extension<ib_extension> {
     uint32_t count = 1;
     uint16_t pkt_beats = 0;
     uint16_t pkt_blocks = 0;  ///< blocks of its largest packet (`blocks` is the credit charge)
+    /// A SHARP burst (sim.tlm_sharp_burst): payload bytes of each of its packets but the last.
+    uint32_t pkt_payload = 0;
     /// Express control packet (ACKs while bursts are on): crosses busy links and crossbar
     /// ports between the packets of a burst, as an ACK slips in between packets at the cycle
     /// level; takes no wire time. `count` ACKs coalesced into one transaction.

@@ -182,8 +182,13 @@ void ib_switch_tlm::accept(uint64_t t, uint32_t i, tlm::tlm_generic_payload& gp)
         unqueue();
         return;
     }
-    if (to_an) {  // to the aggregation node once the whole packet is in (cycle model)
-        schedule(std::max(elig + 1, t + e.beats),
+    if (to_an) {
+        // To the aggregation node once the whole packet is in (cycle model); a burst
+        // (sim.tlm_sharp_burst) once its first packet is in: its chunks stream through the node
+        // as the packets would, and its input buffer is freed when its tail is in.
+        const uint32_t first = e.count > 1 ? e.pkt_beats : e.beats;
+        const uint64_t in_at = cut_through_ ? th + pipe : th + (first - 1U) + pipe;
+        schedule(std::max(in_at + 1, t + first),
                  timer{0, 0, T_SHARP_IN, e.vl, static_cast<uint16_t>(i), 0, 0, &gp});
         return;
     }
@@ -296,6 +301,9 @@ void ib_switch_tlm::on_timer(uint64_t now, const timer& t) {
             break;
         case T_SHARP_OUT:
             an_->emit(now, t.a);
+            break;
+        case T_SHARP_FREE:
+            sharp_consumed(now, *t.gp);
             break;
         case T_ARRIVE:
             accept(now, t.port, *t.gp);

@@ -128,6 +128,7 @@ private:
         T_WIN_END,
         T_SHARP_IN,
         T_SHARP_OUT,
+        T_SHARP_FREE,  ///< a SHARP burst the node took before its tail was in: tail arrived
         T_EXPRESS_DONE,
         T_SL2VL_DROP,  ///< a packet its SL2VL entry maps to VL15 fully arrived: dropped
         T_PART_DONE,   ///< a split part crossed: frees the crossbar ports only
@@ -172,6 +173,7 @@ private:
     void respond_upstream(uint16_t port, tlm::tlm_generic_payload& gp);
     void send_fc(uint64_t t);
     void on_sharp_in(uint64_t t, const timer& tm);
+    void sharp_consumed(uint64_t t, tlm::tlm_generic_payload& gp);
     uint64_t sharp_egress(uint64_t t, uint64_t free_in);
     void sharp_wake(uint64_t t);
     /// VLs on which an input of `avail` has a head packet for output o that fits the egress

@@ -38,14 +38,27 @@ void ib_switch_tlm::on_sharp_in(uint64_t t, const timer& tm) {
     }
     // The node consumed these packets (a contribution waiting for OSTs stays in its input
     // buffer, so its sender's credits stay held: back-pressure).
+    // A burst taken before its tail is in keeps its input buffer until its last beat (a cycle
+    // before the next packet on that input can arrive, so the buffer's statistics never see
+    // both in one cycle, in whichever order the two events run).
     for (const uint64_t token : an_->taken()) {
         auto& gp = *reinterpret_cast<tlm::tlm_generic_payload*>(token);
         const ib_extension& e = ib_of(gp);
-        free_input_blocks(t, e.hop.in_port, e.vl, e.blocks);
-        --inside_;
-        respond_upstream(e.hop.in_port, gp);  // the input buffer is done with it
-        gp.release();                         // consumed by the node: no downstream hop
+        const uint64_t last_beat = e.hop.hdr_in + e.beats - 1;
+        if (e.count > 1 && last_beat > t) {
+            schedule(last_beat, timer{0, 0, T_SHARP_FREE, 0, 0, 0, 0, &gp});
+        } else {
+            sharp_consumed(t, gp);
+        }
     }
+}
+
+void ib_switch_tlm::sharp_consumed(uint64_t t, tlm::tlm_generic_payload& gp) {
+    const ib_extension& e = ib_of(gp);
+    free_input_blocks(t, e.hop.in_port, e.vl, e.blocks);
+    --inside_;
+    respond_upstream(e.hop.in_port, gp);  // the input buffer is done with it
+    gp.release();                         // consumed by the node: no downstream hop
 }
 
 // SHARP results leave through the output's VL arbiter (common::ib_ports::local_wins), one
@@ -62,8 +75,10 @@ uint64_t ib_switch_tlm::sharp_egress(uint64_t t, uint64_t free_in) {
         auto& q = an_->queue(static_cast<uint16_t>(o));
         tlm::tlm_generic_payload* gp = q.front();
         ib_extension& e = ib_of(*gp);
+        // A burst (sim.tlm_sharp_burst) stages one packet at a time, as on the crossbar path.
+        const uint32_t pkt = e.count > 1 ? e.pkt_beats : e.beats;
         const uint64_t backlog = common::staging_backlog(link_free_[o], t);
-        if (backlog + e.beats > tm_.outbuf_beats) continue;  // woken when the staging drains
+        if (backlog + pkt > tm_.outbuf_beats) continue;  // woken when the staging drains
         if (!link_.can_send(o, an_->vl(), e.blocks)) {
             sharp_credit_blocked_ |= bit(o);  // an FC update wakes us
             continue;
@@ -74,9 +89,9 @@ uint64_t ib_switch_tlm::sharp_egress(uint64_t t, uint64_t free_in) {
         link_.sent_local(t, o, e.blocks, e.wire_bytes, check_);
         const uint64_t start = std::max(t + 1, link_free_[o]);
         link_free_[o] = start + e.beats;
-        link_.booked(o, t, start, e.beats);
+        link_.booked(o, t, start, e.beats, e.count > 1 ? pkt : 0);
         out_start_[o] = start;
-        out_pkt_[o] = e.beats;
+        out_pkt_[o] = pkt;
         total_out_beats_[o] += e.beats;
         schedule(start + tm_.egress_cycles,
                  timer{0, 0, T_EGRESS, 0, static_cast<uint16_t>(o), 0, 0, gp});
@@ -92,7 +107,8 @@ void ib_switch_tlm::sharp_wake(uint64_t t) {
     uint64_t pending = an_->pending & ~sharp_credit_blocked_;
     uint64_t wake = NEVER;
     for_each_bit(pending, [&](uint32_t o) {
-        const uint32_t beats = ib_of(*an_->queue(static_cast<uint16_t>(o)).front()).beats;
+        const ib_extension& e = ib_of(*an_->queue(static_cast<uint16_t>(o)).front());
+        const uint32_t beats = e.count > 1 ? e.pkt_beats : e.beats;
         const uint64_t clear = link_free_[o] > tm_.outbuf_beats - beats + 1
                                    ? link_free_[o] - 1 - (tm_.outbuf_beats - beats)
                                    : 0;

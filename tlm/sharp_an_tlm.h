@@ -36,6 +36,14 @@ public:
     /// Emit `slot` is due at cycle t: builds its packet (reference held for the downstream hop)
     /// and queues it on its output port.
     void emit(uint64_t t, uint32_t slot);
+    /// Sets the size fields of a SHARP transaction (sim.tlm_sharp_burst): `bytes` of payload in
+    /// `packets` packets of `packet_bytes` each but the last, which holds the rest. A burst
+    /// (packets > 1) charges the credits burst_shape::charge gives against `buffer_blocks`, its
+    /// pkt_* fields are its largest packet and its beats all its packets back to back.
+    static void shape(ib_extension& p, uint32_t bytes, uint32_t packets, uint32_t packet_bytes,
+                      uint32_t block_bytes, uint32_t buffer_blocks);
+    /// A burst's shape as the node's tag (common::sharp_an::on_packet); 0 for one packet.
+    static uint64_t tag_of(const ib_extension& p);
     common::lazy_fifo<tlm::tlm_generic_payload*>& queue(uint16_t port) { return queues_[port]; }
     /// Output ports with queued result packets (bit per port).
     uint64_t pending = 0;
@@ -44,6 +52,7 @@ private:
     common::sharp_an node_;
     uint8_t vl_;
     common::timing tm_;
+    uint32_t burst_buffer_;  ///< burst_buffer_blocks(tm_): a burst's credit charge bound
     payload_pool pool_;
     /// Per output port; no storage until used (a std::deque took 576 bytes per port).
     std::vector<common::lazy_fifo<tlm::tlm_generic_payload*>> queues_;

@@ -34,25 +34,26 @@ void sharp_payloads::release(uint32_t slot) {
 }
 
 void sharp_an::send_down(const sharp_tree_node& n, cycle_t at, uint32_t chunk, uint32_t bytes,
-                         uint32_t root_host, uint32_t data, std::vector<sharp_emit>& out) {
+                         uint32_t root_host, uint32_t data, uint64_t tag,
+                         std::vector<sharp_emit>& out) {
     if (root_host != 0xFFFFFFFFU) {  // rooted op: only towards the root host
         const auto it = n.port_of_host.find(root_host);
         if (it == n.port_of_host.end()) return;
         out.push_back(
             sharp_emit{it->second, at, true, n.tree, chunk, bytes, root_host,
-                       data == 0xFFFFFFFFU ? data : payloads_->store(payloads_->get(data))});
+                       data == 0xFFFFFFFFU ? data : payloads_->store(payloads_->get(data)), tag});
         return;
     }
     for (uint16_t p : n.child_ports) {
         out.push_back(
             sharp_emit{p, at, true, n.tree, chunk, bytes, root_host,
-                       data == 0xFFFFFFFFU ? data : payloads_->store(payloads_->get(data))});
+                       data == 0xFFFFFFFFU ? data : payloads_->store(payloads_->get(data)), tag});
     }
 }
 
 void sharp_an::on_packet(cycle_t t, uint16_t in, bool down, uint32_t tree, uint32_t chunk,
                          uint32_t bytes, uint32_t root_host, uint32_t data, uint32_t beats,
-                         uint64_t token, std::vector<sharp_emit>& out,
+                         uint64_t token, uint64_t tag, std::vector<sharp_emit>& out,
                          std::vector<uint64_t>& taken) {
     const auto it = trees_.find(tree);
     if (it == trees_.end()) {
@@ -61,7 +62,7 @@ void sharp_an::on_packet(cycle_t t, uint16_t in, bool down, uint32_t tree, uint3
     }
     const sharp_tree_node& n = it->second;
     if (down) {  // replicate the result towards the hosts
-        send_down(n, t + 1, chunk, bytes, root_host, data, out);
+        send_down(n, t + 1, chunk, bytes, root_host, data, tag, out);
         if (data != 0xFFFFFFFFU) payloads_->release(data);
         taken.push_back(token);
         return;
@@ -71,7 +72,8 @@ void sharp_an::on_packet(cycle_t t, uint16_t in, bool down, uint32_t tree, uint3
             fmt::format("cycle {}: SHARP tree {} chunk {}: contribution on port {}, not a child", t,
                         tree, chunk, in));
     }
-    const contribution c{t, in, tree, chunk, bytes, root_host, data, std::max(1U, beats), token};
+    const contribution c{t,     in, tree, chunk, bytes, root_host, data, std::max(1U, beats),
+                         token, tag};
     const uint64_t reductions = stats_.chunks_reduced;
     if (!take(t, c, out)) {  // no OSTs: it stays in its input buffer, holding the credits
         waiting_.push_back(c);
@@ -127,6 +129,7 @@ bool sharp_an::take(cycle_t t, const contribution& c, std::vector<sharp_emit>& o
         cs.data_from = from;
         cs.bytes = c.bytes;
         cs.root_host = c.root_host;
+        cs.tag = c.tag;
         if (c.data != 0xFFFFFFFFU) cs.data.assign(n.child_ports.size(), 0xFFFFFFFFU);
     }
     cs.bytes = std::max(cs.bytes, c.bytes);  // broadcast: only the root's contribution has data
@@ -161,8 +164,10 @@ void sharp_an::reduce(cycle_t t, uint64_t key, std::vector<sharp_emit>& out) {
     const auto last_cycle = static_cast<cycle_t>(std::max(0.0, std::ceil(end - 1e-9) - 1.0));
     const cycle_t done = std::max(cs.last, last_cycle) + alu_cycles_;
     stats_.alu_busy_cycles += work;
-    ++stats_.chunks_reduced;
-    stats_.aggregation_cycles += done - cs.first;
+    // A TLM burst stands for tag >> 32 chunks (sim.tlm_sharp_burst): they count as many.
+    const uint64_t stands_for = std::max<uint64_t>(1, cs.tag >> 32);
+    stats_.chunks_reduced += stands_for;
+    stats_.aggregation_cycles += (done - cs.first) * stands_for;
     uint32_t result = 0xFFFFFFFFU;
     if (!cs.data.empty()) {
         const auto rit = reduction_.find(tree);
@@ -188,13 +193,14 @@ void sharp_an::reduce(cycle_t t, uint64_t key, std::vector<sharp_emit>& out) {
     }
     const uint32_t out_bytes = cs.bytes;
     const uint32_t rh = cs.root_host;
+    const uint64_t tag = cs.tag;
     in_use_ -= cs.osts;
     chunks_.erase(cit);
     if (n.parent_port >= 0) {
         out.push_back(sharp_emit{static_cast<uint16_t>(n.parent_port), done, false, tree, chunk,
-                                 out_bytes, rh, result});
+                                 out_bytes, rh, result, tag});
     } else {
-        send_down(n, done, chunk, out_bytes, rh, result, out);
+        send_down(n, done, chunk, out_bytes, rh, result, tag, out);
         if (result != 0xFFFFFFFFU) payloads_->release(result);
     }
 }

@@ -50,6 +50,7 @@ struct sharp_emit {
     uint32_t bytes = 0;
     uint32_t root_host = 0xFFFFFFFFU;  ///< rooted op: only towards this host
     uint32_t data = 0xFFFFFFFFU;       ///< data-mode payload slot (see sharp_payloads)
+    uint64_t tag = 0;                  ///< the contributions' tag (on_packet)
 };
 
 /// Payload bytes of data-carrying SHARP packets, by slot (shared by HCAs and switches).
@@ -81,11 +82,13 @@ public:
     }
     bool has_tree(uint32_t tree) const { return trees_.count(tree) != 0; }
     /// A SHARP packet finished arriving (its last beat at cycle t) on input port `in`; `token`
-    /// is the caller's handle of it. Appends the packets to send to `out` and the tokens of the
-    /// packets the node has consumed to `taken` (the caller then frees their input buffer):
-    /// this one, unless it waits for OSTs, and any waiting ones a reduction let in.
+    /// is the caller's handle of it; `tag` comes back on the chunk's results (the TLM level's
+    /// burst shape: its high 32 bits, the chunks a burst stands for, count in the statistics;
+    /// 0 = one; the members of a tree give equal tags). Appends the packets to send to `out` and
+    /// the tokens of the packets the node has consumed to `taken` (the caller then frees their
+    /// input buffer): this one, unless it waits for OSTs, and any waiting ones a reduction let in.
     void on_packet(cycle_t t, uint16_t in, bool down, uint32_t tree, uint32_t chunk, uint32_t bytes,
-                   uint32_t root_host, uint32_t data, uint32_t beats, uint64_t token,
+                   uint32_t root_host, uint32_t data, uint32_t beats, uint64_t token, uint64_t tag,
                    std::vector<sharp_emit>& out, std::vector<uint64_t>& taken);
     const sharp_an_stats& stats() const { return stats_; }
     uint32_t osts_in_use() const { return in_use_; }
@@ -102,6 +105,7 @@ private:
         uint32_t osts = 0;           ///< OSTs held
         uint64_t in_bytes = 0;       ///< contribution bytes the ALU reads
         cycle_t data_from = 0;       ///< first cycle a contribution's data was in (streaming)
+        uint64_t tag = 0;            ///< its first contribution's tag
         std::vector<uint32_t> data;  ///< per child index: payload slot (data mode)
     };
     struct contribution {
@@ -114,6 +118,7 @@ private:
         uint32_t data = 0xFFFFFFFFU;
         uint32_t beats = 1;  ///< packet length: its data streamed in over these cycles
         uint64_t token = 0;
+        uint64_t tag = 0;
     };
     /// Takes contribution `c` at cycle t, or returns false when it needs OSTs the node lacks.
     bool take(cycle_t t, const contribution& c, std::vector<sharp_emit>& out);
@@ -122,7 +127,7 @@ private:
         return bytes == 0 ? 1U : (bytes + ost_bytes_ - 1) / ost_bytes_;
     }
     void send_down(const sharp_tree_node& n, cycle_t at, uint32_t chunk, uint32_t bytes,
-                   uint32_t root_host, uint32_t data, std::vector<sharp_emit>& out);
+                   uint32_t root_host, uint32_t data, uint64_t tag, std::vector<sharp_emit>& out);
 
     uint32_t osts_;
     uint32_t ost_bytes_;

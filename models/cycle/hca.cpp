@@ -161,8 +161,10 @@ void hca_array::post(cycle_t now, verb v, uint32_t src, uint32_t dst, uint64_t b
     schedule(ready, event{EV_MSG_READY, 0, 0, m, 0, 0});
 }
 
-void hca_array::sharp_send(cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t bytes,
-                           uint32_t root_host, uint32_t data) {
+void hca_array::sharp_send(cycle_t now, uint32_t h, const common::sharp_contribution& c) {
+    if (c.packets != 1) throw std::logic_error("hca_array: a SHARP burst at the cycle level");
+    const uint32_t tree = c.tree, chunk = c.chunk, bytes = c.bytes, root_host = c.root_host,
+                   data = c.data;
     const uint32_t idx = pool_.alloc();
     packet& p = pool_[idx];
     p.id = static_cast<uint32_t>(next_packet_id_++);  // wraps: ids are for messages

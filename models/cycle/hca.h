@@ -63,11 +63,10 @@ public:
     /// `tag` comes back in the completions. RDMA READ moves `bytes` from dst to src.
     void post(cycle_t now, common::verb v, uint32_t src, uint32_t dst, uint64_t bytes,
               uint64_t tag) override;
-    /// Queues a SHARP aggregation packet (chunk `chunk` of tree `tree`, `bytes` of payload)
-    /// from host h to its leaf switch's aggregation node, on VL sharp.vl, after the WQE
-    /// processing of hca.tx_latency. SHARP packets are not RC: no PSN, ACK or retransmission.
-    void sharp_send(cycle_t now, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t bytes,
-                    uint32_t root_host, uint32_t data) override;
+    /// Queues a SHARP aggregation packet (one chunk: c.packets is 1 at this level) from host h
+    /// to its leaf switch's aggregation node, on VL sharp.vl, after the WQE processing of
+    /// hca.tx_latency. SHARP packets are not RC: no PSN, ACK or retransmission.
+    void sharp_send(cycle_t now, uint32_t h, const common::sharp_contribution& c) override;
     /// Calls host->on_timer(token) at cycle `at` (> the current cycle).
     void set_timer(cycle_t at, uint64_t token) override;
     void start(cycle_t now);

@@ -243,7 +243,7 @@ void ib_switch::on_sharp_in(cycle_t t, const event& e) {
     emit_scratch_.clear();
     taken_scratch_.clear();
     an_->on_packet(t, e.port, p.kind == PK_SHARP_DOWN, p.msg, p.index, p.payload_bytes, p.psn, p.qp,
-                   p.beats, e.pkt, emit_scratch_, taken_scratch_);
+                   p.beats, e.pkt, 0, emit_scratch_, taken_scratch_);
     // The node consumed these packets (a contribution waiting for OSTs stays in its input
     // buffer, so its sender's credits stay held: back-pressure).
     for (const uint64_t token : taken_scratch_) {

@@ -103,12 +103,17 @@ std::vector<uint64_t> geometric_sizes(uint64_t min_bytes, uint64_t max_bytes, ui
     return v;
 }
 
-std::vector<uint64_t> linear_sizes(uint64_t min_bytes, uint64_t max_bytes, uint64_t step) {
+uint64_t linear_size_count(uint64_t min_bytes, uint64_t max_bytes, uint64_t step) {
     if (min_bytes == 0) bad("size sweep: MIN must be at least 1 byte");
     if (max_bytes < min_bytes)
         bad(fmt::format("size sweep: MAX {} is below MIN {}", max_bytes, min_bytes));
     if (step == 0 && min_bytes != max_bytes) bad("size sweep: STEP must be at least 1 byte");
+    return step == 0 ? 1 : (max_bytes - min_bytes) / step + 1;
+}
+
+std::vector<uint64_t> linear_sizes(uint64_t min_bytes, uint64_t max_bytes, uint64_t step) {
     std::vector<uint64_t> v;
+    v.reserve(linear_size_count(min_bytes, max_bytes, step));
     for (uint64_t s = min_bytes; s <= max_bytes; s += step) {
         v.push_back(s);
         if (step == 0 || s > max_bytes - step) break;

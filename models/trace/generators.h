@@ -18,6 +18,9 @@ std::vector<uint64_t> geometric_sizes(uint64_t min_bytes, uint64_t max_bytes, ui
 /// nccl-tests -b/-e/-i: min, min+step, min+2*step, ... while <= max (step >= 1, or step 0 only
 /// when min == max). min must be >= 1 and <= max.
 std::vector<uint64_t> linear_sizes(uint64_t min_bytes, uint64_t max_bytes, uint64_t step);
+/// How many sizes linear_sizes(min, max, step) holds, without building them (a sweep of 10^9
+/// sizes is refused on its count); throws as linear_sizes does.
+uint64_t linear_size_count(uint64_t min_bytes, uint64_t max_bytes, uint64_t step);
 
 /// The API `count` for a size S (nccl-tests semantics, docs/domain.md §9), rounded down as
 /// nccl-tests does: allreduce/broadcast/reduce: S/size; reduce_scatter/allgather: S/(size*n) per

@@ -251,22 +251,36 @@ int run(const nccl_tests_opts& o) {
     if (maxb < minb) flag_error("-e", fmt::format("{} B is below -b {} B", maxb, minb));
     const bool by_factor = o.stepfactor > 1;
     const uint64_t step = by_factor ? o.stepfactor : size_arg("-i", o.stepbytes);
+    // The sweep is counted before any size is made: a linear sweep (-f 1) can ask for 10^9.
     std::vector<uint64_t> sizes;
+    uint64_t nsizes = 0;
     try {
-        sizes = by_factor ? trace::geometric_sizes(minb, maxb, step)
-                          : trace::linear_sizes(minb, maxb, step);
+        if (by_factor) {
+            sizes = trace::geometric_sizes(minb, maxb, step);
+            nsizes = sizes.size();
+        } else {
+            nsizes = trace::linear_size_count(minb, maxb, step);
+        }
     } catch (const std::invalid_argument& e) {
         flag_error(by_factor ? "-f" : "-i", e.what());
     }
-    // Checked before the schedule is laid out (-n and -w are at most 10^6, so `calls` cannot
-    // overflow; the product with the ranks is compared by division).
-    const uint64_t calls = schedule_length(sizes.size(), o.iters, o.warmup);
+    // Every size is at least 2 collectives on every rank; below that bound (and with -n and -w
+    // at most 10^6) `calls` cannot overflow. The product with the ranks is compared by division.
+    if (nsizes > trace::max_generated_records / 2 / nranks) {
+        flag_error(
+            by_factor ? "-f" : "-i",
+            fmt::format("{} sizes from {} B to {} B on {} ranks are more than the {} records "
+                        "a generated trace may hold",
+                        nsizes, minb, maxb, nranks, trace::max_generated_records));
+    }
+    const uint64_t calls = schedule_length(nsizes, o.iters, o.warmup);
     if (calls > trace::max_generated_records / nranks) {
         flag_error("-n", fmt::format("{} collectives ({} sizes, -n {}, -w {}) on {} ranks "
                                      "are more than the {} records a generated trace may hold",
-                                     calls, sizes.size(), o.iters, o.warmup, nranks,
+                                     calls, nsizes, o.iters, o.warmup, nranks,
                                      trace::max_generated_records));
     }
+    if (!by_factor) sizes = trace::linear_sizes(minb, maxb, step);
     const schedule s = make_schedule(sizes, maxb, o.iters, o.warmup);
     const auto n = static_cast<uint32_t>(nranks);
     const uint32_t root = bin.root ? static_cast<uint32_t>(o.root) : 0;

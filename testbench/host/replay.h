@@ -5,6 +5,7 @@
 // posted when its dependencies are met. A member's part ends when all transfers it sends are
 // acknowledged and all it receives have arrived.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -324,10 +325,20 @@ private:
         uint32_t instance = 0;
         uint32_t tree = 0;
         uint32_t chunk_base = 0;
-        uint32_t chunks = 0;
-        uint32_t chunk_bytes = 0;
+        uint32_t chunks = 0;       ///< transactions per member (TLM bursts: of `packets`)
+        uint32_t chunk_bytes = 0;  ///< payload of one (packets x packet_bytes)
+        uint32_t packets = 1;      ///< SHARP chunks (packets) per transaction: a TLM burst
+        uint32_t packet_bytes = 0;
         uint64_t bytes = 0;
-        uint32_t window = 1;
+        uint32_t window = 1;  ///< transactions in flight per member
+        /// Packets of transaction k: `packets`, the last one those left.
+        uint32_t packets_in(uint32_t k) const {
+            const uint64_t off = uint64_t{k} * chunk_bytes;
+            const uint64_t left = bytes > off ? bytes - off : 0;
+            return packets == 1 ? 1U
+                                : static_cast<uint32_t>(std::clamp<uint64_t>(
+                                      (left + packet_bytes - 1) / packet_bytes, 1, packets));
+        }
         uint32_t root = 0xFFFFFFFFU;      ///< broadcast: the only member with data
         std::vector<uint32_t> next;       ///< per member: next chunk to send
         std::vector<uint32_t> posted;     ///< per member: chunks handed to the HCA (<= next)

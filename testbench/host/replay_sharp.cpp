@@ -181,12 +181,20 @@ bool replay::start_sharp_job(cycle_t t, uint32_t inst, uint32_t comm,
     }
     job.sat = sat;
     sharp_->set_reduction(tree->id, job.op, job.type);
-    job.chunk_bytes = static_cast<uint32_t>(cb);
-    job.chunks = static_cast<uint32_t>(chunks);
     const uint32_t osts_per_chunk = std::max<uint32_t>(
         1,
         static_cast<uint32_t>((cb + cfg_.sharp.ost_bytes.count - 1) / cfg_.sharp.ost_bytes.count));
-    job.window = std::max<uint32_t>(1, cfg_.sharp.osts_per_tree / osts_per_chunk);
+    const uint32_t window = std::max<uint32_t>(1, cfg_.sharp.osts_per_tree / osts_per_chunk);
+    // TLM bursts (sim.tlm_sharp_burst): job.packets consecutive chunks per transaction.
+    job.packets = sharp_burst_chunks(cfg_.sharp, hcas_.sharp_burst_bytes(), cb, chunks);
+    job.packet_bytes = static_cast<uint32_t>(cb);
+    job.chunk_bytes = static_cast<uint32_t>(cb * job.packets);
+    job.chunks = static_cast<uint32_t>((chunks + job.packets - 1) / job.packets);
+    // In bursts: a burst completes when its tail is in, (packets - 1) chunk times after its
+    // first chunk, whose slot a member refills per packet. One more burst in flight covers
+    // that: (window + packets - 1) chunks, so a member keeps its line rate exactly where the
+    // window of single chunks would (window x chunk time >= the tree's round trip).
+    job.window = job.packets == 1 ? window : (window + 2 * job.packets - 2) / job.packets;
     if (ci.op == coll::op_kind::broadcast) job.root = ci.root;
     uint32_t& used = sharp_chunks_used_[tree->id];
     job.chunk_base = used;
@@ -232,7 +240,7 @@ bool replay::start_sharp_job(cycle_t t, uint32_t inst, uint32_t comm,
     }
     collective_result& res = results_[inst];
     if (hier) {  // the report names the first rail's tree
-        res.transfers += uint64_t{job.chunks} * n;
+        res.transfers += chunks * n;
         if (res.sharp_tree < 0) {
             res.sharp_tree = static_cast<int32_t>(tree->id);
             res.sharp_levels = tree->levels;
@@ -246,7 +254,7 @@ bool replay::start_sharp_job(cycle_t t, uint32_t inst, uint32_t comm,
             sat_first_try_.erase(w);
         }
         res.algo = coll::algo_kind::sharp;
-        res.transfers = uint64_t{job.chunks} * n;
+        res.transfers = chunks * n;
         res.sharp_tree = static_cast<int32_t>(tree->id);
         res.sharp_levels = tree->levels;
         res.data_checked = job.data;
@@ -268,8 +276,10 @@ void replay::sharp_send_next(cycle_t t, uint32_t j, uint32_t m) {
             sharp_post_chunk(t, j, m);
             continue;
         }
-        // Requests leave in order: each waits for the host to be free, then takes its post.
-        const cycle_t at = std::max(t, job.host_free[m]) + stack_.sharp_post_cycles();
+        // Requests leave in order: each waits for the host to be free, then takes its post
+        // (a TLM burst: one per chunk in it).
+        const cycle_t at = std::max(t, job.host_free[m]) +
+                           stack_.sharp_post_cycles() * job.packets_in(job.next[m] - 1);
         job.host_free[m] = at;
         defer(t, at, step::sharp_post, j, m);
     }
@@ -288,8 +298,10 @@ void replay::sharp_post_chunk(cycle_t t, uint32_t j, uint32_t m) {
             std::vector<uint8_t>(job.inputs[m].begin() + static_cast<std::ptrdiff_t>(off),
                                  job.inputs[m].begin() + static_cast<std::ptrdiff_t>(off + len)));
     }
-    hcas_.sharp_send(t, job.hosts[m], job.tree, job.chunk_base + k, carries ? len : 0, 0xFFFFFFFFU,
-                     slot);
+    hcas_.sharp_send(
+        t, job.hosts[m],
+        common::sharp_contribution{job.tree, job.chunk_base + k, carries ? len : 0, 0xFFFFFFFFU,
+                                   slot, job.packets_in(k), job.packet_bytes});
 }
 
 void replay::on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t data) {
@@ -322,7 +334,7 @@ void replay::on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chun
         sharp_->payloads().release(data);
     }
     if (stack_.sharp_costs() && !job.hier) {
-        defer(t, t + stack_.sharp_poll_cycles(), step::sharp_polled, j, m);
+        defer(t, t + stack_.sharp_poll_cycles() * job.packets_in(k), step::sharp_polled, j, m);
     } else {
         sharp_polled(t, j, m);
     }

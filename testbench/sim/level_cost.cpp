@@ -34,9 +34,10 @@ constexpr double CYCLE_PER_SHARP_PACKET_HOP = 0.06e-6;
 constexpr double TLM_PER_TRANSACTION_HOP = 0.75e-6;
 constexpr double TLM_HOSTS_DOUBLING = 256.0;  ///< the cost grows by 1x per doubling of this
 constexpr double TLM_PER_HOST = 450e-6;
-// TLM, per SHARP packet-hop (no bursts: the aggregation node takes packets): 0.29 us (flat,
-// 16 MiB, sharp.data off) and 0.56 us (collnet_direct, 64 MiB) on 1,024 hosts (session 20).
-constexpr double TLM_PER_SHARP_PACKET_HOP = 0.4e-6;
+// TLM, per SHARP transaction-hop (a packet, or a burst of chunks: sim.tlm_sharp_burst): 0.29 us
+// (flat, 16 MiB, sharp.data off) and 0.56 us (collnet_direct, 64 MiB) per packet on 1,024
+// hosts (session 20, before bursts).
+constexpr double TLM_PER_SHARP_TRANSACTION_HOP = 0.4e-6;
 // SHARP payloads (sharp.data on, or auto up to 1 MiB): each member's input is made, copied
 // into its packets, reduced by the golden ALU in the tree's order and checked at every member.
 // The replay does that at both levels alike: 4.7-4.8 ns per byte of member input (a flat
@@ -90,6 +91,15 @@ double sharp_chunks(const cfg::sharp_config& s, uint64_t bytes) {
     return std::max(1.0, std::ceil(static_cast<double>(bytes) / static_cast<double>(cb)));
 }
 
+/// The same at the TLM level: transactions, bursts of up to sim.tlm_sharp_burst
+/// (sharp_burst_chunks).
+double sharp_tlm_transactions(const cfg::config& c, uint64_t bytes) {
+    const uint64_t cb = sharp_chunk_bytes(c.sharp, sharp_wants_sat(c.sharp, bytes), 1);
+    const uint64_t chunks = std::max<uint64_t>(1, (bytes + cb - 1) / cb);
+    const uint32_t burst = sharp_burst_chunks(c.sharp, c.sim.tlm_sharp_burst.count, cb, chunks);
+    return static_cast<double>((chunks + burst - 1) / burst);
+}
+
 /// Payload bytes all transfers of one collective move: nccl-tests' bus bytes, ranks x
 /// coll::busbw_factor x S; a point-to-point op moves S once.
 double moved_bytes(coll::op_kind op, uint32_t n, double s) {
@@ -134,6 +144,7 @@ level_estimate estimate_replay(const cfg::config& c, const trace::trace& tr, uin
         if (ci.algo == coll::algo_kind::sharp || rails) {
             const uint64_t member = rails ? (ci.bytes + c.node.gpus - 1) / c.node.gpus : ci.bytes;
             k.sharp_packets += 2.0 * n * sharp_chunks(c.sharp, member);
+            k.sharp_transactions += 2.0 * n * sharp_tlm_transactions(c, member);
             if (sharp_carries_data(c.sharp, ci.op, ci.bytes)) {
                 k.sharp_data_bytes += static_cast<double>(n) * static_cast<double>(member);
             }
@@ -208,7 +219,8 @@ level_estimate estimate_replay(const cfg::config& c, const trace::trace& tr, uin
     e.tlm_cpu_s =
         TLM_PER_TRANSACTION_HOP * (lt ? TLM_LT_FACTOR : 1.0) * scale * k.transactions * h +
         TLM_PER_HOST * hosts_d +
-        TLM_PER_SHARP_PACKET_HOP * (lt ? TLM_LT_SHARP_FACTOR : 1.0) * k.sharp_packets * h +
+        TLM_PER_SHARP_TRANSACTION_HOP * (lt ? TLM_LT_SHARP_FACTOR : 1.0) * k.sharp_transactions *
+            h +
         SHARP_DATA_PER_BYTE * k.sharp_data_bytes + TLM_PER_LINK_SAMPLE * k.links * k.samples;
     return e;
 }

@@ -22,9 +22,10 @@ struct replay_counts {
     double transfers = 0;      ///< RDMA messages (schedule transfers; p2p records)
     double packets = 0;        ///< MTU packets of those transfers
     double transactions = 0;   ///< TLM transactions: bursts of up to sim.tlm_burst per transfer
-    double sharp_packets = 0;  ///< SHARP chunks up and down the trees (one packet each, no bursts)
-    double sharp_data_bytes = 0;  ///< members' SHARP input carried and checked (sharp.data)
-    double links = 0;             ///< one-way fabric links (2 per cable)
+    double sharp_packets = 0;  ///< SHARP chunks up and down the trees (one packet each)
+    double sharp_transactions = 0;  ///< the same at the TLM level (sim.tlm_sharp_burst bursts)
+    double sharp_data_bytes = 0;    ///< members' SHARP input carried and checked (sharp.data)
+    double links = 0;               ///< one-way fabric links (2 per cable)
     double span_us = 0;       ///< simulated span: the busiest rank's compute, gaps and collectives
     double fc_refreshes = 0;  ///< forced FC refreshes over the span: links x VLs x span / period
     double samples = 0;       ///< utilisation samples per link over the span (link_sampler.h)

@@ -32,6 +32,16 @@ uint64_t run_replay_loop(const replay& rp, Sampler& sampler, uint64_t limit_cycl
     return now;
 }
 
+/// When the switches' measurement windows close (buffer occupancy, credit stalls): the first
+/// sample boundary at or after the replay's last completion `end`, where the loop stopped
+/// (`now`). The loosely-timed TLM level can finish the replay while SystemC time is still a
+/// sample behind (its devices run ahead within their quantum): the window then still closes
+/// where the approximately-timed run's loop stops, so both modes report the same means.
+inline uint64_t window_close_cycle(uint64_t now, uint64_t end, uint64_t interval) {
+    if (interval == 0 || now >= end) return now;
+    return std::max(now, (end + interval - 1) / interval * interval);
+}
+
 /// The node model's part of a run's outcome (nothing with node.gpus = 1: the report then has
 /// no node fields, as before nodes existed).
 inline void fill_node_summary(run_outcome& out, const replay& rp, uint64_t cycle_ps) {

@@ -96,9 +96,10 @@ level_choice choose_replay_level(const cfg::config& c, const trace::trace& tr, b
     ch.level = cheaper && e.cycle_cpu_s >= floor_s ? sim_level::tlm : sim_level::cycle;
     ch.reason = fmt::format(
         "estimated CPU time {:.3g} s at the cycle level, {:.3g} s at the TLM level ({:.4g} "
-        "transfers, {:.4g} packets, {:.4g} TLM transactions, {:.4g} SHARP packets, {} hosts){}",
+        "transfers, {:.4g} packets, {:.4g} TLM transactions, {:.4g} SHARP packets, {:.4g} TLM "
+        "SHARP transactions, {} hosts){}",
         e.cycle_cpu_s, e.tlm_cpu_s, e.counts.transfers, e.counts.packets, e.counts.transactions,
-        e.counts.sharp_packets, hosts,
+        e.counts.sharp_packets, e.counts.sharp_transactions, hosts,
         cheaper && ch.level == sim_level::cycle
             ? fmt::format("; below sim.level_auto_cycle_below_s {:g} s the cycle level runs",
                           floor_s)
@@ -117,6 +118,7 @@ nlohmann::json level_choice_json(const level_choice& ch) {
                        {"packets", k.packets},
                        {"tlm_transactions", k.transactions},
                        {"sharp_packets", k.sharp_packets},
+                       {"tlm_sharp_transactions", k.sharp_transactions},
                        {"sharp_data_bytes", k.sharp_data_bytes},
                        {"links", k.links},
                        {"span_us", k.span_us},

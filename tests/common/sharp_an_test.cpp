@@ -36,7 +36,7 @@ struct feed {
 feed up(sharp_an& an, cycle_t t, uint16_t port, uint32_t tree, uint32_t chunk, uint32_t bytes,
         uint64_t token) {
     feed f;
-    an.on_packet(t, port, false, tree, chunk, bytes, NO_DATA, NO_DATA, 1, token, f.out, f.taken);
+    an.on_packet(t, port, false, tree, chunk, bytes, NO_DATA, NO_DATA, 1, token, 0, f.out, f.taken);
     return f;
 }
 

@@ -37,6 +37,10 @@ ndr_nccl_tests_py(nccl_tests_err_iters error ${NDR_NT_BIN} 2 "-n: 4000000000 ite
 # 28 sizes x 2 passes x 201 + 2 x 5 = 11,266 collectives x 16,384 ranks > 50,000,000 records.
 ndr_nccl_tests_py(nccl_tests_err_records error ${NDR_NT_BIN} 2 "-n: 11266 collectives \\(28 sizes, -n 200, -w 5\\) on 16384 ranks" --
   nccl-tests all_reduce_perf -g 8 --nodes 2048 -b 8 -e 1G -f 2 -n 200)
+# A linear sweep of 2^30 sizes is refused on its count, before any size is made (it used to
+# build the 8 GiB list first): 2^30 > 50,000,000 / 2 / 2.
+ndr_nccl_tests_py(nccl_tests_err_linear error ${NDR_NT_BIN} 2 "-i: 1073741824 sizes from 1 B to 1073741824 B on 2 ranks" --
+  nccl-tests all_reduce_perf -g 2 -b 1 -e 1G -f 1 -i 1)
 ndr_nccl_tests_py(nccl_tests_err_unknown_flag error ${NDR_NT_BIN} 2 "-z" --
   nccl-tests all_reduce_perf -g 2 -z 1)
 

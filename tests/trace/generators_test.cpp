@@ -46,6 +46,14 @@ TEST_CASE("linear size sweeps as nccl-tests -b/-e/-i", "[trace]") {
     CHECK_THROWS_AS(linear_sizes(0, 8, 1), std::invalid_argument);
     CHECK_THROWS_AS(linear_sizes(16, 8, 1), std::invalid_argument);
     CHECK_THROWS_AS(linear_sizes(1, 8, 0), std::invalid_argument);
+    // Counted without being built: (max - min) / step + 1.
+    using ndr::trace::linear_size_count;
+    CHECK(linear_size_count(1000, 3000, 500) == 5);
+    CHECK(linear_size_count(1000, 2999, 1000) == 2);
+    CHECK(linear_size_count(8, 8, 0) == 1);
+    CHECK(linear_size_count(1, 1ull << 30, 1) == (1ull << 30));
+    CHECK(linear_size_count(1, ~0ull, 1) == ~0ull);
+    CHECK_THROWS_AS(linear_size_count(16, 8, 1), std::invalid_argument);
 }
 
 TEST_CASE("gen sendrecv ring: every rank sends to r+1 and receives from r-1", "[trace]") {

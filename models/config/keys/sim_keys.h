@@ -31,6 +31,8 @@ struct sim_config {
     bytes_t tlm_burst{1024 * 1024};          ///< TLM `run`: payload bytes of one message per
                                              ///< transaction at most; 0 = one packet each
     bytes_t tlm_burst_shared{64 * 1024};     ///< the same while other QPs wait for the port
+    bytes_t tlm_sharp_burst{64 * 1024};      ///< TLM `run`: SHARP payload bytes of one tree and
+                                             ///< member per transaction at most
 };
 
 namespace detail {
@@ -88,6 +90,13 @@ void sim_rows(Rows& s) {
                "pairs take turns a burst of up to this many payload bytes at a time instead of "
                "one packet each (docs/fidelity_tlm.md); at most sim.tlm_burst; 0 (or less than "
                "two hca.mtu) = one packet per turn (packet-exact round robin, slower)");
+    s.unit_key("sim.tlm_sharp_burst", &sim_config::tlm_sharp_burst, "any", nullptr,
+               "ndrsim run --level tlm: one transaction carries a burst of consecutive SHARP "
+               "chunks of one tree and one member, up to this many payload bytes, and the "
+               "aggregation nodes combine bursts as the cycle level combines packets; a "
+               "collective bursts only when it has at least 1,024 chunks per burst chunk, and a "
+               "burst takes at most a quarter of the tree's OST window (docs/fidelity_tlm.md); 0 "
+               "(or less than two chunks) = one chunk per transaction (packet-exact, slower)");
 }
 
 }  // namespace detail
