@@ -27,20 +27,19 @@ inline uint64_t sharp_chunk_bytes(const cfg::sharp_config& s, bool sat, uint64_t
 
 /// SHARP chunks per TLM transaction (sim.tlm_sharp_burst, `burst_bytes`; 0 at the cycle level)
 /// for a member's `chunks` chunks of `cb` bytes: a burst of consecutive chunks that the
-/// aggregation nodes take as one chunk of their payloads. Only where the collective has at
-/// least 1,024 chunks per chunk of a burst (a node holds a burst until all of it is in: (burst
-/// - 1) chunk times per node on the path, a small share of such a run), within a quarter of the
-/// tree's window (the window counts chunks; a burst completes at its tail, so larger bursts
-/// starve it: a 256-host fat tree of 64-port switches ran 5 % slow with bursts of half the
-/// window, 0.8 % fast with a quarter) and half the node's OSTs. 1: one packet per transaction.
+/// aggregation nodes take as one chunk of their payloads, at its first packet (cut through).
+/// At most a quarter of the member's chunks (four bursts at least), a quarter of the tree's
+/// window (the window counts chunks and a burst completes at its tail, so larger bursts starve
+/// it: a 256-host fat tree of 64-port switches ran 5 % slow with bursts of half the window,
+/// 0.8 % fast with a quarter) and half the node's OSTs. 1: one packet per transaction.
 inline uint32_t sharp_burst_chunks(const cfg::sharp_config& s, uint64_t burst_bytes, uint64_t cb,
                                    uint64_t chunks) {
     const uint64_t osts_per_chunk =
         std::max<uint64_t>(1, (cb + s.ost_bytes.count - 1) / s.ost_bytes.count);
     const uint64_t window = std::max<uint64_t>(1, s.osts_per_tree / osts_per_chunk);
     const uint64_t b =
-        std::min<uint64_t>({burst_bytes / cb, window / 4, s.osts / osts_per_chunk / 2,
-                            chunks / 1024, (uint64_t{1} << 30) / cb});
+        std::min<uint64_t>({burst_bytes / cb, window / 4, s.osts / osts_per_chunk / 2, chunks / 4,
+                            (uint64_t{1} << 30) / cb});
     return b >= 2 ? static_cast<uint32_t>(b) : 1U;
 }
 

@@ -34,10 +34,12 @@ constexpr double CYCLE_PER_SHARP_PACKET_HOP = 0.06e-6;
 constexpr double TLM_PER_TRANSACTION_HOP = 0.75e-6;
 constexpr double TLM_HOSTS_DOUBLING = 256.0;  ///< the cost grows by 1x per doubling of this
 constexpr double TLM_PER_HOST = 450e-6;
-// TLM, per SHARP transaction-hop (a packet, or a burst of chunks: sim.tlm_sharp_burst): 0.29 us
-// (flat, 16 MiB, sharp.data off) and 0.56 us (collnet_direct, 64 MiB) per packet on 1,024
-// hosts (session 20, before bursts).
-constexpr double TLM_PER_SHARP_TRANSACTION_HOP = 0.4e-6;
+// TLM, per SHARP transaction-hop (a packet, or a burst of chunks: sim.tlm_sharp_burst), growing
+// with the fabric as the data transactions do (x (1 + log2(1 + hosts / 256))): with bursts
+// (session 24) 0.12 us on 256 hosts (flat, 256 MiB, fat tree; growth 2) and 0.75 us on 1,024
+// dgx-h100 GPUs (collnet_direct, 64 MiB; growth 3.3). Before bursts, per packet: 0.29 us (flat,
+// 16 MiB) and 0.56 us (collnet_direct, 64 MiB) on 1,024 hosts (session 20).
+constexpr double TLM_PER_SHARP_TRANSACTION_HOP = 0.23e-6;
 // SHARP payloads (sharp.data on, or auto up to 1 MiB): each member's input is made, copied
 // into its packets, reduced by the golden ALU in the tree's order and checked at every member.
 // The replay does that at both levels alike: 4.7-4.8 ns per byte of member input (a flat
@@ -219,8 +221,8 @@ level_estimate estimate_replay(const cfg::config& c, const trace::trace& tr, uin
     e.tlm_cpu_s =
         TLM_PER_TRANSACTION_HOP * (lt ? TLM_LT_FACTOR : 1.0) * scale * k.transactions * h +
         TLM_PER_HOST * hosts_d +
-        TLM_PER_SHARP_TRANSACTION_HOP * (lt ? TLM_LT_SHARP_FACTOR : 1.0) * k.sharp_transactions *
-            h +
+        TLM_PER_SHARP_TRANSACTION_HOP * (lt ? TLM_LT_SHARP_FACTOR : 1.0) * scale *
+            k.sharp_transactions * h +
         SHARP_DATA_PER_BYTE * k.sharp_data_bytes + TLM_PER_LINK_SAMPLE * k.links * k.samples;
     return e;
 }

@@ -8,7 +8,8 @@ usage: check_level_cost.py NDRSIM WORKDIR
    of up to 1 MiB, one TLM transaction each.
 2. The choice against the CPU times measured in docs/performance.md ("Choosing the level"):
    64 hosts, 16 MiB ring: TLM 0.05 s vs cycle 0.29 s -> tlm; 1,024 hosts, 1 MiB ring: cycle
-   4.3 s vs TLM 58 s -> cycle; 256 hosts, 1 MiB SHARP: cycle 1.3 s vs TLM 2.5 s -> cycle;
+   4.3 s vs TLM 58 s -> cycle; 256 hosts, 1 MiB SHARP: cycle 1.3 s vs TLM 2.5 s -> cycle (with
+   TLM SHARP bursts, session 24: cycle 1.47 s vs TLM 1.56 s, both mostly the payload check);
    2,048 hosts, 256 MiB ring: TLM 146-201 s (LT) vs cycle, estimated several times longer ->
    tlm; 32 hosts, 256 MiB tree (several queue pairs per HCA take turns in bursts of
    sim.tlm_burst_shared): TLM 2.0 s vs cycle 6.1 s -> tlm, and with sim.tlm_burst_shared=0
@@ -16,7 +17,8 @@ usage: check_level_cost.py NDRSIM WORKDIR
    8 B ring with host.stack nccl, a 10 ms latency-bound run whose cost is the idle fabric:
    TLM 4.8-5.0 s vs cycle 7.6-13.9 s user -> tlm (session 18, after the utilisation series
    were bounded; before: TLM 6.6-8.1 s, cycle 13.3-22.3 s); 1,024 GPUs (128 dgx-h100 nodes),
-   CollNet allreduce of 64 MiB (SHARP per rail): cycle 1.13 s vs TLM 9.86 s -> cycle. These with sim.level_auto_cycle_below_s=0
+   CollNet allreduce of 64 MiB (SHARP per rail): cycle 1.13 s vs TLM 9.86 s -> cycle (with TLM
+   SHARP bursts, session 24: cycle 1.02 s vs TLM 2.28 s). These with sim.level_auto_cycle_below_s=0
    (rank only); at the default (10 s) the 64-host run (estimated 0.5 s at the cycle level)
    stays at the cycle level and says why, the 2,048-host and 4,096-GPU ones still run at TLM.
    --which-level prints the choice without simulating.

@@ -94,9 +94,9 @@ void sim_rows(Rows& s) {
                "ndrsim run --level tlm: one transaction carries a burst of consecutive SHARP "
                "chunks of one tree and one member, up to this many payload bytes, and the "
                "aggregation nodes combine bursts as the cycle level combines packets; a "
-               "collective bursts only when it has at least 1,024 chunks per burst chunk, and a "
-               "burst takes at most a quarter of the tree's OST window (docs/fidelity_tlm.md); 0 "
-               "(or less than two chunks) = one chunk per transaction (packet-exact, slower)");
+               "burst holds at most a quarter of a member's chunks and of the tree's OST window "
+               "(docs/fidelity_tlm.md); 0 (or less than two chunks) = one chunk per transaction "
+               "(packet-exact, slower)");
 }
 
 }  // namespace detail
