@@ -104,6 +104,10 @@ public:
     const uint64_t& total_out_beats(uint16_t port) const { return total_out_beats_[port]; }
     /// Cycle output `port`'s link is free (as cycle::ib_switch::link_free).
     const uint64_t& link_free(uint16_t port) const { return link_free_[port]; }
+    /// SHARP bursts (sim.tlm_sharp_burst) this switch sent while crossbar traffic of another VL
+    /// waited for the same output: a burst holds the output for its whole span, so there SHARP
+    /// gets more than the VL arbiter's share (docs/fidelity_tlm.md).
+    uint64_t sharp_bursts_contended() const { return sharp_bursts_contended_; }
     /// Turns on the SHARP aggregation node (sharp_an_tlm.h): packets of kind PK_SHARP_UP/DOWN
     /// arriving on `sharp_vl` go to it instead of the LFT and the crossbar. Returns the node
     /// for tree configuration (testbench/sharp_manager.h).
@@ -252,6 +256,7 @@ private:
     std::unique_ptr<common::ar_router> ar_;  ///< routing.mode = adaptive only
     std::unique_ptr<golden::cc_marker> cc_;  ///< cc.enabled (InfiniBand) only
     bool cc_mask_ca_ = false;                ///< cc.victim_mask = ca
+    uint64_t sharp_bursts_contended_ = 0;    ///< see sharp_bursts_contended()
     uint64_t sharp_credit_blocked_ = 0;      ///< outputs whose SHARP head waits for credits
     uint64_t win_start_ = 0;
     bool in_window_ = false;

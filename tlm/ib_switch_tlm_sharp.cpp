@@ -85,6 +85,7 @@ uint64_t ib_switch_tlm::sharp_egress(uint64_t t, uint64_t free_in) {
         }
         const uint32_t xbar = (out_busy_ & bit(o)) != 0 ? 0 : xbar_eligible(t, o, free_in);
         if (!link_.local_wins(o, xbar)) continue;
+        if (e.count > 1 && xbar != 0) ++sharp_bursts_contended_;
         q.pop_front();
         link_.sent_local(t, o, e.blocks, e.wire_bytes, check_);
         const uint64_t start = std::max(t + 1, link_free_[o]);

@@ -77,6 +77,17 @@ int run(const run_cli_options& o) {
         "under fabric congestion (docs/fidelity_tlm.md); --set sim.tlm_burst=0 for "
         "packet-by-packet timing";
     if (burst_note) fmt::print(stderr, "ndrsim run: note: {}\n", note);
+    // A SHARP burst holds a switch output for its whole span: where it shared one with another
+    // VL's traffic, SHARP got more than its VL-arbiter share (docs/fidelity_tlm.md).
+    const std::string sharp_note =
+        out.sharp_bursts_contended == 0
+            ? std::string()
+            : fmt::format(
+                  "{} SHARP bursts shared a switch output with traffic of another VL: "
+                  "SHARP's share of those outputs is overstated (docs/fidelity_tlm.md); "
+                  "--set sim.tlm_sharp_burst=0 for packet-by-packet SHARP",
+                  out.sharp_bursts_contended);
+    if (!sharp_note.empty()) fmt::print(stderr, "ndrsim run: note: {}\n", sharp_note);
     // `-q` without `--out` writes nothing: no table, no report (the run's checks are inside
     // run_trace_at).
     if (o.quiet && o.out.empty()) return 0;
@@ -95,6 +106,7 @@ int run(const run_cli_options& o) {
         run_report_notes notes;
         notes.tlm = tlm;  // cycle-level reports have no sim.level
         if (burst_note) notes.tlm_burst_note = note;
+        notes.tlm_sharp_burst_note = sharp_note;
         notes.level_choice = level_choice_json(choice);
         if (jobs) {
             notes.extra = [&jobs, &out](json_out& w) {

@@ -77,6 +77,9 @@ struct run_outcome {
     node_summary node;
     std::string pcap_link;      ///< --pcap: captured link (interface 0; its reverse is 1)
     uint64_t pcap_records = 0;  ///< --pcap: packets written
+    /// TLM: SHARP bursts (sim.tlm_sharp_burst) a switch output's VL arbiter sent while traffic
+    /// of another VL waited for that output (their share of it is overstated).
+    uint64_t sharp_bursts_contended = 0;
 };
 
 struct run_options {

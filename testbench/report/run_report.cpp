@@ -439,6 +439,9 @@ void write_run_report(json_out& w, const cfg::config& c, const trace::trace& tr,
     w.field("utilisation_interval_ns", static_cast<double>(o.sample_cycles) * ns);
     if (notes.tlm) w.field("level", "tlm");
     if (!notes.tlm_burst_note.empty()) w.field("tlm_burst_note", notes.tlm_burst_note);
+    if (!notes.tlm_sharp_burst_note.empty()) {
+        w.field("tlm_sharp_burst_note", notes.tlm_sharp_burst_note);
+    }
     if (!notes.level_choice.is_null()) w.field("level_choice", notes.level_choice);
     w.end_object();
     collectives_section(tr, o, ns, w);

@@ -16,9 +16,10 @@ namespace ndr::tb {
 
 /// What the command adds to the report's sim section.
 struct run_report_notes {
-    bool tlm = false;             ///< sim.level "tlm" (cycle-level reports have no sim.level)
-    std::string tlm_burst_note;   ///< sim.tlm_burst_note, if not empty
-    nlohmann::json level_choice;  ///< sim.level_choice (sim_level.h), if not null
+    bool tlm = false;                  ///< sim.level "tlm" (cycle-level reports have no sim.level)
+    std::string tlm_burst_note;        ///< sim.tlm_burst_note, if not empty
+    std::string tlm_sharp_burst_note;  ///< sim.tlm_sharp_burst_note, if not empty
+    nlohmann::json level_choice;       ///< sim.level_choice (sim_level.h), if not null
     /// Sections a command appends after the others (multi-job runs: jobs[], jobs_report.h).
     std::function<void(json_out&)> extra;
 };

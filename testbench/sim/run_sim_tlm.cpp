@@ -67,6 +67,7 @@ run_outcome run_trace_tlm(const cfg::config& c, const trace::trace& tr) {
     for (std::size_t s = 0; s < f.switches().size(); ++s) {
         tlmm::ib_switch_tlm& sw = *f.switches()[s];
         sw.close_window(window_close_cycle(now, end, sampler.interval()));
+        out.sharp_bursts_contended += sw.sharp_bursts_contended();
         out.switch_stats.push_back(
             switch_summary{static_cast<uint32_t>(s), f.topology().switches[s].level, sw.stats()});
         if (const common::sharp_an* an = f.switches()[s]->sharp()) {
