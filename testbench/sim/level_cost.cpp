@@ -35,11 +35,13 @@ constexpr double TLM_PER_TRANSACTION_HOP = 0.75e-6;
 constexpr double TLM_HOSTS_DOUBLING = 256.0;  ///< the cost grows by 1x per doubling of this
 constexpr double TLM_PER_HOST = 450e-6;
 // TLM, per SHARP transaction-hop (a packet, or a burst of chunks: sim.tlm_sharp_burst), growing
-// with the fabric as the data transactions do (x (1 + log2(1 + hosts / 256))): with bursts
-// (session 24) 0.12 us on 256 hosts (flat, 256 MiB, fat tree; growth 2) and 0.75 us on 1,024
-// dgx-h100 GPUs (collnet_direct, 64 MiB; growth 3.3). Before bursts, per packet: 0.29 us (flat,
-// 16 MiB) and 0.56 us (collnet_direct, 64 MiB) on 1,024 hosts (session 20).
-constexpr double TLM_PER_SHARP_TRANSACTION_HOP = 0.23e-6;
+// with the fabric as the data transactions do (x (1 + log2(1 + hosts / 256))). With bursts
+// (session 24), user CPU less the fixed cost: 0.12 us on 256 hosts (flat, 256 MiB, fat tree;
+// growth 2), 0.38 us (1 GiB) and 0.95 us (64 MiB: fewer slices in flight, less work per
+// SystemC step) on 1,024 dgx-h100 GPUs (collnet_direct; growth 3.3). 0.19 us picks the faster
+// level on all three. Before bursts, per packet: 0.29 us (flat, 16 MiB) and 0.56 us
+// (collnet_direct, 64 MiB) on 1,024 hosts (session 20).
+constexpr double TLM_PER_SHARP_TRANSACTION_HOP = 0.19e-6;
 // SHARP payloads (sharp.data on, or auto up to 1 MiB): each member's input is made, copied
 // into its packets, reduced by the golden ALU in the tree's order and checked at every member.
 // The replay does that at both levels alike: 4.7-4.8 ns per byte of member input (a flat
