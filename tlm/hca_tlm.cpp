@@ -189,6 +189,11 @@ void hca_tlm::accept(uint64_t t, uint32_t h, tlm::tlm_generic_payload& gp) {
     link_.receive_at_endpoint(t, "HCA", h, p.vl, p.id, p.blocks);
     gp.acquire();
     schedule(t + p.beats, timer{0, 0, T_TAIL, 0, static_cast<uint16_t>(h), 0, 0, &gp});
+    if (p.kind == common::PK_SHARP_DOWN && p.count > 1) {  // a burst: its first chunk is in
+        gp.acquire();
+        schedule(t + p.pkt_beats + ht_.recv_complete_cycles,
+                 timer{0, 0, T_SHARP_FIRST, 0, static_cast<uint16_t>(h), 0, 0, &gp});
+    }
 }
 
 tlm::tlm_sync_enum hca_tlm::fc_out_bw(int, tlm::tlm_generic_payload&, tlm::tlm_phase&,
@@ -227,6 +232,14 @@ void hca_tlm::on_timer(uint64_t now, const timer& t) {
             ports_[t.port].sharp.push_back(t.gp);
             mark_tx(t.port);
             break;
+        case T_SHARP_FIRST: {
+            const ib_extension& p = ib_of(*t.gp);
+            const uint32_t tree = p.msg;
+            const uint32_t chunk = p.index;
+            t.gp->release();
+            if (host_ != nullptr) host_->on_sharp_first(now, t.port, tree, chunk);
+            break;
+        }
         case T_SHARP_PLACED: {
             const ib_extension& p = ib_of(*t.gp);
             const uint32_t tree = p.msg;

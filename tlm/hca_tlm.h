@@ -112,6 +112,7 @@ private:
         T_RXFREE,
         T_SHARP_READY,
         T_SHARP_PLACED,
+        T_SHARP_FIRST,  ///< a SHARP result burst's first packet placed (hca_host::on_sharp_first)
         T_CTRL,
         T_CTRL_READY,  ///< the oldest pending ACK entry of host `port` is ready (ack_latency)
         T_SEND_DONE,   ///< message `a`'s send completion (cqe_latency after its last ACK)

@@ -24,6 +24,12 @@ public:
                                  uint32_t data) {
         (void)t, (void)h, (void)tree, (void)chunk, (void)data;
     }
+    /// TLM SHARP bursts (sim.tlm_sharp_burst): the first chunk of result burst `chunk` reached
+    /// host `h` (its first packet's tail after hca.rx_latency), ahead of on_sharp_result at the
+    /// burst's tail; the rest of the burst follows packet by packet.
+    virtual void on_sharp_first(cycle_t t, uint32_t h, uint32_t tree, uint32_t chunk) {
+        (void)t, (void)h, (void)tree, (void)chunk;
+    }
 };
 
 }  // namespace ndr::common

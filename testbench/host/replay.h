@@ -114,6 +114,7 @@ public:
     void on_delivered(cycle_t t, uint32_t dst, uint64_t tag) override;
     void on_send_complete(cycle_t t, uint32_t src, uint64_t tag) override;
     void on_timer(cycle_t t, uint64_t token) override;
+    void on_sharp_first(cycle_t t, uint32_t h, uint32_t tree, uint32_t chunk) override;
     void on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chunk,
                          uint32_t data) override;
 
@@ -330,7 +331,9 @@ private:
         uint32_t packets = 1;      ///< SHARP chunks (packets) per transaction: a TLM burst
         uint32_t packet_bytes = 0;
         uint64_t bytes = 0;
-        uint32_t window = 1;  ///< transactions in flight per member
+        /// Transactions in flight per member: counted to their results (one chunk each), or
+        /// to their results' first chunks (TLM bursts, whose later chunks stream in behind).
+        uint32_t window = 1;
         /// Packets of transaction k: `packets`, the last one those left.
         uint32_t packets_in(uint32_t k) const {
             const uint64_t off = uint64_t{k} * chunk_bytes;
@@ -344,6 +347,7 @@ private:
         std::vector<uint32_t> posted;     ///< per member: chunks handed to the HCA (<= next)
         std::vector<cycle_t> host_free;   ///< per member: when its host can post again
         std::vector<uint32_t> received;   ///< per member: results received
+        std::vector<uint32_t> started;    ///< per member: TLM result bursts begun (first chunk)
         std::vector<uint32_t> member_of;  ///< per host: member index (n: not a member)
         std::vector<uint32_t> hosts;      ///< per member: its host
         uint32_t members_left = 0;

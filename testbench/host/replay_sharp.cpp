@@ -190,11 +190,11 @@ bool replay::start_sharp_job(cycle_t t, uint32_t inst, uint32_t comm,
     job.packet_bytes = static_cast<uint32_t>(cb);
     job.chunk_bytes = static_cast<uint32_t>(cb * job.packets);
     job.chunks = static_cast<uint32_t>((chunks + job.packets - 1) / job.packets);
-    // In bursts: a burst completes when its tail is in, (packets - 1) chunk times after its
-    // first chunk, whose slot a member refills per packet. One more burst in flight covers
-    // that: (window + packets - 1) chunks, so a member keeps its line rate exactly where the
-    // window of single chunks would (window x chunk time >= the tree's round trip).
-    job.window = job.packets == 1 ? window : (window + 2 * job.packets - 2) / job.packets;
+    // In bursts (which divide the window): a member may send the next burst when the first
+    // chunk of the result burst a window before it is in (on_sharp_first): its chunk slots free
+    // one per packet from then on, as the burst's own packets leave, so the window of chunks
+    // holds as packet by packet, whether or not it limits the rate.
+    job.window = window / job.packets;
     if (ci.op == coll::op_kind::broadcast) job.root = ci.root;
     uint32_t& used = sharp_chunks_used_[tree->id];
     job.chunk_base = used;
@@ -206,6 +206,7 @@ bool replay::start_sharp_job(cycle_t t, uint32_t inst, uint32_t comm,
     // posts its requests one by one (common/endpoint_stack.h).
     job.host_free.assign(n, t + (hier ? 0 : stack_.sharp_entry_cycles(bytes)));
     job.received.assign(n, 0);
+    job.started.assign(n, 0);
     for (uint32_t m = 0; m < n; ++m) {  // host -> member, for the per-chunk results
         const uint32_t h = hosts[m];
         if (h >= job.member_of.size()) job.member_of.resize(h + 1, n);
@@ -268,7 +269,8 @@ bool replay::start_sharp_job(cycle_t t, uint32_t inst, uint32_t comm,
 
 void replay::sharp_send_next(cycle_t t, uint32_t j, uint32_t m) {
     sharp_job& job = sharp_jobs_[j];
-    while (job.next[m] < job.chunks && job.next[m] - job.received[m] < job.window) {
+    const std::vector<uint32_t>& back = job.packets > 1 ? job.started : job.received;
+    while (job.next[m] < job.chunks && job.next[m] - back[m] < job.window) {
         ++job.next[m];
         if (!stack_.sharp_costs() || job.hier) {
             // host.stack none, or a CollNet rail (whose NCCL launch covers it; the plugin's
@@ -302,6 +304,18 @@ void replay::sharp_post_chunk(cycle_t t, uint32_t j, uint32_t m) {
         t, job.hosts[m],
         common::sharp_contribution{job.tree, job.chunk_base + k, carries ? len : 0, 0xFFFFFFFFU,
                                    slot, job.packets_in(k), job.packet_bytes});
+}
+
+void replay::on_sharp_first(cycle_t t, uint32_t h, uint32_t tree, uint32_t chunk) {
+    auto it = sharp_job_of_.upper_bound((uint64_t{tree} << 32) | chunk);
+    if (it == sharp_job_of_.begin()) throw std::logic_error("SHARP result for no collective");
+    const uint32_t j = std::prev(it)->second;
+    sharp_job& job = sharp_jobs_[j];
+    const auto n = static_cast<uint32_t>(job.received.size());
+    const uint32_t m = h < job.member_of.size() ? job.member_of[h] : n;
+    if (m >= n) throw std::logic_error("SHARP result for a non-member host");
+    ++job.started[m];
+    sharp_send_next(t, j, m);
 }
 
 void replay::on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t data) {

@@ -29,9 +29,8 @@ inline uint64_t sharp_chunk_bytes(const cfg::sharp_config& s, bool sat, uint64_t
 /// for a member's `chunks` chunks of `cb` bytes: a burst of consecutive chunks that the
 /// aggregation nodes take as one chunk of their payloads, at its first packet (cut through).
 /// At most a quarter of the member's chunks (four bursts at least), a quarter of the tree's
-/// window (the window counts chunks and a burst completes at its tail, so larger bursts starve
-/// it: a 256-host fat tree of 64-port switches ran 5 % slow with bursts of half the window,
-/// 0.8 % fast with a quarter) and half the node's OSTs. 1: one packet per transaction.
+/// window (four bursts in flight; the window, counted in bursts, holds whole ones) and half the
+/// node's OSTs. 1: one packet per transaction.
 inline uint32_t sharp_burst_chunks(const cfg::sharp_config& s, uint64_t burst_bytes, uint64_t cb,
                                    uint64_t chunks) {
     const uint64_t osts_per_chunk =
@@ -40,7 +39,9 @@ inline uint32_t sharp_burst_chunks(const cfg::sharp_config& s, uint64_t burst_by
     const uint64_t b =
         std::min<uint64_t>({burst_bytes / cb, window / 4, s.osts / osts_per_chunk / 2, chunks / 4,
                             (uint64_t{1} << 30) / cb});
-    return b >= 2 ? static_cast<uint32_t>(b) : 1U;
+    uint64_t k = b;
+    while (k > 1 && window % k != 0) --k;  // the window holds whole bursts
+    return k >= 2 ? static_cast<uint32_t>(k) : 1U;
 }
 
 /// Whether the members' real values travel and are checked against the golden reduction:
