@@ -27,15 +27,14 @@ CASES = {
     "sharp": (["--op", "allreduce", "--ranks", "8", "--bytes", "8B:8MiB:32", "--algo", "sharp"], single),
     "fat_ring": (["--op", "allreduce", "--ranks", "16", "--bytes", "64KiB:4MiB:64", "--algo", "ring"], fat),
     "fat_sharp": (["--op", "allreduce", "--ranks", "16", "--bytes", "2KiB:2MiB:32", "--algo", "sharp"], fat),
-    # SHARP bursts at the TLM level (sim.tlm_sharp_burst, default 64 KiB) are in every SAT case
-    # (bursts of 8 SAT chunks: a quarter of the 32-chunk OST window; 64 KiB: of 4, a quarter of
-    # its 16 chunks). Here with the real values carried and checked at every member
-    # (sharp.data=on) above 1 MiB: the nodes reduce a burst's payload as one chunk.
+    # SHARP bursts at the TLM level (sim.tlm_sharp_burst=64KiB; off by default): bursts of 8 SAT
+    # chunks, a quarter of the 32-chunk OST window, with the real values carried and checked at
+    # every member (sharp.data=on): the nodes reduce a burst's payload as one chunk.
     "sharp_burst": (["--op", "allreduce", "--ranks", "8", "--bytes", "16MiB:64MiB:4", "--algo", "sharp"],
-                    single + ["--set", "sharp.data=on"]),
+                    single + ["--set", "sharp.data=on", "--set", "sim.tlm_sharp_burst=64KiB"]),
     # 32 MiB on a two-level tree of 16 hosts: bursts of 8 through three aggregation nodes.
     "fat_sharp_burst": (["--op", "allreduce", "--ranks", "16", "--bytes", "32MiB", "--algo", "sharp"],
-                        fat + ["--set", "sharp.data=on"]),
+                        fat + ["--set", "sharp.data=on", "--set", "sim.tlm_sharp_burst=64KiB"]),
     "verbs": ("traces/example_all_records.jsonl", single),
     "verbs_read": ("tests/tlm/traces/verbs_read.jsonl", single),
     "alltoall": (["--op", "alltoall", "--ranks", "8", "--bytes", "16KiB:4MiB:16"], single),
