@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collective/hier.h"
@@ -244,6 +245,9 @@ private:
     void sharp_post_chunk(cycle_t t, uint32_t job, uint32_t member);
     /// Member's host has seen one more result: window, next requests, and its end.
     void sharp_polled(cycle_t t, uint32_t job, uint32_t member);
+    /// (job, member) a SHARP result of `tree`'s chunk `chunk` at host h belongs to; throws on a
+    /// result of no collective or of a non-member.
+    std::pair<uint32_t, uint32_t> sharp_member(uint32_t h, uint32_t tree, uint32_t chunk) const;
     /// Member's call has returned: its record finishes, and the collective when it is the last.
     void sharp_member_done(cycle_t t, uint32_t job, uint32_t member);
     /// Transfer x is ready: local steps run, others pass the endpoint software (host.stack).

@@ -306,27 +306,27 @@ void replay::sharp_post_chunk(cycle_t t, uint32_t j, uint32_t m) {
                                    slot, job.packets_in(k), job.packet_bytes});
 }
 
-void replay::on_sharp_first(cycle_t t, uint32_t h, uint32_t tree, uint32_t chunk) {
+std::pair<uint32_t, uint32_t> replay::sharp_member(uint32_t h, uint32_t tree,
+                                                   uint32_t chunk) const {
     auto it = sharp_job_of_.upper_bound((uint64_t{tree} << 32) | chunk);
     if (it == sharp_job_of_.begin()) throw std::logic_error("SHARP result for no collective");
     const uint32_t j = std::prev(it)->second;
-    sharp_job& job = sharp_jobs_[j];
+    const sharp_job& job = sharp_jobs_[j];
     const auto n = static_cast<uint32_t>(job.received.size());
     const uint32_t m = h < job.member_of.size() ? job.member_of[h] : n;
     if (m >= n) throw std::logic_error("SHARP result for a non-member host");
-    ++job.started[m];
+    return {j, m};
+}
+
+void replay::on_sharp_first(cycle_t t, uint32_t h, uint32_t tree, uint32_t chunk) {
+    const auto [j, m] = sharp_member(h, tree, chunk);
+    ++sharp_jobs_[j].started[m];
     sharp_send_next(t, j, m);
 }
 
 void replay::on_sharp_result(cycle_t t, uint32_t h, uint32_t tree, uint32_t chunk, uint32_t data) {
-    auto it = sharp_job_of_.upper_bound((uint64_t{tree} << 32) | chunk);
-    if (it == sharp_job_of_.begin()) throw std::logic_error("SHARP result for no collective");
-    --it;
-    const uint32_t j = it->second;
+    const auto [j, m] = sharp_member(h, tree, chunk);
     sharp_job& job = sharp_jobs_[j];
-    const auto n = static_cast<uint32_t>(job.received.size());
-    const uint32_t m = h < job.member_of.size() ? job.member_of[h] : n;
-    if (m >= n) throw std::logic_error("SHARP result for a non-member host");
     const uint32_t k = chunk - job.chunk_base;
     if (job.data) {
         const std::vector<uint8_t>& got = sharp_->payloads().get(data);
